@@ -1,0 +1,171 @@
+//! What every engine returns: one [`Evaluation`] per call.
+//!
+//! An evaluation is enough to *show* the decision without deciding anything again: the verdict,
+//! the decisive row, every row that matched, and the ordered [`Step`]s the engine took. The widget
+//! animates its cursors from `steps` and writes its "why" line from `reason`; it never re-derives
+//! either. Rows are positions (0-based) in the table as it was evaluated.
+
+use std::fmt;
+
+use crate::table::Action;
+
+/// The engines permlab ports, with the slugs the widget and CLI use (`data-engine`, `--engine`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EngineId {
+    /// The naive design from seed 000: top-down, first match wins.
+    FirstMatch,
+    /// OpenCode v1.18.32: last match wins (`findLast`).
+    OpenCode,
+    /// Claude Code: deny → ask → allow groups, then the mode.
+    ClaudeCode,
+    /// CoreCoder 0.7.0: ignores rules; read-only tools run, the rest ask.
+    CoreCoder,
+    /// Codex execpolicy: token-prefix rules, strictest match wins.
+    Codex,
+}
+
+impl EngineId {
+    /// Every engine, in the lesson's display order.
+    pub const ALL: [EngineId; 5] = [
+        EngineId::FirstMatch,
+        EngineId::OpenCode,
+        EngineId::ClaudeCode,
+        EngineId::CoreCoder,
+        EngineId::Codex,
+    ];
+
+    /// The stable slug: `first-match`, `opencode`, `claude-code`, `corecoder`, `codex`.
+    pub fn slug(self) -> &'static str {
+        match self {
+            EngineId::FirstMatch => "first-match",
+            EngineId::OpenCode => "opencode",
+            EngineId::ClaudeCode => "claude-code",
+            EngineId::CoreCoder => "corecoder",
+            EngineId::Codex => "codex",
+        }
+    }
+
+    /// The engine with this slug.
+    ///
+    /// ```
+    /// use permlab_core::EngineId;
+    /// assert_eq!(EngineId::from_slug("opencode"), Some(EngineId::OpenCode));
+    /// assert_eq!(EngineId::from_slug("OpenCode"), None);
+    /// ```
+    pub fn from_slug(slug: &str) -> Option<EngineId> {
+        EngineId::ALL.into_iter().find(|e| e.slug() == slug)
+    }
+
+    /// Whether moving rows can change this engine's verdicts at all.
+    pub fn order_sensitive(self) -> bool {
+        matches!(self, EngineId::FirstMatch | EngineId::OpenCode)
+    }
+}
+
+impl fmt::Display for EngineId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.slug())
+    }
+}
+
+/// The outcome of one call under one engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Decision {
+    /// Runs without asking.
+    Allow,
+    /// A human is asked first.
+    Ask,
+    /// Refused.
+    Deny,
+    /// The tool is not offered to the model at all (Claude Code's bare `deny Bash`). The call
+    /// could never have been made; the lesson shows this apart from an ordinary deny.
+    Unavailable,
+}
+
+impl Decision {
+    /// `allow`, `ask`, `deny` or `unavailable` (the widget's `data-verdict`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decision::Allow => "allow",
+            Decision::Ask => "ask",
+            Decision::Deny => "deny",
+            Decision::Unavailable => "unavailable",
+        }
+    }
+
+    /// The decision a rule's action leads to directly.
+    pub fn from_action(action: Action) -> Decision {
+        match action {
+            Action::Allow => Decision::Allow,
+            Action::Ask => Decision::Ask,
+            Action::Deny => Decision::Deny,
+        }
+    }
+}
+
+impl From<Action> for Decision {
+    fn from(a: Action) -> Self {
+        Decision::from_action(a)
+    }
+}
+
+impl fmt::Display for Decision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One row an engine looked at, in the order it looked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The row's position (0-based) in the evaluated table.
+    pub row: usize,
+    /// For grouped engines (Claude Code), the group being searched; `None` for engines that
+    /// scan the table in one pass.
+    pub group: Option<Action>,
+    /// Whether the row's tool matched the call's tool.
+    pub tool_matched: bool,
+    /// Whether the row's pattern matched the call's input; `None` when the engine did not look
+    /// (the tool already failed).
+    pub pattern_matched: Option<bool>,
+    /// Whether the engine stopped here because this row decided.
+    pub stop: bool,
+}
+
+/// Why an engine decided as it did, as data the widget renders in zh or en.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Reason {
+    /// The rule at `row` matched and its action decided.
+    Rule {
+        /// Decisive row (0-based position).
+        row: usize,
+        /// That rule's action.
+        action: Action,
+    },
+    /// No rule matched; the engine's fallback decided.
+    NoMatch {
+        /// What the engine does with an unmatched call.
+        fallback: Decision,
+    },
+}
+
+/// The full result of evaluating one call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Evaluation {
+    /// Which engine produced this.
+    pub engine: EngineId,
+    /// The verdict.
+    pub decision: Decision,
+    /// The decisive row (0-based position), if a rule decided.
+    pub rule: Option<usize>,
+    /// Every row whose tool and pattern both match the call, in table order.
+    pub matches: Vec<usize>,
+    /// The rows the engine examined, in the order it examined them, ending where it stopped.
+    pub steps: Vec<Step>,
+    /// Why, as structured data.
+    pub reason: Reason,
+    /// The verdict rests on a point the harness's documentation leaves open (Claude Code only);
+    /// the widget says "inferred from the docs".
+    pub inferred: bool,
+}
