@@ -169,3 +169,22 @@ pub struct Evaluation {
     /// the widget says "inferred from the docs".
     pub inferred: bool,
 }
+
+/// An engine compiled for one rule table: built once (patterns parsed and indexed), then asked
+/// about many calls. Every engine module provides one over the common [`RuleTable`].
+///
+/// [`RuleTable`]: crate::RuleTable
+pub trait Engine {
+    /// Which engine this is.
+    fn id(&self) -> EngineId;
+
+    /// Evaluates `call` with the full trace (steps, matches, reason).
+    fn evaluate(&self, call: &crate::Call) -> Evaluation;
+
+    /// Only the verdict and the decisive row, as fast as the engine can: what `permlab batch`
+    /// and `permlab bench` use. Must agree with [`Engine::evaluate`].
+    fn decide(&self, call: &crate::Call) -> (Decision, Option<usize>) {
+        let e = self.evaluate(call);
+        (e.decision, e.rule)
+    }
+}

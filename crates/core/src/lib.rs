@@ -28,5 +28,6 @@ pub mod json;
 pub mod table;
 
 pub use error::{Error, ErrorKind};
-pub use evaluation::{Decision, EngineId, Evaluation, Reason, Step};
+pub use evaluation::{Decision, Engine, EngineId, Evaluation, Reason, Step};
 pub use table::{Action, Call, Rule, RuleId, RuleTable};
+pub mod conformance;

@@ -1,0 +1,123 @@
+//! Runs conformance files: expected verdicts computed by the real harnesses.
+//!
+//! The files live in `fixtures/conformance/` (byte-identical copies of the reference data); their
+//! format is described in the project's reference README. One file names its engine at the top
+//! (`"engine": "opencode"`); every section with cases is run and reported separately, so a
+//! regression points at the semantics it broke ("opencode wildcard_win32: 128 passed, 1 failed").
+//!
+//! The runners live in the core (not in the CLI) because the CLI, `cargo test` and the widget's
+//! self-check panel all run the same files.
+
+use crate::error::Error;
+use crate::json::{self, Value};
+
+mod claude_code;
+mod codex;
+mod corecoder;
+mod lcc;
+mod opencode;
+
+/// One case whose result differs from the expected value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The case's input, shortly (e.g. `match("git status", "git *")`).
+    pub input: String,
+    /// The expected value, as JSON or short text.
+    pub expected: String,
+    /// What permlab computed.
+    pub got: String,
+}
+
+/// The tally for one section of one file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SectionReport {
+    /// The file's engine (`opencode`, `codex`…).
+    pub engine: String,
+    /// The section (`wildcard`, `evaluate`, `cases`…).
+    pub section: String,
+    /// Cases that agree with the expected value.
+    pub passed: usize,
+    /// Every case that does not.
+    pub failures: Vec<Failure>,
+}
+
+impl SectionReport {
+    /// An empty report for `engine`'s `section`.
+    pub fn new(engine: &str, section: &str) -> Self {
+        SectionReport {
+            engine: engine.to_string(),
+            section: section.to_string(),
+            passed: 0,
+            failures: Vec::new(),
+        }
+    }
+
+    /// Records one case: a pass when `expected` and `got` are equal, else a failure.
+    pub fn check(&mut self, input: impl FnOnce() -> String, expected: &str, got: &str) {
+        if expected == got {
+            self.passed += 1;
+        } else {
+            self.fail(input(), expected, got);
+        }
+    }
+
+    /// Records one failed case.
+    pub fn fail(&mut self, input: String, expected: impl Into<String>, got: impl Into<String>) {
+        self.failures.push(Failure {
+            input,
+            expected: expected.into(),
+            got: got.into(),
+        });
+    }
+
+    /// Number of failed cases.
+    pub fn failed(&self) -> usize {
+        self.failures.len()
+    }
+}
+
+/// Runs a conformance file given as text; the engine comes from its `"engine"` field.
+///
+/// ```
+/// let text = r#"{"engine": "lcc", "blacklist": ["sudo"], "cases": [
+///     {"lesson": "s01", "group": "extra", "command": "sudo ls", "blocked": true,
+///      "matched_substrings": ["sudo"], "result": "Error: Dangerous command blocked"}]}"#;
+/// let reports = permlab_core::conformance::run(text).unwrap();
+/// assert_eq!(reports.iter().map(|r| r.failed()).sum::<usize>(), 0);
+/// ```
+pub fn run(text: &str) -> Result<Vec<SectionReport>, Error> {
+    let doc = json::parse(text)?;
+    run_value(&doc)
+}
+
+/// Like [`run`], on a parsed document.
+pub fn run_value(doc: &Value) -> Result<Vec<SectionReport>, Error> {
+    let engine = match doc.get("engine") {
+        Some(Value::String(s)) => s.as_str(),
+        Some(other) => {
+            return Err(Error::shape(
+                "engine",
+                format!("expected a string, found {}", other.kind()),
+            ))
+        }
+        None => {
+            return Err(Error::shape(
+                "",
+                "a conformance file needs a top-level \"engine\" (opencode, claude-code, codex, corecoder or lcc)",
+            ))
+        }
+    };
+    match engine {
+        "opencode" => opencode::run(doc),
+        "claude-code" => claude_code::run(doc),
+        "codex" => codex::run(doc),
+        "corecoder" => corecoder::run(doc),
+        "lcc" => lcc::run(doc),
+        other => Err(Error::shape(
+            "engine",
+            format!(
+                "unknown engine \"{other}\": expected opencode, claude-code, codex, corecoder or lcc"
+            ),
+        )),
+    }
+}
