@@ -1,0 +1,29 @@
+// Size report for the built widget: raw, gzip -9 and brotli (quality 11) per file and in total.
+// Node's zlib does both compressions, so nothing else needs installing.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, extname } from 'node:path';
+import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
+
+const dir = process.argv[2] ?? 'dist';
+const files = readdirSync(dir)
+  .filter((f) => ['.wasm', '.js', '.css'].includes(extname(f)) && statSync(join(dir, f)).isFile())
+  .sort((a, b) => extname(a).localeCompare(extname(b)) || a.localeCompare(b));
+if (files.length === 0) {
+  console.error(`size-report: no .wasm/.js/.css files in ${dir}: run trunk build --release first`);
+  process.exit(1);
+}
+const row = (name, raw, gz, br) =>
+  `${name.padEnd(44)} ${String(raw).padStart(10)} ${String(gz).padStart(10)} ${String(br).padStart(10)}`;
+console.log(row('file', 'raw B', 'gzip -9 B', 'brotli B'));
+const total = [0, 0, 0];
+for (const f of files) {
+  const data = readFileSync(join(dir, f));
+  const sizes = [
+    data.length,
+    gzipSync(data, { level: 9 }).length,
+    brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  ];
+  sizes.forEach((s, i) => (total[i] += s));
+  console.log(row(f, ...sizes));
+}
+console.log(row('total (wasm + js + css)', ...total));
