@@ -1,16 +1,84 @@
 //! `permlab`: the command-line face of permlab-core, for course authors and conformance checks.
+//!
+//! Exit status: 0 success, 1 a check found a mismatch (a failing conformance case, a wrong
+//! answer key), 2 the input could not be used (unreadable file, malformed JSON, bad flag). The
+//! CLI never panics on input: every problem is a message naming the file, the position and the fix.
 
+use std::fmt;
 use std::process::ExitCode;
 
+mod args;
+mod conformance;
+
+const USAGE: &str = "\
+permlab — how coding-agent harnesses decide whether a tool call may run
+
+usage:
+  permlab conformance FILE...     run conformance files (fixtures/conformance/*.json)
+  permlab --version
+
+exit status: 0 ok, 1 a check failed, 2 unusable input";
+
+/// Why a command could not finish.
+pub enum Failure {
+    /// The command line itself is wrong.
+    Usage(String),
+    /// A file or value could not be used.
+    Input(String),
+}
+
+impl Failure {
+    fn usage(msg: impl Into<String>) -> Self {
+        Failure::Usage(msg.into())
+    }
+
+    fn input(msg: impl fmt::Display) -> Self {
+        Failure::Input(msg.to_string())
+    }
+}
+
+/// Reads a file as UTF-8, with an error naming it.
+pub fn read_file(path: &str) -> Result<String, Failure> {
+    let bytes =
+        std::fs::read(path).map_err(|e| Failure::input(format!("{path}: cannot read: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        Failure::input(format!(
+            "{path}: not UTF-8 text (invalid byte at offset {}): save it as UTF-8",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("--version" | "-V") => {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let Some(command) = argv.first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let rest = &argv[1..];
+    let result = match command.as_str() {
+        "conformance" => args::Args::parse(rest, &[], &[])
+            .map_err(Failure::Usage)
+            .and_then(|a| conformance::run(&a.positional)),
+        "--version" | "-V" | "version" => {
             println!("permlab {}", env!("CARGO_PKG_VERSION"));
-            ExitCode::SUCCESS
+            Ok(true)
         }
-        _ => {
-            eprintln!("usage: permlab --version");
+        "--help" | "-h" | "help" => {
+            println!("{USAGE}");
+            Ok(true)
+        }
+        other => Err(Failure::usage(format!("unknown command \"{other}\""))),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(Failure::Usage(msg)) => {
+            eprintln!("permlab: {msg}\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Input(msg)) => {
+            eprintln!("permlab: {msg}");
             ExitCode::from(2)
         }
     }

@@ -1,0 +1,59 @@
+//! `permlab conformance FILE...`: runs conformance files and prints a tally per section.
+
+use permlab_core::conformance;
+
+use crate::{read_file, Failure};
+
+/// How many failures to print per section before summarising the rest.
+const SHOWN_FAILURES: usize = 20;
+
+pub fn run(files: &[String]) -> Result<bool, Failure> {
+    if files.is_empty() {
+        return Err(Failure::usage(
+            "give at least one conformance file, e.g. permlab conformance fixtures/conformance/opencode.json",
+        ));
+    }
+    let (mut passed, mut failed) = (0, 0);
+    for file in files {
+        let text = read_file(file)?;
+        let reports = conformance::run(&text).map_err(|e| Failure::input(e.in_source(file)))?;
+        println!("{file}");
+        for report in &reports {
+            println!(
+                "  {} {}: {} passed, {} failed",
+                report.engine,
+                report.section,
+                report.passed,
+                report.failed()
+            );
+            for f in report.failures.iter().take(SHOWN_FAILURES) {
+                println!("    input:    {}", one_line(&f.input));
+                println!("    expected: {}", one_line(&f.expected));
+                println!("    got:      {}", one_line(&f.got));
+            }
+            if report.failed() > SHOWN_FAILURES {
+                println!(
+                    "    … and {} more failures",
+                    report.failed() - SHOWN_FAILURES
+                );
+            }
+            passed += report.passed;
+            failed += report.failed();
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    Ok(failed == 0)
+}
+
+/// Keeps each failure on one line: control characters are shown as escapes.
+fn one_line(s: &str) -> String {
+    s.chars()
+        .flat_map(|c| match c {
+            '\n' => "\\n".chars().collect::<Vec<_>>(),
+            '\r' => "\\r".chars().collect(),
+            '\t' => "\\t".chars().collect(),
+            c if c.is_control() => format!("\\u{{{:x}}}", c as u32).chars().collect(),
+            c => vec![c],
+        })
+        .collect()
+}
