@@ -22,6 +22,8 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod analysis;
+pub mod conformance;
 pub mod error;
 pub mod evaluation;
 pub mod json;
@@ -30,4 +32,3 @@ pub mod table;
 pub use error::{Error, ErrorKind};
 pub use evaluation::{Decision, Engine, EngineId, Evaluation, Reason, Step};
 pub use table::{Action, Call, Rule, RuleId, RuleTable};
-pub mod conformance;
