@@ -5,6 +5,8 @@
 
 #![forbid(unsafe_code)]
 
+pub mod state;
+
 use leptos::prelude::*;
 use permlab_core::{Action, Call, RuleTable};
 
