@@ -5,6 +5,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod hash;
 pub mod state;
 
 use leptos::prelude::*;
