@@ -22,9 +22,13 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod corecoder;
 pub mod error;
 pub mod evaluation;
 pub mod json;
+pub mod lcc;
+pub mod merge;
+mod pychar;
 pub mod table;
 
 pub use error::{Error, ErrorKind};
