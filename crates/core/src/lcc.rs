@@ -121,6 +121,32 @@ pub fn gate1<'a>(blacklist: &[&'a str], command: &str) -> Gate1<'a> {
     }
 }
 
+/// How a blacklist fares on two command lists: the numbers of the lesson's evolution timeline
+/// ("misses 4 of 6 dangerous commands, wrongly blocks … everyday commands").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tally<'c> {
+    /// Dangerous commands the blacklist lets through, in list order.
+    pub missed: Vec<&'c str>,
+    /// Everyday commands it refuses, in list order.
+    pub false_positives: Vec<&'c str>,
+}
+
+/// Runs gate 1 with `blacklist` over a dangerous and an everyday list.
+///
+/// ```
+/// use permlab_core::lcc::{tally, BLACKLIST, COURSE_DANGEROUS, COURSE_EVERYDAY};
+/// let t = tally(&BLACKLIST, &COURSE_DANGEROUS, &COURSE_EVERYDAY);
+/// assert_eq!(t.missed.len(), 4);
+/// assert_eq!(t.false_positives, ["cat sudoku_solver.py"]);
+/// ```
+pub fn tally<'c>(blacklist: &[&str], dangerous: &[&'c str], everyday: &[&'c str]) -> Tally<'c> {
+    let blocked = |c: &&str| gate1(blacklist, c).blocked();
+    Tally {
+        missed: dangerous.iter().copied().filter(|c| !blocked(c)).collect(),
+        false_positives: everyday.iter().copied().filter(blocked).collect(),
+    }
+}
+
 /// A path `safe_path` accepted: where it resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SafePath {

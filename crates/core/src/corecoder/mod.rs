@@ -724,6 +724,40 @@ mod tests {
     }
 
     #[test]
+    fn engine_on_the_lesson_table() {
+        let table = RuleTable::from_json(include_str!(
+            "../../../../fixtures/rulesets/miniagent-standard.json"
+        ))
+        .unwrap();
+        let engine = CoreCoderEngine::new(&table);
+        // One call per row's tool, with inputs the rows would match (and deny, for #6–#8).
+        for (tool, input, want) in [
+            ("read_file", "dateparse.py", Decision::Allow),
+            ("list_dir", ".", Decision::Ask),
+            ("grep", "parse_date", Decision::Allow),
+            ("edit_file", "dateparse.py", Decision::Ask),
+            ("write_file", "test_x.py", Decision::Ask),
+            ("edit_file", "test_dateparse.py", Decision::Ask),
+            (
+                "bash",
+                "python -m unittest -v test_dateparse.py",
+                Decision::Ask,
+            ),
+            ("bash", "git push origin main", Decision::Ask),
+        ] {
+            let e = engine.evaluate(&Call::new(tool, input));
+            assert_eq!(e.decision, want, "{tool}: {input}");
+            assert!(matches!(
+                e.reason,
+                Reason::CoreCoder {
+                    rules_ignored: 10,
+                    ..
+                }
+            ));
+        }
+    }
+
+    #[test]
     fn engine_modes() {
         let t = RuleTable::default();
         let rm = Call::new("bash", "rm -rf /");
