@@ -148,6 +148,19 @@ pub enum Reason {
         /// What the engine does with an unmatched call.
         fallback: Decision,
     },
+
+    // --- CoreCoder ---
+    /// CoreCoder read none of the rows: the tool's name and the session decided.
+    CoreCoder {
+        /// The layer that decided (plan mode, read-only, `--yes`, "always", `-p`, prompt).
+        layer: crate::corecoder::Layer,
+        /// For a `bash` call that is not refused: the index of the first pattern of
+        /// [`crate::corecoder::DANGEROUS_PATTERNS`] that will refuse it at execution, after
+        /// consent.
+        blacklist: Option<usize>,
+        /// How many rows of the table were ignored (all of them).
+        rules_ignored: usize,
+    },
 }
 
 /// The full result of evaluating one call.

@@ -24,9 +24,13 @@
 
 pub mod analysis;
 pub mod conformance;
+pub mod corecoder;
 pub mod error;
 pub mod evaluation;
 pub mod json;
+pub mod lcc;
+pub mod merge;
+mod pychar;
 pub mod table;
 
 pub use error::{Error, ErrorKind};
