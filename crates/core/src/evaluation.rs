@@ -148,6 +148,14 @@ pub enum Reason {
         /// What the engine does with an unmatched call.
         fallback: Decision,
     },
+    // --- OpenCode ---
+    /// OpenCode: no rule matched, so `evaluate` returned the rule it synthesizes,
+    /// `{permission: <requested permission>, pattern: "*", action: "ask"}`. Its pattern is
+    /// always `*`, never the requested input; the decision is `ask`.
+    OpenCodeDefault {
+        /// The requested permission (the call's tool), copied into the synthesized rule.
+        permission: String,
+    },
 }
 
 /// The full result of evaluating one call.

@@ -24,7 +24,9 @@
 
 pub mod error;
 pub mod evaluation;
+pub mod first_match;
 pub mod json;
+pub mod opencode;
 pub mod table;
 
 pub use error::{Error, ErrorKind};
