@@ -35,6 +35,8 @@
 //! assert!(err.to_string().starts_with("ConfigInvalidError: permission.webfetch: Expected PermissionActionConfig | undefined"));
 //! ```
 
+use std::collections::HashMap;
+
 use super::Rule;
 use crate::error::{Error, ErrorKind};
 use crate::json::{self, Value};
@@ -267,11 +269,15 @@ pub fn js_object(value: &Value) -> Value {
     match value {
         Value::Object(entries) => {
             let mut out: Vec<(String, Value)> = Vec::with_capacity(entries.len());
+            let mut seen: HashMap<&str, usize> = HashMap::new();
             for (k, v) in entries {
                 let v = js_object(v);
-                match out.iter_mut().find(|(key, _)| key == k) {
-                    Some(slot) => slot.1 = v,
-                    None => out.push((k.clone(), v)),
+                match seen.get(k.as_str()) {
+                    Some(&i) => out[i].1 = v,
+                    None => {
+                        seen.insert(k, out.len());
+                        out.push((k.clone(), v));
+                    }
                 }
             }
             // Stable: non-index keys keep insertion order behind the index keys.
@@ -314,10 +320,18 @@ fn deep_merge(a: &Value, b: &Value) -> Value {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
             let mut out = x.clone();
+            let mut seen: HashMap<String, usize> = x
+                .iter()
+                .enumerate()
+                .map(|(i, (k, _))| (k.clone(), i))
+                .collect();
             for (k, v) in y {
-                match out.iter_mut().find(|(key, _)| key == k) {
-                    Some(slot) => slot.1 = deep_merge(&slot.1, v),
-                    None => out.push((k.clone(), v.clone())),
+                match seen.get(k) {
+                    Some(&i) => out[i].1 = deep_merge(&out[i].1, v),
+                    None => {
+                        seen.insert(k.clone(), out.len());
+                        out.push((k.clone(), v.clone()));
+                    }
                 }
             }
             Value::Object(out)
