@@ -7,7 +7,7 @@
 use super::SectionReport;
 use crate::error::Error;
 use crate::json::Value;
-use crate::opencode::config::{merge_layers, user_rules};
+use crate::opencode::layers::{merge_layers, user_rules};
 use crate::opencode::wildcard::{matches_on, Platform};
 use crate::opencode::{
     agent_ruleset, disabled, evaluate, from_config, merge, rules_from_value, rules_to_value, Agent,

@@ -21,7 +21,8 @@
 //! ```
 
 use super::evaluate::evaluate;
-use super::Rule;
+use super::wildcard::matches;
+use super::{rules_to_value, Rule};
 use crate::table::Action;
 
 /// What `ask` does with a request.
@@ -37,7 +38,25 @@ pub enum AskOutcome {
         pattern: String,
         /// The rule that denied it.
         rule: Rule,
+        /// What `DeniedError` shows the model: the rules of the agent and session rulesets whose
+        /// permission matches the request (not only the deciding one).
+        relevant: Vec<Rule>,
     },
+}
+
+impl AskOutcome {
+    /// The message OpenCode returns to the model for a deny (`DeniedError.message`); `None`
+    /// unless this is a deny.
+    pub fn denied_message(&self) -> Option<String> {
+        let AskOutcome::Deny { relevant, .. } = self else {
+            return None;
+        };
+        Some(format!(
+            "The user has specified a rule which prevents you from using this specific tool call. \
+             Here are some of the relevant rules {}",
+            rules_to_value(relevant).to_json()
+        ))
+    }
 }
 
 /// The in-memory list of "always" approvals, appended after every other ruleset.
@@ -80,10 +99,17 @@ impl Approvals {
             let rule = evaluate(permission, p, &[agent, session, &self.approved]);
             match rule.action {
                 Action::Deny => {
+                    let relevant = agent
+                        .iter()
+                        .chain(session)
+                        .filter(|r| matches(permission, &r.permission))
+                        .cloned()
+                        .collect();
                     return AskOutcome::Deny {
                         pattern: p.to_string(),
                         rule,
-                    }
+                        relevant,
+                    };
                 }
                 Action::Ask => needs_ask = true,
                 Action::Allow => {}

@@ -11,7 +11,7 @@
 use super::evaluate::default_rule;
 use super::index::Index;
 use super::wildcard::Platform;
-use super::{parse_rules, Rule};
+use super::{parse_rules, Approvals, Rule};
 use crate::error::Error;
 use crate::evaluation::{Decision, Engine, EngineId, Evaluation, Reason, Step};
 use crate::table::{Call, RuleTable};
@@ -70,6 +70,29 @@ impl OpenCodeEngine {
                 .map(|r| (r.permission.as_str(), r.pattern.as_str())),
         );
         OpenCodeEngine { rules, index }
+    }
+
+    /// Compiles the lesson's table followed by runtime approvals (Linux matching): rows
+    /// `table.len()..` of every result are approvals. They come last, so they beat the table's
+    /// denies, as in OpenCode.
+    ///
+    /// ```
+    /// use permlab_core::{Call, Decision, Engine, RuleTable};
+    /// use permlab_core::opencode::{Approvals, OpenCodeEngine};
+    /// let table = RuleTable::from_json(r#"[{"tool": "bash", "pattern": "git push *", "action": "deny"}]"#).unwrap();
+    /// let mut approvals = Approvals::new();
+    /// approvals.always("bash", &["git *"]);
+    /// let engine = OpenCodeEngine::with_approvals(&table, &approvals);
+    /// assert_eq!(engine.decide(&Call::new("bash", "git push")), (Decision::Allow, Some(1)));
+    /// ```
+    pub fn with_approvals(table: &RuleTable, approvals: &Approvals) -> Self {
+        let mut rules: Vec<Rule> = table
+            .rules()
+            .iter()
+            .map(|r| Rule::new(&r.tool, &r.pattern, r.action))
+            .collect();
+        rules.extend_from_slice(approvals.rules());
+        Self::from_rules(rules)
     }
 
     /// Reads a JSON array of OpenCode rules `{"permission", "pattern", "action"}` (see

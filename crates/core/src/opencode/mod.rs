@@ -43,6 +43,7 @@ pub mod config;
 mod engine;
 pub mod evaluate;
 pub(crate) mod index;
+pub mod layers;
 pub mod wildcard;
 
 pub use agents::{agent_ruleset, defaults, disabled, visible_tools, Agent, AgentEnv};
