@@ -437,6 +437,53 @@ mod tests {
     }
 
     #[test]
+    fn tool_visibility() {
+        let tools = [
+            "invalid",
+            "question",
+            "bash",
+            "read",
+            "edit",
+            "write",
+            "apply_patch",
+            "multiedit",
+            "task",
+            "todowrite",
+            "skill",
+            "read_mcp_resource",
+        ];
+        let visible = |agent| visible_tools(&tools, &agent_ruleset(Some(agent), &env(), &[], &[]));
+        assert_eq!(visible(Agent::Build), tools);
+        assert_eq!(visible(Agent::Plan), tools);
+        assert_eq!(
+            visible(Agent::General),
+            [
+                "invalid",
+                "bash",
+                "read",
+                "edit",
+                "write",
+                "apply_patch",
+                "multiedit",
+                "task",
+                "skill",
+                "read_mcp_resource"
+            ]
+        );
+        // `multiedit` is checked as itself, not as `edit`: explore's `* * deny` hides it anyway.
+        assert_eq!(
+            visible(Agent::Explore),
+            ["bash", "read", "read_mcp_resource"]
+        );
+        assert!(visible(Agent::Title).is_empty());
+        // Only a `*` pattern written as text hides a tool; `**` or `*` via matching does not.
+        let rules = [Rule::new("bash", "**", Deny)];
+        assert!(!disabled("bash", &rules));
+        assert!(disabled("write", &[Rule::new("ed*", "*", Deny)]));
+        assert!(!disabled("multiedit", &[Rule::new("edit", "*", Deny)]));
+    }
+
+    #[test]
     fn custom_agents_get_defaults_only() {
         assert_eq!(agent_ruleset(None, &env(), &[], &[]).len(), 13);
     }

@@ -330,6 +330,61 @@ mod tests {
     }
 
     #[test]
+    fn decoding_corners() {
+        let rules = |text: &str| from_config(&PermissionConfig::parse(text).unwrap(), "/h");
+        // Duplicates: first position, last value (also across a string and an object).
+        assert_eq!(
+            rules(r#"{"bash": "allow", "edit": "ask", "bash": {"rm *": "deny"}}"#),
+            [
+                Rule::new("bash", "rm *", Action::Deny),
+                Rule::new("edit", "*", Action::Ask)
+            ]
+        );
+        // "*" is not hoisted: written last, it overrides everything before it.
+        assert_eq!(
+            rules(r#"{"bash": {"git *": "allow", "*": "ask"}}"#),
+            [
+                Rule::new("bash", "git *", Action::Allow),
+                Rule::new("bash", "*", Action::Ask)
+            ]
+        );
+        // Integer-like keys move first, also at the top level; "01" is not integer-like.
+        assert_eq!(
+            rules(r#"{"x": "deny", "01": "ask", "7": "allow"}"#),
+            [
+                Rule::new("7", "*", Action::Allow),
+                Rule::new("x", "*", Action::Deny),
+                Rule::new("01", "*", Action::Ask)
+            ]
+        );
+        // Every pattern key is expanded, top-level keys never.
+        assert_eq!(
+            rules(r#"{"~": {"~": "deny", "$HOME/x": "ask"}}"#),
+            [
+                Rule::new("~", "/h", Action::Deny),
+                Rule::new("~", "/h/x", Action::Ask)
+            ]
+        );
+        // Case-sensitive actions, null anywhere, objects under action-only keys: all rejected.
+        for bad in [
+            r#"{"bash": {"git *": "Allow"}}"#,
+            r#"{"edit": null}"#,
+            r#"null"#,
+            r#"{"doom_loop": {"*": "ask"}}"#,
+            r#"{"todowrite": {"*": "deny"}}"#,
+            r#"{"mcp_*": [1]}"#,
+            r#"true"#,
+        ] {
+            assert!(PermissionConfig::parse(bad).is_err(), "{bad}");
+        }
+        // Unknown keys take objects too.
+        assert_eq!(
+            rules(r#"{"?ash": {"x": "deny"}}"#),
+            [Rule::new("?ash", "x", Action::Deny)]
+        );
+    }
+
+    #[test]
     fn expand_table() {
         let home = "/home/tester";
         for (input, want) in [
