@@ -21,7 +21,7 @@
 //! ```
 
 use crate::evaluation::{Decision, Engine, EngineId, Evaluation, Reason, Step};
-use crate::opencode::index::Index;
+use crate::opencode::index::{Direction, Index};
 use crate::opencode::wildcard::Platform;
 use crate::table::{Action, Call, RuleTable};
 
@@ -55,12 +55,7 @@ impl Engine for FirstMatchEngine {
 
     fn evaluate(&self, call: &Call) -> Evaluation {
         let n = self.index.len();
-        let matched: Vec<(bool, Option<bool>)> =
-            self.index.prepared(&call.tool, &call.input, |tool, input| {
-                (0..n)
-                    .map(|i| self.index.row_matches(i, tool, input))
-                    .collect()
-            });
+        let matched = self.index.all_matches(&call.tool, &call.input);
         let matches: Vec<usize> = (0..n).filter(|&i| matched[i].1 == Some(true)).collect();
         let rule = matches.first().copied();
         let mut steps = Vec::new();
@@ -101,7 +96,10 @@ impl Engine for FirstMatchEngine {
     }
 
     fn decide(&self, call: &Call) -> (Decision, Option<usize>) {
-        match self.index.find_first(&call.tool, &call.input) {
+        match self
+            .index
+            .find(Direction::FirstMatch, &call.tool, &call.input)
+        {
             Some(i) => (Decision::from(self.actions[i]), Some(i)),
             None => (Decision::Ask, None),
         }

@@ -9,7 +9,7 @@
 //! row whose permission and pattern both match.
 
 use super::evaluate::default_rule;
-use super::index::Index;
+use super::index::{Direction, Index};
 use super::wildcard::Platform;
 use super::{parse_rules, Approvals, Rule};
 use crate::error::Error;
@@ -108,7 +108,7 @@ impl OpenCodeEngine {
 
     /// Position of the rule `evaluate` returns, `None` for the synthesized default.
     pub fn find_last(&self, permission: &str, pattern: &str) -> Option<usize> {
-        self.index.find_last(permission, pattern)
+        self.index.find(Direction::LastMatch, permission, pattern)
     }
 
     /// `evaluate(permission, pattern, rules)`: the matched rule or the synthesized default.
@@ -131,12 +131,7 @@ impl OpenCodeEngine {
     /// The full trace for a request: every row's match, the walk from the bottom, the verdict.
     pub fn trace(&self, permission: &str, pattern: &str) -> Evaluation {
         let n = self.index.len();
-        let matched: Vec<(bool, Option<bool>)> =
-            self.index.prepared(permission, pattern, |perm, input| {
-                (0..n)
-                    .map(|i| self.index.row_matches(i, perm, input))
-                    .collect()
-            });
+        let matched = self.index.all_matches(permission, pattern);
         let matches: Vec<usize> = (0..n).filter(|&i| matched[i].1 == Some(true)).collect();
         let rule = matches.last().copied();
         let mut steps = Vec::new();
@@ -188,7 +183,10 @@ impl Engine for OpenCodeEngine {
     }
 
     fn decide(&self, call: &Call) -> (Decision, Option<usize>) {
-        match self.index.find_last(&call.tool, &call.input) {
+        match self
+            .index
+            .find(Direction::LastMatch, &call.tool, &call.input)
+        {
             Some(i) => (Decision::from(self.rules[i].action), Some(i)),
             None => (Decision::Ask, None),
         }

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::wildcard::{with_units, Pattern, Platform};
+use super::wildcard::{Pattern, Platform, Subject};
 
 /// A small multiplicative hasher (the "Fx" hash of rustc): permission names are short and not
 /// adversarial, and SipHash would be a large share of a 100 ns evaluation.
@@ -60,11 +60,22 @@ pub(crate) struct CompiledRow {
 pub(crate) struct Index {
     platform: Platform,
     rows: Vec<CompiledRow>,
-    by_permission: FxMap<Box<[u16]>, Vec<u32>>,
+    /// Rows whose permission is literal, keyed by its normalized text.
+    by_permission: FxMap<Box<[u8]>, Vec<u32>>,
+    /// Rows whose permission has a `*` or `?`.
     wild: Vec<u32>,
 }
 
 const NO_ROWS: &[u32] = &[];
+
+/// Which way to scan.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Direction {
+    /// From the last row up (OpenCode's `findLast`).
+    LastMatch,
+    /// From the first row down (the naive design).
+    FirstMatch,
+}
 
 impl Index {
     /// Compiles `(permission, pattern)` rows in table order.
@@ -84,12 +95,8 @@ impl Index {
                 pattern: Pattern::new(pattern, platform),
             };
             let pos = i as u32;
-            match row.permission.literal_units() {
-                Some(units) => index
-                    .by_permission
-                    .entry(units.into())
-                    .or_default()
-                    .push(pos),
+            match row.permission.literal_key() {
+                Some(key) => index.by_permission.entry(key.into()).or_default().push(pos),
                 None => index.wild.push(pos),
             }
             index.rows.push(row);
@@ -101,87 +108,72 @@ impl Index {
         self.rows.len()
     }
 
-    /// Whether row `i` matches: `(permission matched, pattern matched if the permission did)`.
-    pub(crate) fn row_matches(
-        &self,
-        i: usize,
-        permission: &[u16],
-        input: &[u16],
-    ) -> (bool, Option<bool>) {
-        let row = &self.rows[i];
-        let tool = row.permission.is_match_units(permission);
-        (tool, tool.then(|| row.pattern.is_match_units(input)))
+    /// Every row's match for a request: `(permission matched, pattern matched if it did)`.
+    pub(crate) fn all_matches(&self, permission: &str, input: &str) -> Vec<(bool, Option<bool>)> {
+        let perm = Subject::new(permission, self.platform);
+        let input = Subject::new(input, self.platform);
+        self.rows
+            .iter()
+            .map(|row| {
+                let tool = row.permission.is_match_subject(&perm);
+                (tool, tool.then(|| row.pattern.is_match_subject(&input)))
+            })
+            .collect()
     }
 
-    /// Calls `f` with the permission and input prepared for this platform.
-    pub(crate) fn prepared<R>(
+    /// The deciding row in `direction`, or `None`.
+    pub(crate) fn find(
         &self,
+        direction: Direction,
         permission: &str,
         input: &str,
-        f: impl FnOnce(&[u16], &[u16]) -> R,
-    ) -> R {
-        with_units(permission, self.platform, |p| {
-            with_units(input, self.platform, |i| f(p, i))
-        })
-    }
-
-    /// The last row matching both, or `None` (OpenCode's `findLast`).
-    pub(crate) fn find_last(&self, permission: &str, input: &str) -> Option<usize> {
-        with_units(permission, self.platform, |perm| {
-            let exact = self.by_permission.get(perm).map_or(NO_ROWS, Vec::as_slice);
-            if exact.is_empty() && self.wild.is_empty() {
-                return None;
-            }
-            with_units(input, self.platform, |inp| {
-                let (mut a, mut b) = (exact.len(), self.wild.len());
-                while a > 0 || b > 0 {
-                    if b == 0 || (a > 0 && exact[a - 1] > self.wild[b - 1]) {
-                        a -= 1;
-                        let i = exact[a] as usize;
-                        if self.rows[i].pattern.is_match_units(inp) {
-                            return Some(i);
-                        }
-                    } else {
-                        b -= 1;
-                        let i = self.wild[b] as usize;
-                        let row = &self.rows[i];
-                        if row.permission.is_match_units(perm) && row.pattern.is_match_units(inp) {
-                            return Some(i);
-                        }
-                    }
+    ) -> Option<usize> {
+        let perm = Subject::new(permission, self.platform);
+        let exact = self
+            .by_permission
+            .get(perm.bytes())
+            .map_or(NO_ROWS, Vec::as_slice);
+        if exact.is_empty() && self.wild.is_empty() {
+            return None;
+        }
+        let input = Subject::new(input, self.platform);
+        // Merge the two ascending position lists, walking in `direction`.
+        let (mut a, mut b) = match direction {
+            Direction::LastMatch => (exact.len(), self.wild.len()),
+            Direction::FirstMatch => (0, 0),
+        };
+        loop {
+            let (next_exact, next_wild) = match direction {
+                Direction::LastMatch => (
+                    a.checked_sub(1).map(|k| exact[k]),
+                    b.checked_sub(1).map(|k| self.wild[k]),
+                ),
+                Direction::FirstMatch => (exact.get(a).copied(), self.wild.get(b).copied()),
+            };
+            let take_exact = match (next_exact, next_wild) {
+                (None, None) => return None,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (Some(x), Some(w)) => (x > w) == (direction == Direction::LastMatch),
+            };
+            let step = |k: &mut usize| match direction {
+                Direction::LastMatch => *k -= 1,
+                Direction::FirstMatch => *k += 1,
+            };
+            if take_exact {
+                step(&mut a);
+                let i = next_exact? as usize;
+                if self.rows[i].pattern.is_match_subject(&input) {
+                    return Some(i);
                 }
-                None
-            })
-        })
-    }
-
-    /// The first row matching both, or `None` (the naive top-down design).
-    pub(crate) fn find_first(&self, permission: &str, input: &str) -> Option<usize> {
-        with_units(permission, self.platform, |perm| {
-            let exact = self.by_permission.get(perm).map_or(NO_ROWS, Vec::as_slice);
-            if exact.is_empty() && self.wild.is_empty() {
-                return None;
-            }
-            with_units(input, self.platform, |inp| {
-                let (mut a, mut b) = (0, 0);
-                while a < exact.len() || b < self.wild.len() {
-                    if b == self.wild.len() || (a < exact.len() && exact[a] < self.wild[b]) {
-                        let i = exact[a] as usize;
-                        a += 1;
-                        if self.rows[i].pattern.is_match_units(inp) {
-                            return Some(i);
-                        }
-                    } else {
-                        let i = self.wild[b] as usize;
-                        b += 1;
-                        let row = &self.rows[i];
-                        if row.permission.is_match_units(perm) && row.pattern.is_match_units(inp) {
-                            return Some(i);
-                        }
-                    }
+            } else {
+                step(&mut b);
+                let i = next_wild? as usize;
+                let row = &self.rows[i];
+                if row.permission.is_match_subject(&perm) && row.pattern.is_match_subject(&input) {
+                    return Some(i);
                 }
-                None
-            })
-        })
+            }
+        }
     }
 }

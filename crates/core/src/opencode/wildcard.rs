@@ -40,6 +40,8 @@
 //! assert!(matches_on(Platform::Windows, "Bash", "bash"));
 //! ```
 
+use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::fmt;
 
 /// Which flags the source's `RegExp` gets: `process.platform === "win32"` adds `i`.
@@ -54,9 +56,6 @@ pub enum Platform {
 
 const BACKSLASH: u16 = b'\\' as u16;
 const SLASH: u16 = b'/' as u16;
-const STAR: u16 = b'*' as u16;
-const QUESTION: u16 = b'?' as u16;
-const SPACE: u16 = b' ' as u16;
 
 /// One code unit as the `i` flag sees it without the `u` flag (ECMAScript `Canonicalize`):
 /// upper-case it when that gives exactly one unit, but never fold a non-ASCII unit onto ASCII.
@@ -89,61 +88,74 @@ pub fn fold_unit(unit: u16) -> u16 {
     }
 }
 
-/// Appends `text` as the matcher sees it: UTF-16 units, `\` turned into `/`, folded on Windows.
-pub(crate) fn push_units(text: &str, platform: Platform, out: &mut Vec<u16>) {
-    out.extend(text.encode_utf16().map(|u| normalize_unit(u, platform)));
-}
-
-fn normalize_unit(u: u16, platform: Platform) -> u16 {
-    let u = if u == BACKSLASH { SLASH } else { u };
+/// `text` as the regex sees it: `\` turned into `/`, and on Windows every unit folded. Folding
+/// maps whole characters to whole characters, so the result is still a valid string.
+fn normalize(text: &str, platform: Platform) -> Cow<'_, str> {
     match platform {
-        Platform::Linux => u,
-        Platform::Windows => fold_unit(u),
-    }
-}
-
-/// Calls `f` with `text` as prepared units, on the stack when it is short: the fast path of
-/// the engines must not allocate per call.
-pub(crate) fn with_units<R>(text: &str, platform: Platform, f: impl FnOnce(&[u16]) -> R) -> R {
-    const STACK: usize = 192;
-    // A UTF-8 string never has more UTF-16 units than bytes.
-    if text.len() <= STACK {
-        let mut buf = [0u16; STACK];
-        let mut n = 0;
-        for u in text.encode_utf16() {
-            buf[n] = normalize_unit(u, platform);
-            n += 1;
+        Platform::Linux if !text.as_bytes().contains(&b'\\') => Cow::Borrowed(text),
+        Platform::Linux => Cow::Owned(text.replace('\\', "/")),
+        Platform::Windows => {
+            let units: Vec<u16> = text
+                .encode_utf16()
+                .map(|u| fold_unit(if u == BACKSLASH { SLASH } else { u }))
+                .collect();
+            Cow::Owned(String::from_utf16_lossy(&units))
         }
-        f(&buf[..n])
-    } else {
-        let mut v = Vec::with_capacity(text.len());
-        push_units(text, platform, &mut v);
-        f(&v)
     }
 }
 
-/// A run of pattern units between two stars. `None` is a `?`.
+/// An input prepared once per evaluation and matched against many patterns.
+///
+/// Matching runs on UTF-8 bytes whenever that is exactly equivalent to the source's UTF-16
+/// units: when the pattern has no `?` (literal runs are whole characters, and UTF-8 cannot match
+/// a character in the middle of another one), or when the input is ASCII (one byte, one unit).
+/// Only a `?` against non-ASCII input needs the UTF-16 view, built on first use.
+pub(crate) struct Subject<'a> {
+    text: Cow<'a, str>,
+    ascii: bool,
+    units: OnceCell<Vec<u16>>,
+}
+
+impl<'a> Subject<'a> {
+    /// Prepares `text` for patterns compiled for `platform`.
+    pub(crate) fn new(text: &'a str, platform: Platform) -> Self {
+        let text = normalize(text, platform);
+        Subject {
+            ascii: text.is_ascii(),
+            text,
+            units: OnceCell::new(),
+        }
+    }
+
+    /// The normalized text (the index key of a literal permission).
+    pub(crate) fn bytes(&self) -> &[u8] {
+        self.text.as_bytes()
+    }
+
+    fn units(&self) -> &[u16] {
+        self.units
+            .get_or_init(|| self.text.encode_utf16().collect())
+    }
+}
+
+/// A run of pattern elements between two stars.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Segment {
-    units: Vec<u16>,
-    /// Positions of `?` within `units` (their unit value is ignored), empty for plain text.
+struct Segment<T> {
+    units: Vec<T>,
+    /// Which elements are `?` (their value is ignored); empty when there is none.
     any: Vec<bool>,
 }
 
-impl Segment {
-    fn has_any(&self) -> bool {
-        !self.any.is_empty()
-    }
-
+impl<T: Copy + Eq> Segment<T> {
     fn len(&self) -> usize {
         self.units.len()
     }
 
-    fn matches_at(&self, input: &[u16], at: usize) -> bool {
+    fn matches_at(&self, input: &[T], at: usize) -> bool {
         let Some(window) = input.get(at..at + self.len()) else {
             return false;
         };
-        if !self.has_any() {
+        if self.any.is_empty() {
             return window == self.units.as_slice();
         }
         window
@@ -153,77 +165,91 @@ impl Segment {
             .all(|((i, p), any)| *any || i == p)
     }
 
-    /// Leftmost position in `from..=to - len` where the segment matches.
-    fn find(&self, input: &[u16], from: usize, to: usize) -> Option<usize> {
+    /// Leftmost position in `from..=to - len` where the segment (non-empty) matches.
+    fn find(&self, input: &[T], from: usize, to: usize) -> Option<usize> {
         let len = self.len();
         if to < from + len {
             return None;
         }
-        if !self.has_any() {
-            let first = self.units[0];
-            let mut at = from;
-            while at + len <= to {
-                let off = input[at..=to - len].iter().position(|&u| u == first)?;
-                at += off;
-                if input[at..at + len] == *self.units {
-                    return Some(at);
-                }
-                at += 1;
-            }
-            return None;
+        if !self.any.is_empty() {
+            return (from..=to - len).find(|&at| self.matches_at(input, at));
         }
-        (from..=to - len).find(|&at| self.matches_at(input, at))
+        let first = self.units[0];
+        let mut at = from;
+        while at + len <= to {
+            at += input[at..=to - len].iter().position(|&u| u == first)?;
+            if input[at..at + len] == *self.units {
+                return Some(at);
+            }
+            at += 1;
+        }
+        None
     }
 }
 
 /// A star-separated glob: `first *mid* … *last`, or one segment when there is no star.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Glob {
-    /// Segments between stars; `segments.len() == stars + 1` (empty segments kept).
-    segments: Vec<Segment>,
+struct Glob<T> {
+    /// `first`, then the middle segments, then `last` (`None` when there is no star).
+    first: Segment<T>,
+    middle: Vec<Segment<T>>,
+    last: Option<Segment<T>>,
 }
 
-impl Glob {
-    fn from_tokens(tokens: &[u16], any_mask: &[bool]) -> Glob {
-        let mut segments = vec![Segment {
-            units: Vec::new(),
-            any: Vec::new(),
-        }];
-        for (&t, &is_any) in tokens.iter().zip(any_mask) {
-            let seg = segments.last_mut().expect("at least one segment");
-            if t == STAR && !is_any {
-                segments.push(Segment {
-                    units: Vec::new(),
-                    any: Vec::new(),
-                });
-            } else {
-                seg.units.push(t);
-                seg.any.push(is_any);
-            }
+/// One element of a pattern before it is split into segments.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Token<T> {
+    /// A literal element.
+    Lit(T),
+    /// `?`, keeping its own element as a placeholder (never compared).
+    Any(T),
+    /// `*`.
+    Star,
+}
+
+impl<T: Copy + Eq> Glob<T> {
+    fn new(tokens: &[Token<T>]) -> Glob<T> {
+        let mut segments: Vec<Segment<T>> = Vec::new();
+        for part in tokens.split(|t| *t == Token::Star) {
+            let is_any = |t: &Token<T>| matches!(t, Token::Any(_));
+            segments.push(Segment {
+                units: part
+                    .iter()
+                    .map(|t| match *t {
+                        Token::Lit(u) | Token::Any(u) => u,
+                        Token::Star => unreachable!("split at stars"),
+                    })
+                    .collect(),
+                any: if part.iter().any(is_any) {
+                    part.iter().map(is_any).collect()
+                } else {
+                    Vec::new()
+                },
+            });
         }
-        for s in &mut segments {
-            if !s.any.iter().any(|&a| a) {
-                s.any.clear();
-            }
+        let first = segments.remove(0);
+        let last = segments.pop();
+        Glob {
+            first,
+            middle: segments,
+            last,
         }
-        Glob { segments }
     }
 
-    fn is_match(&self, input: &[u16]) -> bool {
+    fn is_match(&self, input: &[T]) -> bool {
         let n = input.len();
-        let (first, rest) = self.segments.split_first().expect("at least one segment");
-        let Some((last, middle)) = rest.split_last() else {
-            return n == first.len() && first.matches_at(input, 0);
+        let Some(last) = &self.last else {
+            return n == self.first.len() && self.first.matches_at(input, 0);
         };
-        if n < first.len() + last.len() {
+        if n < self.first.len() + last.len() {
             return false;
         }
         let end = n - last.len();
-        if !first.matches_at(input, 0) || !last.matches_at(input, end) {
+        if !self.first.matches_at(input, 0) || !last.matches_at(input, end) {
             return false;
         }
-        let mut at = first.len();
-        for seg in middle {
+        let mut at = self.first.len();
+        for seg in &self.middle {
             if seg.len() == 0 {
                 continue;
             }
@@ -233,6 +259,33 @@ impl Glob {
             }
         }
         true
+    }
+}
+
+/// The regex `^A$`, or `^A( .*)?$` when the pattern ends with `" *"`, for one element type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Program<T> {
+    glob: Glob<T>,
+    /// `A *` when the pattern ended with `" *"` (then `glob` is `A` without it).
+    with_tail: Option<Glob<T>>,
+}
+
+impl<T: Copy + Eq> Program<T> {
+    fn new(tokens: &[Token<T>], space: T) -> Program<T> {
+        match tokens {
+            [head @ .., Token::Lit(s), Token::Star] if *s == space => Program {
+                glob: Glob::new(head),
+                with_tail: Some(Glob::new(tokens)),
+            },
+            _ => Program {
+                glob: Glob::new(tokens),
+                with_tail: None,
+            },
+        }
+    }
+
+    fn is_match(&self, input: &[T]) -> bool {
+        self.glob.is_match(input) || self.with_tail.as_ref().is_some_and(|g| g.is_match(input))
     }
 }
 
@@ -251,49 +304,52 @@ impl Glob {
 pub struct Pattern {
     source: String,
     platform: Platform,
-    glob: Glob,
-    /// The same glob plus `" *"`, when the pattern ended with `" *"` (then `glob` lacks it):
-    /// the regex `^A( .*)?$` accepts `A` or `A *`.
-    with_tail: Option<Glob>,
-    /// The prepared units when the pattern has no `*` and no `?` (a plain string compare).
-    literal: Option<Vec<u16>>,
+    /// The pattern over UTF-8 bytes of the normalized text (see [`Subject`]).
+    bytes: Program<u8>,
+    /// The pattern over UTF-16 units, only when it has a `?`.
+    units: Option<Program<u16>>,
+    /// The normalized text when the pattern has no `*` and no `?`: a plain comparison.
+    literal: Option<Vec<u8>>,
+}
+
+fn tokens<T>(elements: impl Iterator<Item = T>, star: T, question: T) -> Vec<Token<T>>
+where
+    T: Copy + Eq,
+{
+    elements
+        .map(|u| {
+            if u == star {
+                Token::Star
+            } else if u == question {
+                Token::Any(u)
+            } else {
+                Token::Lit(u)
+            }
+        })
+        .collect()
 }
 
 impl Pattern {
     /// Compiles `pattern` for `platform`. Every string is a valid pattern: the source escapes
     /// all other regex syntax, so `(a|b)`, `[abc]` and `a{2}` are plain text.
     pub fn new(pattern: &str, platform: Platform) -> Pattern {
-        let mut tokens = Vec::with_capacity(pattern.len());
-        let mut any_mask = Vec::with_capacity(pattern.len());
-        for u in pattern.encode_utf16() {
-            // `*` and `?` are recognised before folding; folding never produces them.
-            any_mask.push(u == QUESTION);
-            tokens.push(if u == STAR || u == QUESTION {
-                u
-            } else {
-                normalize_unit(u, platform)
-            });
-        }
-        let literal = (!tokens.iter().any(|&u| u == STAR || u == QUESTION)).then(|| tokens.clone());
-        let tail = tokens.len() >= 2
-            && tokens[tokens.len() - 1] == STAR
-            && tokens[tokens.len() - 2] == SPACE
-            && !any_mask[tokens.len() - 1];
-        let (glob, with_tail) = if tail {
-            let cut = tokens.len() - 2;
-            (
-                Glob::from_tokens(&tokens[..cut], &any_mask[..cut]),
-                Some(Glob::from_tokens(&tokens, &any_mask)),
+        // Folding never produces or changes `*`, `?` or a space, so normalizing first is safe.
+        let text = normalize(pattern, platform);
+        let has_star = text.contains('*');
+        let has_any = text.contains('?');
+        let bytes = Program::new(&tokens(text.bytes(), b'*', b'?'), b' ');
+        let units = has_any.then(|| {
+            Program::new(
+                &tokens(text.encode_utf16(), u16::from(b'*'), u16::from(b'?')),
+                u16::from(b' '),
             )
-        } else {
-            (Glob::from_tokens(&tokens, &any_mask), None)
-        };
+        });
         Pattern {
             source: pattern.to_string(),
             platform,
-            glob,
-            with_tail,
-            literal,
+            literal: (!has_star && !has_any).then(|| text.as_bytes().to_vec()),
+            bytes,
+            units,
         }
     }
 
@@ -313,22 +369,25 @@ impl Pattern {
         self.literal.is_some()
     }
 
-    /// The prepared units of a literal pattern (see [`Pattern::is_literal`]).
-    pub(crate) fn literal_units(&self) -> Option<&[u16]> {
+    /// The normalized text of a literal pattern (see [`Pattern::is_literal`]).
+    pub(crate) fn literal_key(&self) -> Option<&[u8]> {
         self.literal.as_deref()
     }
 
     /// `Wildcard.match(input, pattern)`.
     pub fn is_match(&self, input: &str) -> bool {
-        with_units(input, self.platform, |units| self.is_match_units(units))
+        self.is_match_subject(&Subject::new(input, self.platform))
     }
 
-    /// Matches input already prepared for this pattern's platform (see `push_units`).
-    pub(crate) fn is_match_units(&self, input: &[u16]) -> bool {
+    /// Matches an input prepared for this pattern's platform.
+    pub(crate) fn is_match_subject(&self, input: &Subject<'_>) -> bool {
         if let Some(lit) = &self.literal {
-            return input == lit.as_slice();
+            return input.bytes() == lit.as_slice();
         }
-        self.glob.is_match(input) || self.with_tail.as_ref().is_some_and(|g| g.is_match(input))
+        match &self.units {
+            Some(units) if !input.ascii => units.is_match(input.units()),
+            _ => self.bytes.is_match(input.bytes()),
+        }
     }
 }
 
