@@ -74,7 +74,7 @@ fn deep_merge(a: &Value, b: &Value) -> Value {
 
 /// The user's part of an agent's ruleset from a (merged) `opencode.json` value: `fromConfig` of
 /// `permission`, and separately `fromConfig` of `agent.<agent>.permission` (appended after it by
-/// [`agent_ruleset`](super::agent_ruleset)). Missing values give empty rulesets.
+/// [`agent_ruleset`]). Missing values give empty rulesets.
 ///
 /// ```
 /// use permlab_core::json::parse;

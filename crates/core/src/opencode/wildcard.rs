@@ -17,7 +17,7 @@
 //!   pattern `a\b` matches `a/b` and `a\b`, and `a\*` means `a/` then a wildcard.
 //! - **`*` is any run of UTF-16 code units**, `/` and newlines included (dotAll, no path
 //!   awareness, `**` is just two stars). `?` is **exactly one UTF-16 code unit**: an emoji
-//!   outside the BMP needs `??`. This is why the matcher works on UTF-16 units, not `char`s.
+//!   outside the BMP needs `??`. So the matcher counts UTF-16 units, never `char`s.
 //! - **A final `" *"` is optional**: `git *` also matches `git`. Only a *final* space-star.
 //! - **Anchored at both ends**; no multiline flag, so `ls` does not match `ls\n`.
 //! - **Case**: sensitive on Linux and macOS; on Windows the regex gets the `i` flag, whose
@@ -28,6 +28,10 @@
 //! globs this greedy leftmost choice is exact (a star can always absorb what an earlier, later
 //! occurrence would have skipped), and it never backtracks exponentially: the worst case is
 //! `O(input × pattern)`, e.g. on `a*a*a*…b` against a long run of `a`.
+//!
+//! Matching runs on UTF-8 bytes whenever that gives exactly the UTF-16 answer (no `?` in the
+//! pattern, or an ASCII input), and on UTF-16 units otherwise; the property tests check both
+//! against a plain dynamic-programming matcher over UTF-16 units.
 //!
 //! ```
 //! use permlab_core::opencode::wildcard::{matches, matches_on, Platform};
