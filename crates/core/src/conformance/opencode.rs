@@ -170,9 +170,12 @@ fn evaluate_section(cases: &[Value]) -> SectionReport {
         // The reference port (compiles per call, like the source) and the compiled engine must
         // both agree with OpenCode.
         let slow = evaluate(permission, pattern, &[&rules]);
-        let fast = OpenCodeEngine::from_rules(rules.clone()).evaluate_rule(permission, pattern);
+        let engine = OpenCodeEngine::from_rules(rules.clone());
+        let fast = engine.evaluate_rule(permission, pattern);
+        // The widget's trace must land on the same row as the fast path.
+        let traced = engine.trace(permission, pattern).rule;
         let action_ok = str_field(case, "action").is_none_or(|a| a == slow.action.as_str());
-        if slow != fast {
+        if slow != fast || traced != engine.find_last(permission, pattern) {
             report.fail(
                 input(),
                 short_json(matched),
