@@ -161,6 +161,15 @@ pub enum Reason {
         /// How many rows of the table were ignored (all of them).
         rules_ignored: usize,
     },
+
+    // --- OpenCode ---
+    /// OpenCode: no rule matched, so `evaluate` returned the rule it synthesizes,
+    /// `{permission: <requested permission>, pattern: "*", action: "ask"}`. Its pattern is
+    /// always `*`, never the requested input; the decision is `ask`.
+    OpenCodeDefault {
+        /// The requested permission (the call's tool), copied into the synthesized rule.
+        permission: String,
+    },
 }
 
 /// The full result of evaluating one call.

@@ -27,9 +27,11 @@ pub mod conformance;
 pub mod corecoder;
 pub mod error;
 pub mod evaluation;
+pub mod first_match;
 pub mod json;
 pub mod lcc;
 pub mod merge;
+pub mod opencode;
 mod pychar;
 pub mod table;
 
