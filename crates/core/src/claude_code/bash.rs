@@ -58,11 +58,23 @@ impl CommandPattern {
         &self.pattern
     }
 
-    /// Whether the pattern contains a `*` before anything else of substance, e.g.
-    /// `Bash(git * main)` (allow rules like this draw a startup warning but still match).
-    pub fn star_before_end(&self) -> bool {
-        let body = self.pattern.strip_suffix(" *").unwrap_or(&self.pattern);
-        body.contains('*')
+    /// Whether a `*` stands where the program or its subcommand goes and more text follows,
+    /// e.g. `Bash(git * main)` or `Bash(* --help *)`. Allow rules like this draw a start-up
+    /// warning (the `*` also spans options such as `git -c core.fsmonitor=…`) but still match.
+    ///
+    /// ```
+    /// use permlab_core::claude_code::bash::CommandPattern;
+    /// assert!(CommandPattern::new("git * main", false).star_before_subcommand());
+    /// assert!(!CommandPattern::new("git status*", false).star_before_subcommand());
+    /// assert!(!CommandPattern::new("find . -name *.rs", false).star_before_subcommand());
+    /// ```
+    pub fn star_before_subcommand(&self) -> bool {
+        let words: Vec<&str> = self.pattern.split(' ').collect();
+        words
+            .iter()
+            .take(2)
+            .enumerate()
+            .any(|(k, w)| w.contains('*') && k + 1 < words.len())
     }
 
     /// Whether the whole of `text` matches.

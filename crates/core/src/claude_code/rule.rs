@@ -305,8 +305,8 @@ pub fn parse_rule(text: &str, group: Action) -> Result<ParsedRule, RuleWarning> 
     let spec = match name {
         "Bash" | "Monitor" => {
             let p = CommandPattern::new(spec, false);
-            let warning = (group == Action::Allow && p.star_before_end()).then(|| {
-                format!("`{text}`: a `*` before the end also matches options such as `-c`; it still matches")
+            let warning = (group == Action::Allow && p.star_before_subcommand()).then(|| {
+                "a `*` before the subcommand also matches options such as `git -c …`; the rule still matches".to_string()
             });
             return Ok(ParsedRule {
                 tool,
