@@ -3,7 +3,7 @@
 //! (`reference/claude-code.md` section numbers in the comments).
 
 use permlab_core::claude_code::{
-    evaluate, Context, Decider, Hook, Mode, Outcome, Policy, Scope, SettingsFile, ToolCall,
+    evaluate, Context, Decider, Hook, Mode, Outcome, Policy, Scope, SettingsFile, Surface, ToolCall,
 };
 use permlab_core::json::{parse, Value};
 
@@ -159,7 +159,8 @@ fn other_tools_4() {
     verdict!(mcp, Default, "mcp__gitlab__get_issue", "{}" => Ask);
     let all = r#"{"permissions": {"deny": ["*"]}}"#;
     verdict!(all, BypassPermissions, "Read", r#"{"file_path": "/home/alice/proj/a"}"#=> Unavailable);
-    verdict!(all, Default, "EndConversation", "{}" => Allow);
+    verdict!(all, Default, "EndConversation", "{}" => Unavailable); // no other tool remains
+    verdict!(r#"{"permissions": {"deny": ["EndConversation", "mcp__*"]}}"#, Default, "EndConversation", "{}" => Allow);
     let skill = r#"{"permissions": {"allow": ["Skill(anthropic *)"], "deny": ["Skill(pdf)"]}}"#;
     verdict!(skill, Default, "Skill", r#"{"skill": "anthropic-skills:pdf"}"#=> Deny); // deny catches qualified names
     verdict!(skill, Default, "Skill", r#"{"skill": "anthropic-skills:docx"}"#=> Ask); // allow: own name only
@@ -301,6 +302,23 @@ fn scopes_and_trust_9() {
 #[test]
 fn hooks_and_sdk_5_6() {
     let p = policy(r#"{"permissions": {}}"#);
+    let sdk = Context {
+        surface: Surface::Sdk,
+        ..Context::default()
+    };
+    let v = evaluate(&p, Mode::Default, &sdk, &call("Bash", &bash("npm test")));
+    assert_eq!(v.outcome, Outcome::Ask);
+    assert!(matches!(v.decider, Decider::Callback { .. }));
+    let v = evaluate(
+        &p,
+        Mode::Plan,
+        &Context {
+            auto_mode_available: Some(true),
+            ..Context::default()
+        },
+        &call("Edit", r#"{"file_path": "/home/alice/proj/a"}"#),
+    );
+    assert_eq!(v.outcome, Outcome::Classifier);
     let ctx = Context {
         hook: Some(Hook::Allow),
         ..Context::default()

@@ -178,6 +178,11 @@ pub enum Decider {
     AcceptEdits,
     /// Auto mode approved a read or a working-directory edit.
     AutoMode,
+    /// Agent SDK: nothing approved the call, so the `canUseTool` callback is asked.
+    Callback {
+        /// What kept the call from being approved.
+        why: Blocker,
+    },
     /// Nothing approved the call; the mode's fallback decided. `why` says what stood in the way.
     Mode {
         /// The mode.
@@ -276,6 +281,7 @@ impl Verdict {
             Decider::AdditionalDirectory => "additionalDirectories".into(),
             Decider::AcceptEdits => "mode:acceptEdits".into(),
             Decider::AutoMode => "mode:auto".into(),
+            Decider::Callback { .. } => "canUseTool callback".into(),
             Decider::Mode { mode, why } => {
                 let what = match why {
                     Blocker::NoRule => "no rule matches".to_string(),
@@ -378,9 +384,17 @@ pub fn evaluate(policy: &Policy, mode: Mode, ctx: &Context, call: &ToolCall) -> 
     }
     // EndConversation ignores deny and ask rules while any other tool remains.
     if facts.tool == "EndConversation" {
-        return v.decide(Outcome::Allow, Decider::EndConversation);
+        // Inferred: a deny of every tool (`*`) leaves no other tool, so the deny applies.
+        let everything_denied = policy.group(Action::Deny).any(
+            |(_, r)| matches!(&r.rule.tool, ToolSelector::Glob(g) if g.chars().all(|c| c == '*')),
+        );
+        if !everything_denied {
+            return v.decide(Outcome::Allow, Decider::EndConversation);
+        }
+        v.inferred = true;
     }
 
+    v.matches = env.all_matches(&facts);
     let sandboxed = env.sandboxed(&facts);
     let auto_allow_sandbox = sandboxed.is_some()
         && policy.auto_allow_bash_if_sandboxed
@@ -457,6 +471,9 @@ pub fn evaluate(policy: &Policy, mode: Mode, ctx: &Context, call: &ToolCall) -> 
     let outcome = match mode {
         Mode::DontAsk => Outcome::Deny,
         Mode::Auto => Outcome::Classifier,
+        // With auto mode available (and `useAutoModeDuringPlan`), plan hands over to the
+        // classifier.
+        Mode::Plan if env.auto_available() => Outcome::Classifier,
         _ => Outcome::Ask,
     };
     if ctx.hook == Some(Hook::Allow) {
@@ -464,6 +481,10 @@ pub fn evaluate(policy: &Policy, mode: Mode, ctx: &Context, call: &ToolCall) -> 
     }
     if matches!(why, Blocker::Target(_) | Blocker::PlanWrite) || (facts.tool.starts_with("mcp__")) {
         v.inferred = true;
+    }
+    if outcome == Outcome::Ask && ctx.surface == Surface::Sdk {
+        // Agent SDK: the last step is the `canUseTool` callback (reported as ask).
+        return v.decide(outcome, Decider::Callback { why });
     }
     v.decide(outcome, Decider::Mode { mode, why })
 }
@@ -646,6 +667,21 @@ impl Env<'_> {
         out
     }
 
+    /// Every rule whose tool and specifier match the call (whether or not its group got to
+    /// decide), in merged order.
+    fn all_matches(&self, facts: &Facts<'_>) -> Vec<usize> {
+        self.policy
+            .rules
+            .iter()
+            .enumerate()
+            .filter(|(i, r)| {
+                self.rule_names_tool(r, facts, r.group)
+                    && (r.rule.is_bare() || self.spec_matches(*i, r, facts, r.group).is_some())
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
     /// Scans one group; returns the deciding rule, how it matched, and whether it is bare.
     fn scan(
         &self,
@@ -673,7 +709,6 @@ impl Env<'_> {
             };
             if let Some(via) = hit {
                 found.push((i, via, r.rule.is_bare()));
-                v.matches.push(i);
             }
             steps.push(TraceStep {
                 group,
@@ -904,10 +939,7 @@ impl Env<'_> {
             // `"$VAR"/*`, `$(pwd)`: the target is not known before running.
             return true;
         }
-        let trimmed = arg
-            .strip_suffix("/*")
-            .or_else(|| arg.strip_suffix('*').filter(|s| s.is_empty()))
-            .unwrap_or(arg);
+        let trimmed = arg.strip_suffix("/*").unwrap_or(arg);
         let trimmed = if trimmed.is_empty() && arg.starts_with('/') {
             "/"
         } else {
@@ -987,9 +1019,6 @@ impl Env<'_> {
                 let tool_matched =
                     r.rule.tool.names(&facts.tool) || self.rule_names_tool(r, facts, Action::Allow);
                 let hit = hits.contains(i);
-                if hit {
-                    v.matches.push(*i);
-                }
                 v.trace.push(TraceStep {
                     group: Action::Allow,
                     rule: *i,

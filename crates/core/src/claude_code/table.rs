@@ -392,7 +392,9 @@ mod tests {
             "bash",
             "python -m unittest -v test_dateparse.py",
         ));
-        assert_eq!(ev.matches, [7]);
+        assert_eq!(ev.matches, [7, 8]);
+        let ev = e.evaluate(&Call::new("bash", "python3 -m unittest"));
+        assert_eq!(ev.matches, [7, 9]);
     }
 
     #[test]
