@@ -20,11 +20,11 @@
 //! assert_eq!(policy.rules[v.rule.unwrap()].text, "Bash(git push *)");
 //! ```
 
-use super::bash::{self, CommandPattern, Sub};
+use super::bash::{self, Sub};
 use super::mode::{Mode, Outcome};
-use super::path::{self, Anchor, PathMatch, PathPattern};
-use super::rule::{Specifier, ToolSelector};
-use super::settings::{Policy, PolicyRule, Scope};
+use super::path;
+use super::rule::ToolSelector;
+use super::settings::Policy;
 use super::shell;
 use crate::json::Value;
 use crate::table::Action;
@@ -121,7 +121,8 @@ impl ToolCall {
         )
     }
 
-    fn str_field(&self, name: &str) -> Option<&str> {
+    /// The string value of the top-level input field `name`.
+    pub fn str_field(&self, name: &str) -> Option<&str> {
         self.input.get(name).and_then(Value::as_str)
     }
 }
@@ -301,7 +302,7 @@ impl Verdict {
 }
 
 /// Tools that need no permission (§7 "no-permission tools").
-const NO_PERMISSION: [&str; 16] = [
+pub(super) const NO_PERMISSION: [&str; 16] = [
     "Agent",
     "TodoWrite",
     "TodoRead",
@@ -326,7 +327,7 @@ const READ_TOOLS: [&str; 6] = ["Read", "Grep", "Glob", "LSP", "NotebookRead", "L
 const EDIT_TOOLS: [&str; 4] = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(super) enum Kind {
     Read,
     Edit,
     Shell,
@@ -335,26 +336,26 @@ enum Kind {
 }
 
 /// Everything about the call the rules look at, computed once.
-struct Facts<'a> {
-    call: &'a ToolCall,
-    tool: String,
-    kind: Kind,
+pub(super) struct Facts<'a> {
+    pub(super) call: &'a ToolCall,
+    pub(super) tool: String,
+    pub(super) kind: Kind,
     /// Read/Edit tools: the absolute path and its symlink target.
-    path: Option<String>,
-    target: Option<String>,
-    is_dir: bool,
+    pub(super) path: Option<String>,
+    pub(super) target: Option<String>,
+    pub(super) is_dir: bool,
     /// Bash.
-    source: String,
-    parsed: shell::Parsed,
+    pub(super) source: String,
+    pub(super) parsed: shell::Parsed,
     /// PowerShell parts (None: unparseable).
-    ps_parts: Option<Vec<String>>,
+    pub(super) ps_parts: Option<Vec<String>>,
 }
 
-struct Env<'a> {
-    policy: &'a Policy,
-    mode: Mode,
-    ctx: &'a Context,
-    working_dirs: Vec<String>,
+pub(super) struct Env<'a> {
+    pub(super) policy: &'a Policy,
+    pub(super) mode: Mode,
+    pub(super) ctx: &'a Context,
+    pub(super) working_dirs: Vec<String>,
 }
 
 /// Evaluates one call under `policy` in `mode`.
@@ -559,7 +560,7 @@ impl<'a> Facts<'a> {
         }
     }
 
-    fn subs(&self) -> Vec<Sub<'_>> {
+    pub(super) fn subs(&self) -> Vec<Sub<'_>> {
         self.parsed
             .commands
             .iter()
@@ -577,80 +578,24 @@ fn working_dirs(policy: &Policy, ctx: &Context) -> Vec<String> {
 }
 
 /// Records the allow group's steps: the rules that hit, and the deciding one.
-type TraceAllow<'a> = dyn FnMut(&mut Verdict, &[usize], Option<usize>) + 'a;
+pub(super) type TraceAllow<'a> = dyn FnMut(&mut Verdict, &[usize], Option<usize>) + 'a;
 
 /// A path-rule target inside a Bash command.
-struct Target {
-    abs: Option<String>,
-    write: bool,
-    redirect: bool,
-    raw: String,
+pub(super) struct Target {
+    pub(super) abs: Option<String>,
+    pub(super) write: bool,
+    pub(super) redirect: bool,
+    pub(super) raw: String,
 }
 
 impl Env<'_> {
-    fn auto_available(&self) -> bool {
+    pub(super) fn auto_available(&self) -> bool {
         self.ctx
             .auto_mode_available
             .unwrap_or(self.mode == Mode::Auto)
     }
 
-    fn source_dir(&self, scope: Scope) -> String {
-        match scope {
-            Scope::User => path::normalize(&format!("{}/.claude", self.ctx.home)),
-            _ => path::normalize(&self.ctx.project_root),
-        }
-    }
-
-    fn anchor_dir(&self, anchor: Anchor, scope: Scope) -> String {
-        match anchor {
-            Anchor::Root => "/".into(),
-            Anchor::Home => path::normalize(&self.ctx.home),
-            Anchor::Source => self.source_dir(scope),
-            Anchor::Cwd => path::normalize(&self.ctx.cwd),
-        }
-    }
-
-    fn path_match(
-        &self,
-        r: &PolicyRule,
-        p: &PathPattern,
-        abs: &str,
-        is_dir: bool,
-    ) -> Option<PathMatch> {
-        let base = self.anchor_dir(p.anchor, r.scope);
-        let rel = path::relative_to(abs, &base)?;
-        p.matches_relative(rel, is_dir)
-    }
-
-    /// Whether rule `i` (a path rule of `group`) matches `abs`, honouring later `!` carve-outs
-    /// of the same source and group.
-    fn path_rule_matches(&self, i: usize, abs: &str, is_dir: bool) -> bool {
-        let r = &self.policy.rules[i];
-        let Specifier::Path(p) = &r.rule.spec else {
-            return false;
-        };
-        if p.negated {
-            return false;
-        }
-        let Some(how) = self.path_match(r, p, abs, is_dir) else {
-            return false;
-        };
-        if how == PathMatch::Ancestor || p.anchor != Anchor::Cwd {
-            // A wholly blocked directory cannot be reopened; negation only carves out of
-            // relative rules.
-            return true;
-        }
-        let carved = self.policy.rules[i + 1..].iter().any(|n| {
-            n.group == r.group
-                && n.scope == r.scope
-                && n.rule.tool == r.rule.tool
-                && matches!(&n.rule.spec, Specifier::Path(np) if np.negated
-                    && self.path_match(n, np, abs, is_dir).is_some())
-        });
-        !carved
-    }
-
-    fn targets(&self, facts: &Facts<'_>) -> Vec<Target> {
+    pub(super) fn targets(&self, facts: &Facts<'_>) -> Vec<Target> {
         let mut out = Vec::new();
         for sub in facts.subs() {
             for t in bash::file_targets(&sub) {
@@ -667,225 +612,7 @@ impl Env<'_> {
         out
     }
 
-    /// Every rule whose tool and specifier match the call (whether or not its group got to
-    /// decide), in merged order.
-    fn all_matches(&self, facts: &Facts<'_>) -> Vec<usize> {
-        self.policy
-            .rules
-            .iter()
-            .enumerate()
-            .filter(|(i, r)| {
-                self.rule_names_tool(r, facts, r.group)
-                    && (r.rule.is_bare() || self.spec_matches(*i, r, facts, r.group).is_some())
-            })
-            .map(|(i, _)| i)
-            .collect()
-    }
-
-    /// Scans one group; returns the deciding rule, how it matched, and whether it is bare.
-    fn scan(
-        &self,
-        facts: &Facts<'_>,
-        group: Action,
-        v: &mut Verdict,
-        skip_bare_bash_ask: bool,
-    ) -> Option<(usize, Via, bool)> {
-        let mut found: Vec<(usize, Via, bool)> = Vec::new();
-        let mut steps = Vec::new();
-        for (i, r) in self.policy.group(group) {
-            let tool_matched = self.rule_names_tool(r, facts, group);
-            let hit = if tool_matched {
-                if r.rule.is_bare() {
-                    if skip_bare_bash_ask {
-                        None
-                    } else {
-                        Some(Via::Direct)
-                    }
-                } else {
-                    self.spec_matches(i, r, facts, group)
-                }
-            } else {
-                None
-            };
-            if let Some(via) = hit {
-                found.push((i, via, r.rule.is_bare()));
-            }
-            steps.push(TraceStep {
-                group,
-                rule: i,
-                tool_matched,
-                spec_matched: tool_matched.then_some(hit.is_some()),
-                stop: false,
-            });
-        }
-        // A bare deny removes the tool before content rules are looked at.
-        let decisive = if group == Action::Deny {
-            found.iter().find(|f| f.2).or(found.first()).copied()
-        } else {
-            found.first().copied()
-        };
-        if let Some((i, _, _)) = decisive {
-            if let Some(k) = steps.iter().position(|s| s.rule == i) {
-                steps.truncate(k + 1);
-                steps[k].stop = true;
-            }
-        }
-        v.trace.extend(steps);
-        decisive
-    }
-
-    /// Whether the rule's tool part names the call's tool (path rules reach their family).
-    fn rule_names_tool(&self, r: &PolicyRule, facts: &Facts<'_>, group: Action) -> bool {
-        if r.rule.tool.names(&facts.tool) {
-            return true;
-        }
-        let ToolSelector::Exact(name) = &r.rule.tool else {
-            return false;
-        };
-        let Specifier::Path(_) = r.rule.spec else {
-            return false;
-        };
-        match (name.as_str(), facts.kind) {
-            ("Read", Kind::Read) | ("Edit", Kind::Edit) => true,
-            // A Read deny also blocks Edit and Write.
-            ("Read", Kind::Edit) => group == Action::Deny,
-            // An Edit allow also grants Read.
-            ("Edit", Kind::Read) => group == Action::Allow,
-            // Read/Edit denies (and asks) reach Bash file commands and redirect targets.
-            ("Read" | "Edit", Kind::Shell) => group != Action::Allow,
-            _ => false,
-        }
-    }
-
-    /// Whether a non-bare rule's specifier matches (deny and ask semantics: any part).
-    fn spec_matches(
-        &self,
-        i: usize,
-        r: &PolicyRule,
-        facts: &Facts<'_>,
-        group: Action,
-    ) -> Option<Via> {
-        match &r.rule.spec {
-            Specifier::Bare => Some(Via::Direct),
-            Specifier::Param { name, value } => {
-                let field = facts.call.input.get(name)?;
-                let text = match field {
-                    Value::String(s) => s.clone(),
-                    Value::Bool(b) => b.to_string(),
-                    Value::Number(n) => n.text.clone(),
-                    _ => return None,
-                };
-                bash::wildcard(value, &text).then_some(Via::Direct)
-            }
-            Specifier::Command(p) => match facts.kind {
-                Kind::Shell => {
-                    let subs = facts.subs();
-                    let hit = subs
-                        .iter()
-                        .any(|s| p.matches(&s.stripped) || p.matches(&s.unstripped));
-                    // Unparseable: fail closed, the whole text counts too.
-                    (hit || (facts.parsed.error.is_some() && p.matches(facts.source.trim())))
-                        .then_some(Via::Direct)
-                }
-                Kind::PowerShell => {
-                    let parts = facts
-                        .ps_parts
-                        .clone()
-                        .unwrap_or_else(|| vec![facts.source.clone()]);
-                    parts.iter().any(|t| p.matches(t)).then_some(Via::Direct)
-                }
-                _ => facts
-                    .call
-                    .str_field("command")
-                    .filter(|c| p.matches(c))
-                    .map(|_| Via::Direct),
-            },
-            Specifier::Path(_) => {
-                if facts.kind == Kind::Shell {
-                    let ToolSelector::Exact(name) = &r.rule.tool else {
-                        return None;
-                    };
-                    for t in self.targets(facts) {
-                        let applies = match (name.as_str(), group) {
-                            ("Read", Action::Deny) => true,
-                            ("Read", _) => !t.write,
-                            _ => t.write,
-                        };
-                        if !applies {
-                            continue;
-                        }
-                        if let Some(abs) = &t.abs {
-                            if self.path_rule_matches(i, abs, false) {
-                                return Some(if t.redirect {
-                                    Via::RedirectTarget
-                                } else {
-                                    Via::FileCommand
-                                });
-                            }
-                        }
-                    }
-                    return None;
-                }
-                let abs = facts.path.as_deref()?;
-                if self.path_rule_matches(i, abs, facts.is_dir) {
-                    return Some(Via::Direct);
-                }
-                // Deny and ask apply if either the link or its target matches.
-                let t = facts.target.as_deref()?;
-                self.path_rule_matches(i, t, facts.is_dir)
-                    .then_some(Via::SymlinkTarget)
-            }
-            Specifier::Domain(d) => {
-                let host = host_of(facts.call.str_field("url")?)?;
-                domain_matches(d, &host).then_some(Via::Direct)
-            }
-            Specifier::AgentType(t) => {
-                let ty = facts.call.str_field("subagent_type")?;
-                bash::wildcard(t, ty).then_some(Via::Direct)
-            }
-            Specifier::Skill(p) => {
-                let (name, text) = skill_text(facts)?;
-                let hit = p.matches(&text)
-                    || (group != Action::Allow && {
-                        // A deny/ask also catches qualified names (`plugin:name`).
-                        let short = name.rsplit(':').next().unwrap_or(&name);
-                        let args = facts.call.str_field("args").unwrap_or("");
-                        let t = if args.is_empty() {
-                            short.to_string()
-                        } else {
-                            format!("{short} {args}")
-                        };
-                        p.matches(&t)
-                    });
-                hit.then_some(Via::Direct)
-            }
-        }
-    }
-
-    /// `Some(strict)` when the Bash call runs sandboxed; `strict` = the escape hatch was
-    /// ignored because `allowUnsandboxedCommands` is false (inferred).
-    fn sandboxed(&self, facts: &Facts<'_>) -> Option<bool> {
-        if facts.kind != Kind::Shell || !self.policy.sandbox_enabled || !self.ctx.sandboxable {
-            return None;
-        }
-        let excluded = facts.subs().iter().any(|s| {
-            self.policy
-                .excluded_commands
-                .iter()
-                .any(|e| CommandPattern::new(e, false).matches(&s.stripped))
-        });
-        if excluded {
-            return None;
-        }
-        let escape = facts.call.input.get("dangerouslyDisableSandbox") == Some(&Value::Bool(true));
-        match (escape, self.policy.allow_unsandboxed_commands) {
-            (true, true) => None,
-            (true, false) => Some(true),
-            _ => Some(false),
-        }
-    }
-
-    fn in_working_dir(&self, abs: &str) -> Option<Decider> {
+    pub(super) fn in_working_dir(&self, abs: &str) -> Option<Decider> {
         for (k, d) in self.working_dirs.iter().enumerate() {
             if path::relative_to(abs, d).is_some() {
                 return Some(if k == 0 {
@@ -897,553 +624,6 @@ impl Env<'_> {
         }
         None
     }
-
-    /// `rm`/`rmdir` on a critical path anywhere in the command (§7).
-    fn critical_rm(&self, facts: &Facts<'_>) -> bool {
-        self.critical_in(&facts.source, &facts.parsed, 0)
-    }
-
-    fn critical_in(&self, source: &str, parsed: &shell::Parsed, depth: usize) -> bool {
-        for c in &parsed.commands {
-            let sub = bash::analyse(source, c);
-            let argv = sub.argv();
-            match argv.first() {
-                Some(&"rm") | Some(&"rmdir") => {
-                    for w in &sub.words()[1..] {
-                        if w.value.starts_with('-') && !w.value.contains('/') {
-                            continue;
-                        }
-                        if self.critical_target(&w.value, w.expansion) {
-                            return true;
-                        }
-                    }
-                }
-                Some(&("bash" | "sh" | "zsh")) if depth < 2 => {
-                    if let Some(k) = argv.iter().position(|a| *a == "-c") {
-                        if let Some(script) = argv.get(k + 1) {
-                            let inner = shell::parse(script);
-                            if self.critical_in(script, &inner, depth + 1) {
-                                return true;
-                            }
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        false
-    }
-
-    fn critical_target(&self, arg: &str, expansion: bool) -> bool {
-        if expansion || arg.contains('$') {
-            // `"$VAR"/*`, `$(pwd)`: the target is not known before running.
-            return true;
-        }
-        let trimmed = arg.strip_suffix("/*").unwrap_or(arg);
-        let trimmed = if trimmed.is_empty() && arg.starts_with('/') {
-            "/"
-        } else {
-            trimmed
-        };
-        let trimmed = if trimmed.is_empty() { "." } else { trimmed };
-        let abs = path::resolve(trimmed, &self.ctx.cwd, &self.ctx.home);
-        let home = path::normalize(&self.ctx.home);
-        let cwd = path::normalize(&self.ctx.cwd);
-        let depth = abs.split('/').filter(|s| !s.is_empty()).count();
-        if depth <= 1 || abs == home || path::relative_to(&cwd, &abs).is_some() {
-            return true;
-        }
-        // Globs directly under an additional directory.
-        arg.ends_with('*')
-            && self.working_dirs[1..]
-                .iter()
-                .any(|d| path::relative_to(&abs, d) == Some(""))
-    }
-
-    /// The protected path an edit (or a Bash write) touches.
-    fn protected_write(&self, facts: &Facts<'_>) -> Option<String> {
-        match facts.kind {
-            Kind::Edit => facts.path.as_deref().and_then(path::protected),
-            Kind::Shell => {
-                for t in self.targets(facts) {
-                    if t.write {
-                        if let Some(p) = t.abs.as_deref().and_then(path::protected) {
-                            return Some(p);
-                        }
-                    }
-                }
-                for sub in facts.subs() {
-                    if let Some(paths) = bash::accept_edits_paths(&sub) {
-                        if sub.program() == Some("sed")
-                            && !sub.argv().iter().any(|a| a.starts_with("-i"))
-                        {
-                            continue;
-                        }
-                        for w in paths {
-                            let abs = path::resolve(&w.value, &self.ctx.cwd, &self.ctx.home);
-                            if let Some(p) = path::protected(&abs) {
-                                return Some(p);
-                            }
-                        }
-                    }
-                }
-                None
-            }
-            _ => None,
-        }
-    }
-
-    /// Allow rules the current mode keeps (auto mode drops broad ones on entry).
-    fn allow_rules(&self) -> Vec<(usize, &PolicyRule)> {
-        self.policy
-            .group(Action::Allow)
-            .filter(|(_, r)| self.mode != Mode::Auto || !dropped_in_auto(r))
-            .collect()
-    }
-
-    /// Steps 7–8: allow rules and the baseline. `Ok` = approved.
-    fn approve(
-        &self,
-        facts: &Facts<'_>,
-        v: &mut Verdict,
-    ) -> Result<(Decider, Option<usize>), Blocker> {
-        let allows = self.allow_rules();
-        // Bare allows (and tool-name globs) cover the whole tool.
-        let bare = allows
-            .iter()
-            .find(|(_, r)| r.rule.is_bare() && r.rule.tool.names(&facts.tool))
-            .map(|(i, _)| *i);
-        let plan_edit = self.mode == Mode::Plan && facts.kind == Kind::Edit;
-        let mut trace_allow = |v: &mut Verdict, hits: &[usize], stop: Option<usize>| {
-            for (i, r) in &allows {
-                let tool_matched =
-                    r.rule.tool.names(&facts.tool) || self.rule_names_tool(r, facts, Action::Allow);
-                let hit = hits.contains(i);
-                v.trace.push(TraceStep {
-                    group: Action::Allow,
-                    rule: *i,
-                    tool_matched,
-                    spec_matched: tool_matched.then_some(hit),
-                    stop: Some(*i) == stop,
-                });
-                if Some(*i) == stop {
-                    break;
-                }
-            }
-        };
-        match facts.kind {
-            Kind::Shell => self.approve_bash(facts, v, &allows, bare, &mut trace_allow),
-            Kind::PowerShell => {
-                let parts = facts.ps_parts.clone();
-                let mut hits = Vec::new();
-                let mut first = None;
-                let covered = match (&parts, bare) {
-                    (_, Some(b)) => {
-                        hits.push(b);
-                        first = Some(b);
-                        true
-                    }
-                    (None, None) => false,
-                    (Some(parts), None) => parts.iter().all(|t| {
-                        let r = allows.iter().find(|(_, r)| {
-                            r.rule.tool.names("PowerShell")
-                                && matches!(&r.rule.spec, Specifier::Command(p) if p.matches(t))
-                        });
-                        if let Some((i, _)) = r {
-                            if !hits.contains(i) {
-                                hits.push(*i);
-                            }
-                            first = first.or(Some(*i));
-                        }
-                        r.is_some()
-                    }),
-                };
-                trace_allow(v, &hits, if covered { first } else { None });
-                if covered {
-                    Ok((Decider::AllowRule, first))
-                } else if parts.is_none() {
-                    Err(Blocker::Unparseable(
-                        "PowerShell command cannot be split".into(),
-                    ))
-                } else {
-                    Err(Blocker::NoRule)
-                }
-            }
-            Kind::Read | Kind::Edit => {
-                let Some(abs) = facts.path.clone() else {
-                    trace_allow(v, &bare.into_iter().collect::<Vec<_>>(), bare);
-                    return match bare {
-                        Some(b) if !plan_edit => Ok((Decider::AllowRule, Some(b))),
-                        _ => Err(Blocker::NoRule),
-                    };
-                };
-                let mut hits: Vec<usize> = Vec::new();
-                for (i, r) in &allows {
-                    let hit = if r.rule.is_bare() {
-                        r.rule.tool.names(&facts.tool)
-                    } else if self.rule_names_tool(r, facts, Action::Allow)
-                        && matches!(r.rule.spec, Specifier::Path(_))
-                    {
-                        // An allow needs both the link and its target to match.
-                        self.path_rule_matches(*i, &abs, facts.is_dir)
-                            && facts
-                                .target
-                                .as_deref()
-                                .is_none_or(|t| self.path_rule_matches(*i, t, facts.is_dir))
-                    } else {
-                        false
-                    };
-                    if hit {
-                        hits.push(*i);
-                    }
-                }
-                if plan_edit {
-                    trace_allow(v, &hits, None);
-                    return Err(Blocker::PlanWrite);
-                }
-                let first = hits.first().copied();
-                trace_allow(v, &hits, first);
-                if let Some(i) = first {
-                    return Ok((Decider::AllowRule, Some(i)));
-                }
-                let inside = self.in_working_dir(&abs).filter(|_| {
-                    facts
-                        .target
-                        .as_deref()
-                        .is_none_or(|t| self.in_working_dir(t).is_some())
-                });
-                match (facts.kind, inside) {
-                    (Kind::Read, Some(d)) => Ok((d, None)),
-                    (Kind::Edit, Some(_)) if self.mode == Mode::AcceptEdits => {
-                        Ok((Decider::AcceptEdits, None))
-                    }
-                    (Kind::Edit, Some(_)) if self.mode == Mode::Auto => {
-                        Ok((Decider::AutoMode, None))
-                    }
-                    (_, None) => Err(Blocker::OutsideWorkingDirectory),
-                    _ => Err(Blocker::NoRule),
-                }
-            }
-            Kind::Other => {
-                let mut hits = Vec::new();
-                for (i, r) in &allows {
-                    let hit = r.rule.tool.names(&facts.tool)
-                        && (r.rule.is_bare()
-                            || self.spec_matches(*i, r, facts, Action::Allow).is_some());
-                    if hit {
-                        hits.push(*i);
-                    }
-                }
-                let first = hits.first().copied();
-                trace_allow(v, &hits, first);
-                if let Some(i) = first {
-                    return Ok((Decider::AllowRule, Some(i)));
-                }
-                if NO_PERMISSION.contains(&facts.tool.as_str()) {
-                    return Ok((Decider::NoPermissionTool, None));
-                }
-                if facts.tool == "Skill" && facts.call.str_field("args").is_none_or(str::is_empty) {
-                    // `Skill(name *)` vs a bare call: the trailing-` *` rule applies (inferred).
-                    v.inferred = true;
-                }
-                Err(Blocker::NoRule)
-            }
-        }
-    }
-
-    fn approve_bash(
-        &self,
-        facts: &Facts<'_>,
-        v: &mut Verdict,
-        allows: &[(usize, &PolicyRule)],
-        bare: Option<usize>,
-        trace_allow: &mut TraceAllow<'_>,
-    ) -> Result<(Decider, Option<usize>), Blocker> {
-        if let Some(b) = bare {
-            if self.mode != Mode::Plan || !self.shell_writes(facts) {
-                trace_allow(v, &[b], Some(b));
-                return Ok((Decider::AllowRule, Some(b)));
-            }
-        }
-        if let Some(e) = &facts.parsed.error {
-            trace_allow(v, &[], None);
-            return Err(Blocker::Unparseable(e.clone()));
-        }
-        let subs = facts.subs();
-        let mut hits: Vec<usize> = Vec::new();
-        let mut first_rule: Option<usize> = None;
-        let mut blocker: Option<Blocker> = None;
-        let mut used_baseline = Decider::ReadOnly;
-        let changes_dir = subs.iter().any(|s| {
-            s.program() == Some("cd")
-                && s.argv().get(1).is_none_or(|d| {
-                    path::resolve(d, &self.ctx.cwd, &self.ctx.home)
-                        != path::normalize(&self.ctx.cwd)
-                })
-        });
-        for s in &subs {
-            if s.argv().is_empty() {
-                // A bare assignment or redirection: only its targets matter.
-                if let Err(why) = bash::read_only(s) {
-                    blocker.get_or_insert(match why {
-                        bash::NotReadOnly::SpecialVariable(n) => Blocker::UnsafeEnv(n),
-                        _ => Blocker::NoRule,
-                    });
-                }
-                continue;
-            }
-            let exec = bash::exec_wrapper(s);
-            let rule = if exec.is_none() && s.env_safe_for_allow {
-                allows.iter().find(|(_, r)| {
-                    r.rule.tool.names("Bash")
-                        && matches!(&r.rule.spec, Specifier::Command(p) if p.matches(&s.stripped))
-                })
-            } else {
-                None
-            };
-            if let Some((i, _)) = rule {
-                if !hits.contains(i) {
-                    hits.push(*i);
-                }
-                first_rule = first_rule.or(Some(*i));
-                if s.env_inferred {
-                    v.inferred = true;
-                }
-                continue;
-            }
-            match bash::read_only(s) {
-                Ok(inferred_git) => {
-                    if s.program() == Some("cd") {
-                        let target = s
-                            .argv()
-                            .get(1)
-                            .map(|d| path::resolve(d, &self.ctx.cwd, &self.ctx.home));
-                        if target
-                            .as_deref()
-                            .and_then(|t| self.in_working_dir(t))
-                            .is_none()
-                        {
-                            blocker.get_or_insert(Blocker::OutsideWorkingDirectory);
-                        }
-                        continue;
-                    }
-                    if s.program() == Some("git") && changes_dir {
-                        blocker.get_or_insert(Blocker::CdGit);
-                        continue;
-                    }
-                    if inferred_git {
-                        v.inferred = true;
-                    }
-                    continue;
-                }
-                Err(bash::NotReadOnly::ExecWrapper(w)) => {
-                    blocker.get_or_insert(Blocker::ExecWrapper(w));
-                    continue;
-                }
-                Err(bash::NotReadOnly::SpecialVariable(n)) => {
-                    blocker.get_or_insert(Blocker::UnsafeEnv(n));
-                    continue;
-                }
-                Err(_) => {}
-            }
-            if matches!(self.mode, Mode::AcceptEdits) {
-                if let Some(paths) = bash::accept_edits_paths(s) {
-                    let in_scope = paths.iter().all(|w| {
-                        !w.expansion
-                            && !w.value.starts_with('~')
-                            && self
-                                .in_working_dir(&path::resolve(
-                                    &w.value,
-                                    &self.ctx.cwd,
-                                    &self.ctx.home,
-                                ))
-                                .is_some()
-                    });
-                    if in_scope && !paths.is_empty() && s.env_safe_for_allow {
-                        used_baseline = Decider::AcceptEdits;
-                        continue;
-                    }
-                    blocker.get_or_insert(Blocker::OutsideWorkingDirectory);
-                    continue;
-                }
-                blocker.get_or_insert(Blocker::NotFilesystemCommand);
-                continue;
-            }
-            if !s.env_safe_for_allow {
-                let v = s
-                    .env
-                    .iter()
-                    .find(|n| !bash::SAFE_ENV.contains(&n.as_str()))
-                    .cloned()
-                    .unwrap_or_default();
-                blocker.get_or_insert(Blocker::UnsafeEnv(v));
-            } else {
-                blocker.get_or_insert(Blocker::NoRule);
-            }
-            if s.cmd.nested {
-                // §10.2: nested commands need their own approval (inferred).
-                v.inferred = true;
-            }
-        }
-        if blocker.is_none() {
-            blocker = self.target_blocker(facts);
-        }
-        if blocker.is_none() && self.mode == Mode::Plan && self.shell_writes(facts) {
-            v.inferred = true;
-            blocker = Some(Blocker::PlanWrite);
-        }
-        match blocker {
-            None => {
-                trace_allow(v, &hits, first_rule);
-                match first_rule {
-                    Some(i) => Ok((Decider::AllowRule, Some(i))),
-                    None => Ok((used_baseline, None)),
-                }
-            }
-            Some(b) => {
-                trace_allow(v, &hits, None);
-                Err(b)
-            }
-        }
-    }
-
-    /// A redirection or `tee` target no rule or mode approves (§2.6).
-    fn target_blocker(&self, facts: &Facts<'_>) -> Option<Blocker> {
-        for t in self.targets(facts) {
-            if !t.redirect && !t.write {
-                continue; // `cat f`: only deny rules look at it.
-            }
-            let Some(abs) = t.abs.as_deref() else {
-                return Some(Blocker::Target(format!("{} cannot be resolved", t.raw)));
-            };
-            let group_rules = self.allow_rules();
-            let allowed = group_rules.iter().any(|(i, r)| {
-                let ToolSelector::Exact(name) = &r.rule.tool else {
-                    return false;
-                };
-                let fits = if t.write {
-                    name == "Edit"
-                } else {
-                    name == "Read" || name == "Edit"
-                };
-                fits && matches!(r.rule.spec, Specifier::Path(_))
-                    && self.path_rule_matches(*i, abs, false)
-            });
-            if allowed {
-                continue;
-            }
-            let inside = self.in_working_dir(abs).is_some();
-            let ok = if t.write {
-                inside && matches!(self.mode, Mode::AcceptEdits | Mode::Auto)
-            } else {
-                inside
-            };
-            if !ok {
-                return Some(Blocker::Target(t.raw.clone()));
-            }
-        }
-        None
-    }
-
-    /// Whether the command writes files (acceptEdits commands, write targets).
-    fn shell_writes(&self, facts: &Facts<'_>) -> bool {
-        facts
-            .subs()
-            .iter()
-            .any(|s| bash::accept_edits_paths(s).is_some())
-            || self.targets(facts).iter().any(|t| t.write)
-    }
 }
 
-/// Broad allow rules auto mode drops on entry (§5 step 7).
-fn dropped_in_auto(r: &PolicyRule) -> bool {
-    let ToolSelector::Exact(name) = &r.rule.tool else {
-        return false;
-    };
-    match (name.as_str(), &r.rule.spec) {
-        ("Bash" | "PowerShell", Specifier::Bare) => true,
-        ("Agent" | "Monitor", _) => true,
-        ("Bash", Specifier::Command(p)) => {
-            const INTERPRETERS: [&str; 12] = [
-                "python", "python3", "node", "ruby", "perl", "bash", "sh", "zsh", "deno", "bun",
-                "php", "lua",
-            ];
-            const RUNNERS: [&str; 8] = [
-                "npm run",
-                "pnpm run",
-                "yarn run",
-                "bun run",
-                "npx",
-                "uv run",
-                "pnpm exec",
-                "yarn",
-            ];
-            let text = p.as_str();
-            let head = text.trim_end_matches('*').trim_end();
-            INTERPRETERS
-                .iter()
-                .any(|i| head == *i || (text.starts_with(i) && text[i.len()..].starts_with('*')))
-                || RUNNERS.iter().any(|r| text == format!("{r} *"))
-        }
-        _ => false,
-    }
-}
-
-fn skill_text(facts: &Facts<'_>) -> Option<(String, String)> {
-    let name = facts
-        .call
-        .str_field("skill")?
-        .trim_start_matches('/')
-        .to_string();
-    let args = facts.call.str_field("args").unwrap_or("");
-    let text = if args.is_empty() {
-        name.clone()
-    } else {
-        format!("{name} {args}")
-    };
-    Some((name, text))
-}
-
-/// The host of a URL, lower-cased, without a trailing `.`.
-fn host_of(url: &str) -> Option<String> {
-    let rest = url.split_once("://").map_or(url, |(_, r)| r);
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let host = authority.rsplit('@').next()?;
-    let host = if host.starts_with('[') {
-        host.split(']').next().map(|h| format!("{h}]"))?
-    } else {
-        host.split(':').next()?.to_string()
-    };
-    let host = host.trim_end_matches('.').to_lowercase();
-    (!host.is_empty()).then_some(host)
-}
-
-/// `domain:` matching (§4): `*` every host; a leading `*.` any depth of subdomains (not the
-/// apex); an inner `*` exactly one label.
-///
-/// ```
-/// # use permlab_core::claude_code::eval::domain_matches;
-/// assert!(domain_matches("*.example.com", "a.b.example.com"));
-/// assert!(!domain_matches("*.example.com", "example.com"));
-/// assert!(domain_matches("example.*", "example.org"));
-/// assert!(!domain_matches("example.*", "example.co.uk"));
-/// assert!(domain_matches("Example.COM.", "example.com"));
-/// ```
-pub fn domain_matches(pattern: &str, host: &str) -> bool {
-    let pattern = pattern.trim_end_matches('.').to_lowercase();
-    let host = host.trim_end_matches('.').to_lowercase();
-    if pattern == "*" {
-        return true;
-    }
-    let p: Vec<&str> = pattern.split('.').collect();
-    let h: Vec<&str> = host.split('.').collect();
-    if p.len() > 1 && p[0] == "*" {
-        let rest = &p[1..];
-        if h.len() <= rest.len() {
-            return false;
-        }
-        let tail = &h[h.len() - rest.len()..];
-        return rest.iter().zip(tail).all(|(a, b)| bash::wildcard(a, b));
-    }
-    p.len() == h.len() && p.iter().zip(&h).all(|(a, b)| bash::wildcard(a, b))
-}
+pub use super::matching::domain_matches;

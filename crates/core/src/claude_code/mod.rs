@@ -43,11 +43,14 @@
 //! assert_eq!(e.rule, Some(7));
 //! ```
 
+mod approve;
 pub mod bash;
 pub mod eval;
+mod matching;
 pub mod mode;
 pub mod path;
 pub mod rule;
+mod safety;
 pub mod settings;
 pub mod shell;
 pub mod table;
