@@ -5,8 +5,12 @@
 //! `defaults.defaultMode`); rules come from `layers` when present (trust,
 //! `allowManagedPermissionRulesOnly` and `/path` anchors depend on the source), else from
 //! `settings` attributed to `context.rule_source`. The pass criterion is `decision`; a removed
-//! tool ([`Outcome::Unavailable`]) counts as `deny`, as the file's conventions say. `matched` is
-//! prose and is not compared.
+//! tool ([`Outcome::Unavailable`]) counts as `deny`, as the file's conventions say.
+//!
+//! `matched` is prose, compared loosely in a second section, `matched`: when it names a
+//! deciding rule (`deny:RULE …`, `ask:RULE …`, `allow:RULE …`, except labels saying the rule was
+//! `skipped` or `ignored`), the engine's deciding rule must be that rule, written exactly as in
+//! the settings; any other label (`mode:…`, `builtin:…`, `critical-path`…) means no rule decided.
 
 use super::SectionReport;
 use crate::claude_code::{
@@ -30,6 +34,7 @@ pub(crate) fn run(doc: &Value) -> Result<Vec<SectionReport>, Error> {
         return Err(Error::shape("cases", "expected an array of cases"));
     };
     let mut report = SectionReport::new("claude-code", "cases");
+    let mut matched = SectionReport::new("claude-code", "matched");
     for (k, case) in cases.iter().enumerate() {
         let id = case
             .get("id")
@@ -42,18 +47,52 @@ pub(crate) fn run(doc: &Value) -> Result<Vec<SectionReport>, Error> {
         };
         let expected = case.get("decision").and_then(Value::as_str).unwrap_or("");
         match run_case(case, default_ctx, default_mode) {
-            Ok(got) => report.check(input, expected, got),
+            Ok((got, rule)) => {
+                report.check(input, expected, got);
+                let label = case.get("matched").and_then(Value::as_str).unwrap_or("");
+                let want = named_rule(label);
+                matched.check(
+                    || format!("{id}: matched {label:?}"),
+                    want.unwrap_or("(no rule)"),
+                    rule.as_deref().unwrap_or("(no rule)"),
+                );
+            }
             Err(e) => report.fail(format!("cases[{k}] {id}"), expected, format!("error: {e}")),
         }
     }
-    Ok(vec![report])
+    Ok(vec![report, matched])
+}
+
+/// The rule a `matched` label names as deciding: `deny:Bash(rm *) (comment)` → `Bash(rm *)`.
+fn named_rule(label: &str) -> Option<&str> {
+    let rest = ["deny:", "ask:", "allow:"]
+        .iter()
+        .find_map(|p| label.strip_prefix(p))?;
+    if label.contains("skipped") || label.contains("ignored") {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (k, c) in rest.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(&rest[..k + 1]);
+                }
+            }
+            ' ' if depth == 0 => return Some(&rest[..k]),
+            _ => {}
+        }
+    }
+    Some(rest)
 }
 
 fn run_case(
     case: &Value,
     default_ctx: Option<&Value>,
     default_mode: Mode,
-) -> Result<&'static str, Error> {
+) -> Result<(&'static str, Option<String>), Error> {
     let field = |name: &str| -> Option<&Value> {
         case.get("context")
             .and_then(|c| c.get(name))
@@ -150,10 +189,15 @@ fn run_case(
         .cloned()
         .unwrap_or(Value::Object(Vec::new()));
     let v = evaluate(&policy, mode, &ctx, &ToolCall::new(tool, input));
-    Ok(match v.outcome {
+    let decision = match v.outcome {
         Outcome::Allow => "allow",
         Outcome::Ask => "ask",
         Outcome::Deny | Outcome::Unavailable => "deny",
         Outcome::Classifier => "classifier",
-    })
+    };
+    let rule = v
+        .rule
+        .and_then(|r| policy.rules.get(r))
+        .map(|r| r.text.clone());
+    Ok((decision, rule))
 }
