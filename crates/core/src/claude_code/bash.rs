@@ -325,6 +325,8 @@ pub enum NotReadOnly {
     UnquotedGlob,
     /// Writes a special shell variable (`PATH`, `IFS`…).
     SpecialVariable(String),
+    /// Names a UNC path (`\\server\share`, `//server/share`): reaching it can leak credentials.
+    UncPath(String),
 }
 
 /// Whether `sub` is a built-in read-only command (§2.5, §10.1). `Ok(true)` when the verdict
@@ -342,6 +344,12 @@ pub fn read_only(sub: &Sub<'_>) -> Result<bool, NotReadOnly> {
         return Err(NotReadOnly::ExecWrapper(w));
     }
     let words = sub.words();
+    if let Some(w) = words
+        .iter()
+        .find(|w| w.value.starts_with("\\\\") || (w.value.starts_with("//") && w.value.len() > 2))
+    {
+        return Err(NotReadOnly::UncPath(w.value.clone()));
+    }
     match program {
         "git" => {
             let Some(subcommand) = argv.get(1) else {
@@ -729,6 +737,8 @@ mod tests {
             ("find . -delete", false),
             ("PATH=/tmp ls", false),
             ("grep -r KEY .", true),
+            ("ls //server/share", false),
+            ("cat '\\\\server\\share\\x'", false),
         ];
         for (src, want) in cases {
             let p = shell::parse(src);

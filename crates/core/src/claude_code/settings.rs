@@ -122,6 +122,10 @@ pub struct SettingsFile {
     pub sandbox: SandboxSettings,
     /// `allowManagedPermissionRulesOnly` (honoured from managed settings only).
     pub allow_managed_rules_only: bool,
+    /// `permissions.disableBypassPermissionsMode: "disable"`.
+    pub disable_bypass: bool,
+    /// `disableAutoMode: "disable"` (top level or under `permissions`).
+    pub disable_auto: bool,
     /// Values of the wrong shape that were skipped.
     pub warnings: Vec<Warning>,
 }
@@ -138,6 +142,8 @@ impl SettingsFile {
             additional_directories: Vec::new(),
             sandbox: SandboxSettings::default(),
             allow_managed_rules_only: false,
+            disable_bypass: false,
+            disable_auto: false,
             warnings: Vec::new(),
         }
     }
@@ -278,6 +284,14 @@ impl SettingsFile {
         f.additional_directories = dirs;
         f.sandbox = sandbox;
         f.allow_managed_rules_only = managed_only;
+        let disabled = |key: &str| {
+            [v.get(key), v.get("permissions").and_then(|p| p.get(key))]
+                .into_iter()
+                .flatten()
+                .any(|x| x.as_str() == Some("disable"))
+        };
+        f.disable_bypass = disabled("disableBypassPermissionsMode");
+        f.disable_auto = disabled("disableAutoMode");
         Ok(f)
     }
 }
@@ -312,6 +326,12 @@ pub struct Policy {
     pub rules: Vec<PolicyRule>,
     /// The mode from the highest scope that sets one (`None`: none does).
     pub default_mode: Option<Mode>,
+    /// The scope `default_mode` came from.
+    pub default_mode_scope: Option<Scope>,
+    /// Some scope set `disableBypassPermissionsMode: "disable"`.
+    pub bypass_disabled: bool,
+    /// Some scope set `disableAutoMode: "disable"`.
+    pub auto_disabled: bool,
     /// Additional working directories (as written).
     pub additional_directories: Vec<String>,
     /// Sandbox on.
@@ -351,6 +371,9 @@ impl Policy {
         let mut p = Policy {
             rules: Vec::new(),
             default_mode: None,
+            default_mode_scope: None,
+            bypass_disabled: false,
+            auto_disabled: false,
             additional_directories: Vec::new(),
             sandbox_enabled: false,
             auto_allow_bash_if_sandboxed: true,
@@ -362,9 +385,12 @@ impl Policy {
         let (mut enabled, mut auto, mut unsandboxed) = (None, None, None);
         for f in &ordered {
             p.warnings.extend(f.warnings.iter().cloned());
-            if p.default_mode.is_none() {
+            if p.default_mode.is_none() && f.default_mode.is_some() {
                 p.default_mode = f.default_mode;
+                p.default_mode_scope = Some(f.scope);
             }
+            p.bypass_disabled |= f.disable_bypass;
+            p.auto_disabled |= f.disable_auto;
             enabled = enabled.or(f.sandbox.enabled);
             auto = auto.or(f.sandbox.auto_allow_bash_if_sandboxed);
             unsandboxed = unsandboxed.or(f.sandbox.allow_unsandboxed_commands);
@@ -454,6 +480,32 @@ impl Policy {
             }
         }
         p
+    }
+
+    /// The mode a session starts in from these settings alone (no `--permission-mode`):
+    /// `defaultMode` from the highest scope, except that `auto` and `bypassPermissions` do not
+    /// take effect from project or local settings, and `disableBypassPermissionsMode` /
+    /// `disableAutoMode` lock those modes out. A missing `defaultMode` means `default` (the
+    /// reference's convention; interactive sessions of recent versions start in auto).
+    ///
+    /// ```
+    /// use permlab_core::claude_code::{Mode, Policy, Scope, SettingsFile};
+    /// let project = SettingsFile::from_json(r#"{"permissions": {"defaultMode": "bypassPermissions"}}"#, Scope::Project).unwrap();
+    /// assert_eq!(Policy::merge(&[project], true).session_mode(), Mode::Default);
+    /// let user = SettingsFile::from_json(r#"{"permissions": {"defaultMode": "acceptEdits"}}"#, Scope::User).unwrap();
+    /// assert_eq!(Policy::merge(&[user], true).session_mode(), Mode::AcceptEdits);
+    /// ```
+    pub fn session_mode(&self) -> Mode {
+        let Some(mode) = self.default_mode else {
+            return Mode::Default;
+        };
+        let from_project = matches!(self.default_mode_scope, Some(Scope::Project | Scope::Local));
+        match mode {
+            Mode::Auto | Mode::BypassPermissions if from_project => Mode::Default,
+            Mode::BypassPermissions if self.bypass_disabled => Mode::Default,
+            Mode::Auto if self.auto_disabled => Mode::Default,
+            m => m,
+        }
     }
 
     /// The rules of one group, in merged order, with their positions in [`Policy::rules`].
