@@ -204,3 +204,56 @@ proptest! {
         }
     }
 }
+
+const ROW_POOL: [(&str, &str); 14] = [
+    ("bash", "*"),
+    ("bash", "python -m unittest*"),
+    ("bash", "git push *"),
+    ("bash", "git *"),
+    ("bash", "rm *"),
+    ("read_file", "*"),
+    ("read_file", ".env"),
+    ("edit_file", "*"),
+    ("edit_file", "test_*"),
+    ("write_file", "test_*"),
+    ("write_file", "*"),
+    ("list_dir", "*"),
+    ("grep", "*"),
+    ("web_fetch", "*.example.com"),
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// The lesson's claim: dragging rows around never changes a Claude Code verdict.
+    #[test]
+    fn engine_verdicts_survive_any_reorder(rows in prop::collection::vec((0..ROW_POOL.len(), 0..3usize), 0..10), seed in any::<u64>()) {
+        use permlab_core::{Action, Call, Engine, RuleTable};
+        use permlab_core::claude_code::ClaudeCodeEngine;
+        let actions = [Action::Allow, Action::Ask, Action::Deny];
+        let table = RuleTable::new(rows.iter().map(|&(r, a)| (ROW_POOL[r].0, ROW_POOL[r].1, actions[a])));
+        let mut moved = table.clone();
+        moved.reverse();
+        if !moved.is_empty() {
+            let n = moved.len();
+            moved.move_rule((seed as usize) % n, (seed as usize >> 8) % n);
+        }
+        let (a, b) = (ClaudeCodeEngine::new(&table), ClaudeCodeEngine::new(&moved));
+        for (tool, input) in [
+            ("bash", "python -m unittest -v test_x.py"), ("bash", "git push origin main"), ("bash", "git status"),
+            ("bash", "rm -rf build"), ("read_file", ".env"), ("edit_file", "test_a.py"), ("write_file", "a.py"),
+            ("list_dir", "."), ("grep", "TODO"), ("web_fetch", "https://a.example.com/x"),
+        ] {
+            let call = Call::new(tool, input);
+            let (ea, eb) = (a.evaluate(&call), b.evaluate(&call));
+            prop_assert_eq!(ea.decision, eb.decision, "{} {}", tool, input);
+            // The same rules match, wherever they moved.
+            let ids = |t: &RuleTable, rows: &[usize]| {
+                let mut v: Vec<_> = rows.iter().map(|&r| t.rules()[r].id).collect();
+                v.sort();
+                v
+            };
+            prop_assert_eq!(ids(&table, &ea.matches), ids(&moved, &eb.matches));
+        }
+    }
+}

@@ -188,7 +188,7 @@ impl Env<'_> {
             trace_allow(v, &[], None);
             return Err(Blocker::Unparseable(e.clone()));
         }
-        let subs = facts.subs();
+        let subs = &facts.subs;
         let mut hits: Vec<usize> = Vec::new();
         let mut first_rule: Option<usize> = None;
         let mut blocker: Option<Blocker> = None;
@@ -200,7 +200,7 @@ impl Env<'_> {
                         != path::normalize(&self.ctx.cwd)
                 })
         });
-        for s in &subs {
+        for s in subs {
             if s.argv().is_empty() {
                 // A bare assignment or redirection: only its targets matter.
                 if let Err(why) = bash::read_only(s) {
@@ -328,7 +328,7 @@ impl Env<'_> {
 
     /// A redirection or `tee` target no rule or mode approves (§2.6).
     pub(super) fn target_blocker(&self, facts: &Facts<'_>) -> Option<Blocker> {
-        for t in self.targets(facts) {
+        for t in &facts.targets {
             if !t.redirect && !t.write {
                 continue; // `cat f`: only deny rules look at it.
             }
@@ -367,10 +367,10 @@ impl Env<'_> {
     /// Whether the command writes files (acceptEdits commands, write targets).
     pub(super) fn shell_writes(&self, facts: &Facts<'_>) -> bool {
         facts
-            .subs()
+            .subs
             .iter()
             .any(|s| bash::accept_edits_paths(s).is_some())
-            || self.targets(facts).iter().any(|t| t.write)
+            || facts.targets.iter().any(|t| t.write)
     }
 }
 

@@ -172,9 +172,9 @@ pub const ACCEPT_EDITS_COMMANDS: [&str; 7] = ["mkdir", "touch", "rm", "rmdir", "
 
 /// One subcommand after the wrappers and environment prefixes were looked at.
 #[derive(Clone, Debug)]
-pub struct Sub<'a> {
+pub struct Sub {
     /// The simple command.
-    pub cmd: &'a SimpleCommand,
+    pub cmd: SimpleCommand,
     /// Index of the first word after the stripped wrappers.
     pub start: usize,
     /// The text deny/ask rules see: after every assignment and wrapper.
@@ -191,7 +191,7 @@ pub struct Sub<'a> {
     pub wrappers: Vec<String>,
 }
 
-impl Sub<'_> {
+impl Sub {
     /// The argv after stripping (unquoted values).
     pub fn argv(&self) -> Vec<&str> {
         self.cmd.words[self.start..]
@@ -212,7 +212,7 @@ impl Sub<'_> {
 }
 
 /// Looks at one simple command: strips the fixed wrapper list (§2.3) and notes the assignments.
-pub fn analyse<'a>(source: &str, cmd: &'a SimpleCommand) -> Sub<'a> {
+pub fn analyse(source: &str, cmd: &SimpleCommand) -> Sub {
     let words = &cmd.words;
     let mut i = 0usize;
     let mut wrappers = Vec::new();
@@ -259,7 +259,7 @@ pub fn analyse<'a>(source: &str, cmd: &'a SimpleCommand) -> Sub<'a> {
         .iter()
         .any(|n| !SAFE_ENV.contains(&n.as_str()) && inferred_safe_env(n));
     Sub {
-        cmd,
+        cmd: cmd.clone(),
         start: i,
         stripped: cmd.text_from(source, i),
         unstripped: cmd.text_from(source, 0),
@@ -331,7 +331,7 @@ pub enum NotReadOnly {
 
 /// Whether `sub` is a built-in read-only command (§2.5, §10.1). `Ok(true)` when the verdict
 /// rests on the inferred git forms.
-pub fn read_only(sub: &Sub<'_>) -> Result<bool, NotReadOnly> {
+pub fn read_only(sub: &Sub) -> Result<bool, NotReadOnly> {
     if let Some(v) = sub.env.iter().find(|v| SPECIAL_VARS.contains(&v.as_str())) {
         return Err(NotReadOnly::SpecialVariable(v.clone()));
     }
@@ -382,7 +382,7 @@ pub fn read_only(sub: &Sub<'_>) -> Result<bool, NotReadOnly> {
 
 /// The exec wrapper this subcommand is, if any: `watch`, `setsid`, `ionice`, `flock`, or
 /// `find` with `-exec`/`-execdir`/`-ok`/`-delete` (§2.3).
-pub fn exec_wrapper(sub: &Sub<'_>) -> Option<String> {
+pub fn exec_wrapper(sub: &Sub) -> Option<String> {
     let argv = sub.argv();
     let program = *argv.first()?;
     if EXEC_WRAPPERS.contains(&program) {
@@ -418,7 +418,7 @@ const UNCHECKED_TARGETS: [&str; 4] = ["/dev/null", "/dev/stdout", "/dev/stderr",
 /// The files a subcommand reads or writes that Claude Code checks against Read/Edit rules:
 /// redirection targets, `tee` targets and the file arguments of `cat`, `head`, `tail`, `sed`
 /// (§2.6). Commands that read without naming a file (`grep -r KEY .`) name nothing here.
-pub fn file_targets(sub: &Sub<'_>) -> Vec<FileTarget> {
+pub fn file_targets(sub: &Sub) -> Vec<FileTarget> {
     let mut out = Vec::new();
     for r in &sub.cmd.redirects {
         let write = match r.kind {
@@ -500,7 +500,7 @@ fn target(w: &Word, write: bool, redirect: bool) -> FileTarget {
 
 /// The path arguments of an acceptEdits filesystem command (`mkdir touch rm rmdir mv cp sed`),
 /// or `None` when the subcommand is not one.
-pub fn accept_edits_paths<'a>(sub: &'a Sub<'_>) -> Option<Vec<&'a Word>> {
+pub fn accept_edits_paths(sub: &Sub) -> Option<Vec<&Word>> {
     let words = sub.words();
     let program = words.first()?.value.as_str();
     if !ACCEPT_EDITS_COMMANDS.contains(&program) {

@@ -349,6 +349,10 @@ pub(super) struct Facts<'a> {
     pub(super) parsed: shell::Parsed,
     /// PowerShell parts (None: unparseable).
     pub(super) ps_parts: Option<Vec<String>>,
+    /// Bash: every subcommand, wrappers stripped (computed once per call).
+    pub(super) subs: Vec<Sub>,
+    /// Bash: the files its subcommands name (redirections, `tee`, `cat`…).
+    pub(super) targets: Vec<Target>,
 }
 
 pub(super) struct Env<'a> {
@@ -547,6 +551,23 @@ impl<'a> Facts<'a> {
         } else {
             None
         };
+        let subs: Vec<Sub> = parsed
+            .commands
+            .iter()
+            .map(|c| bash::analyse(&source, c))
+            .collect();
+        let mut targets = Vec::new();
+        for sub in &subs {
+            for t in bash::file_targets(sub) {
+                let abs = (!t.unresolvable).then(|| path::resolve(&t.path, &ctx.cwd, &ctx.home));
+                targets.push(Target {
+                    abs,
+                    write: t.write,
+                    redirect: t.redirect,
+                    raw: t.path,
+                });
+            }
+        }
         Facts {
             call,
             tool,
@@ -557,15 +578,9 @@ impl<'a> Facts<'a> {
             source,
             parsed,
             ps_parts,
+            subs,
+            targets,
         }
-    }
-
-    pub(super) fn subs(&self) -> Vec<Sub<'_>> {
-        self.parsed
-            .commands
-            .iter()
-            .map(|c| bash::analyse(&self.source, c))
-            .collect()
     }
 }
 
@@ -593,23 +608,6 @@ impl Env<'_> {
         self.ctx
             .auto_mode_available
             .unwrap_or(self.mode == Mode::Auto)
-    }
-
-    pub(super) fn targets(&self, facts: &Facts<'_>) -> Vec<Target> {
-        let mut out = Vec::new();
-        for sub in facts.subs() {
-            for t in bash::file_targets(&sub) {
-                let abs = (!t.unresolvable)
-                    .then(|| path::resolve(&t.path, &self.ctx.cwd, &self.ctx.home));
-                out.push(Target {
-                    abs,
-                    write: t.write,
-                    redirect: t.redirect,
-                    raw: t.path,
-                });
-            }
-        }
-        out
     }
 
     pub(super) fn in_working_dir(&self, abs: &str) -> Option<Decider> {

@@ -178,7 +178,7 @@ impl Env<'_> {
             }
             Specifier::Command(p) => match facts.kind {
                 Kind::Shell => {
-                    let subs = facts.subs();
+                    let subs = &facts.subs;
                     let hit = subs
                         .iter()
                         .any(|s| p.matches(&s.stripped) || p.matches(&s.unstripped));
@@ -204,7 +204,7 @@ impl Env<'_> {
                     let ToolSelector::Exact(name) = &r.rule.tool else {
                         return None;
                     };
-                    for t in self.targets(facts) {
+                    for t in &facts.targets {
                         let applies = match (name.as_str(), group) {
                             ("Read", Action::Deny) => true,
                             ("Read", _) => !t.write,

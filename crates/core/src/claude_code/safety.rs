@@ -14,7 +14,7 @@ impl Env<'_> {
         if facts.kind != Kind::Shell || !self.policy.sandbox_enabled || !self.ctx.sandboxable {
             return None;
         }
-        let excluded = facts.subs().iter().any(|s| {
+        let excluded = facts.subs.iter().any(|s| {
             self.policy
                 .excluded_commands
                 .iter()
@@ -98,15 +98,15 @@ impl Env<'_> {
         match facts.kind {
             Kind::Edit => facts.path.as_deref().and_then(path::protected),
             Kind::Shell => {
-                for t in self.targets(facts) {
+                for t in &facts.targets {
                     if t.write {
                         if let Some(p) = t.abs.as_deref().and_then(path::protected) {
                             return Some(p);
                         }
                     }
                 }
-                for sub in facts.subs() {
-                    if let Some(paths) = bash::accept_edits_paths(&sub) {
+                for sub in &facts.subs {
+                    if let Some(paths) = bash::accept_edits_paths(sub) {
                         if sub.program() == Some("sed")
                             && !sub.argv().iter().any(|a| a.starts_with("-i"))
                         {
