@@ -506,6 +506,8 @@ impl Lexer<'_> {
         while let Some(c) = self.peek() {
             match c {
                 ' ' | '\t' | '\n' | '\r' | ';' | '&' | '|' | ')' => break,
+                // `name()`: the parentheses of a function definition end the name.
+                '(' if self.peek_at(1) == Some(')') => break,
                 '(' => {
                     // `<(…)`/`>(…)` are handled by the caller; `a(b` is a syntax error in
                     // Bash but harmless here: keep it literal.
@@ -784,6 +786,14 @@ mod tests {
             ("cat <<EOF\nrm -rf /\nEOF\necho ok", &["cat", "echo ok"]),
             ("a && \\\n b", &["a", "b"]),
             ("npm test # && rm x", &["npm test"]),
+            ("f() { ls; }; f", &["ls", "f"]),
+            (
+                "git commit -m \"$(cat <<'EOF'\nfix; rm -rf /\nEOF\n)\"",
+                &[
+                    "cat",
+                    "git commit -m \"$(cat <<'EOF'\nfix; rm -rf /\nEOF\n)\"",
+                ],
+            ),
         ];
         for (src, want) in cases {
             assert_eq!(texts(src), *want, "{src}");
