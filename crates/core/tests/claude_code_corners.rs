@@ -119,6 +119,9 @@ fn redirects_2_6() {
     bash!(deny_env, Default, "head -n 5 .env" => Deny);
     bash!(deny_env, Default, "echo x | tee docs/a.md" => Deny);
     bash!(deny_env, Default, "echo x >> .env" => Deny); // a Read deny also blocks writes
+    let deny_ssh = r#"{"permissions": {"deny": ["Read(~/.ssh/**)", "Read(*.env)"]}}"#;
+    bash!(deny_ssh, Default, "cat ~/.ssh/id_rsa" => Deny);
+    bash!(deny_ssh, Default, "tail -n 3 *.env" => Deny); // a glob is matched literally
     let allow_edit = r#"{"permissions": {"allow": ["Edit(./logs/**)", "Bash(make)"]}}"#;
     bash!(allow_edit, Default, "make > logs/build.txt" => Allow);
 }

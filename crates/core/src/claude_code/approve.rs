@@ -332,7 +332,7 @@ impl Env<'_> {
             if !t.redirect && !t.write {
                 continue; // `cat f`: only deny rules look at it.
             }
-            let Some(abs) = t.abs.as_deref() else {
+            let Some(abs) = t.abs.as_deref().filter(|_| !t.needs_approval) else {
                 return Some(Blocker::Target(format!("{} cannot be resolved", t.raw)));
             };
             let group_rules = self.allow_rules();

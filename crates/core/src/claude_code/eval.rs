@@ -559,9 +559,15 @@ impl<'a> Facts<'a> {
         let mut targets = Vec::new();
         for sub in &subs {
             for t in bash::file_targets(sub) {
-                let abs = (!t.unresolvable).then(|| path::resolve(&t.path, &ctx.cwd, &ctx.home));
+                // `~` is known from the context and a glob is matched literally (`cat *.env`
+                // hits `Read(*.env)`), so deny rules still see them; only an expansion
+                // (`$VAR/x`) has no path at all. Approval is another matter: see
+                // `needs_approval`.
+                let abs =
+                    (!t.path.contains('$')).then(|| path::resolve(&t.path, &ctx.cwd, &ctx.home));
                 targets.push(Target {
                     abs,
+                    needs_approval: t.unresolvable,
                     write: t.write,
                     redirect: t.redirect,
                     raw: t.path,
@@ -597,6 +603,8 @@ pub(super) type TraceAllow<'a> = dyn FnMut(&mut Verdict, &[usize], Option<usize>
 
 /// A path-rule target inside a Bash command.
 pub(super) struct Target {
+    /// Written with `~`, a glob or an expansion: no rule or mode can approve it (§2.6).
+    pub(super) needs_approval: bool,
     pub(super) abs: Option<String>,
     pub(super) write: bool,
     pub(super) redirect: bool,
