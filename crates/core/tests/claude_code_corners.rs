@@ -354,3 +354,37 @@ fn warnings_are_reported_and_the_rest_applies() {
         .iter()
         .any(|t| t.contains("`Bash(command:rm *)`") && t.contains("primary field")));
 }
+
+#[test]
+fn inferred_verdicts_are_flagged() {
+    let cases = [
+        (
+            r#"{"permissions": {"deny": ["Skill(deploy *)"]}}"#,
+            call("Skill", r#"{"skill": "deploy"}"#),
+            true,
+        ),
+        (
+            r#"{"permissions": {"deny": ["Skill(deploy *)"]}}"#,
+            call("Skill", r#"{"skill": "deploy", "args": "prod"}"#),
+            false,
+        ),
+        ("{}", call("Bash", &bash("git status")), true), // inferred git read-only forms (§10.1)
+        ("{}", call("Bash", &bash("ls -la")), false),
+        ("{}", call("Bash", &bash("ls > out.txt")), true), // redirects in default mode (§10.4)
+        ("{}", call("Bash", &bash("npm install")), false),
+        (
+            r#"{"permissions": {"allow": ["Bash(echo *)"]}}"#,
+            call("Bash", &bash("echo $(rm x)")),
+            true,
+        ), // §10.2
+        (
+            r#"{"permissions": {"allow": ["Bash(npm test)"]}}"#,
+            call("Bash", &bash("TZ=UTC npm test")),
+            true,
+        ),
+    ];
+    for (settings, c, inferred) in cases {
+        let v = evaluate(&policy(settings), Mode::Default, &Context::default(), &c);
+        assert_eq!(v.inferred, inferred, "{settings} {}", c.input.to_json());
+    }
+}

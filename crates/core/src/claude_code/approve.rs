@@ -161,10 +161,6 @@ impl Env<'_> {
                 if NO_PERMISSION.contains(&facts.tool.as_str()) {
                     return Ok((Decider::NoPermissionTool, None));
                 }
-                if facts.tool == "Skill" && facts.call.str_field("args").is_none_or(str::is_empty) {
-                    // `Skill(name *)` vs a bare call: the trailing-` *` rule applies (inferred).
-                    v.inferred = true;
-                }
                 Err(Blocker::NoRule)
             }
         }

@@ -364,6 +364,18 @@ pub(super) struct Env<'a> {
 
 /// Evaluates one call under `policy` in `mode`.
 pub fn evaluate(policy: &Policy, mode: Mode, ctx: &Context, call: &ToolCall) -> Verdict {
+    let mut v = decide(policy, mode, ctx, call);
+    // `Skill(name *)` deciding a call without arguments rests on the trailing-` *` rule (§4 [I]).
+    if let Some(r) = v.rule.and_then(|r| policy.rules.get(r)) {
+        let bare_call = call.str_field("args").is_none_or(str::is_empty);
+        if call.tool == "Skill" && bare_call && r.text.ends_with(" *)") {
+            v.inferred = true;
+        }
+    }
+    v
+}
+
+fn decide(policy: &Policy, mode: Mode, ctx: &Context, call: &ToolCall) -> Verdict {
     let env = Env {
         policy,
         mode,
