@@ -336,6 +336,31 @@ fn hooks_and_sdk_5_6() {
     );
     let v = evaluate(&p, Mode::Default, &ctx, &call("AskUserQuestion", "{}"));
     assert_eq!(v.outcome, Outcome::Ask);
+    let mcp = policy(r#"{"permissions": {"allow": ["mcp__slack"]}}"#);
+    let ui = Context {
+        requires_user_interaction: true,
+        ..Context::default()
+    };
+    for (mode, want) in [
+        (Mode::Default, Outcome::Ask),
+        (Mode::BypassPermissions, Outcome::Ask),
+        (Mode::DontAsk, Outcome::Deny),
+    ] {
+        assert_eq!(
+            evaluate(&mcp, mode, &ui, &call("mcp__slack__post", "{}")).outcome,
+            want
+        );
+    }
+    assert_eq!(
+        evaluate(
+            &mcp,
+            Mode::Default,
+            &Context::default(),
+            &call("mcp__slack__post", "{}")
+        )
+        .outcome,
+        Outcome::Allow
+    );
 }
 
 #[test]

@@ -68,6 +68,9 @@ pub struct Context {
     pub hook: Option<Hook>,
     /// Requested absolute path → the file it resolves to.
     pub symlinks: Vec<(String, String)>,
+    /// The called MCP tool is marked `requiresUserInteraction`, or its organisation connector
+    /// is set to `ask`: it always prompts (deny in dontAsk), whatever the allow rules.
+    pub requires_user_interaction: bool,
 }
 
 impl Default for Context {
@@ -83,6 +86,7 @@ impl Default for Context {
             auto_mode_available: None,
             hook: None,
             symlinks: Vec::new(),
+            requires_user_interaction: false,
         }
     }
 }
@@ -439,7 +443,7 @@ fn decide(policy: &Policy, mode: Mode, ctx: &Context, call: &ToolCall) -> Verdic
         return v.decide(outcome, Decider::AskRule);
     }
     // 5. Safety checks no allow rule or hook overrides.
-    if facts.tool == "AskUserQuestion" {
+    if facts.tool == "AskUserQuestion" || ctx.requires_user_interaction {
         let outcome = if mode == Mode::DontAsk {
             Outcome::Deny
         } else {

@@ -135,6 +135,7 @@ fn run_case(
                     .collect()
             })
             .unwrap_or_default(),
+        requires_user_interaction: flag("requires_user_interaction", false),
     };
     // The trust dialog is only ever shown in interactive sessions.
     let trusted = flag("trusted", true) && ctx.interactive;
