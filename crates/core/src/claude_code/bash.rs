@@ -9,6 +9,11 @@
 //! - a trailing ` *` that is the pattern's **only** `*` is optional (`Bash(ls *)` matches `ls`);
 //! - a trailing `:*` is the legacy spelling of ` *`; a colon anywhere else is literal.
 //!
+//! Differs from OpenCode's `Wildcard.match` on purpose: OpenCode also has `?`, and its
+//! optional trailing ` *` does not depend on being the only wildcard; Codex matches argv token
+//! prefixes, not text. Here only `*` is special and the text is matched as written (quotes
+//! kept, spaces not normalised), one subcommand at a time.
+//!
 //! ```
 //! use permlab_core::claude_code::bash::CommandPattern;
 //! let p = CommandPattern::new("git push *", false);

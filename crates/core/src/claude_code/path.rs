@@ -14,6 +14,10 @@
 //! pattern (`src/**`) is anchored for allow rules but matches at any depth for deny and ask
 //! rules; other shapes are anchored unless they start with `**/`.
 //!
+//! Differs from OpenCode, whose `read`/`edit` patterns use the same `*`-crosses-`/` wildcard
+//! as its bash patterns: here `*` stays within a segment and only `**` crosses, as in
+//! gitignore (checked against `globset` with `literal_separator(true)` in a property test).
+//!
 //! ```
 //! use permlab_core::claude_code::path::Glob;
 //! let g = Glob::new("**/src/**").unwrap();
