@@ -398,6 +398,21 @@ fn inferred_verdicts_are_flagged() {
         ("{}", call("Bash", &bash("ls > out.txt")), true), // redirects in default mode (§10.4)
         ("{}", call("Bash", &bash("npm install")), false),
         (
+            "{}",
+            call("Bash", &bash("git status && npm install")),
+            false,
+        ), // asks: not resting on git forms
+        (
+            r#"{"permissions": {"allow": ["Bash(npm test)"]}}"#,
+            call("Bash", &bash("ls && npm test")),
+            true,
+        ), // §2.2
+        (
+            r#"{"permissions": {"allow": ["Bash(npm test)"]}}"#,
+            call("Bash", &bash("npm test")),
+            false,
+        ),
+        (
             r#"{"permissions": {"allow": ["Bash(echo *)"]}}"#,
             call("Bash", &bash("echo $(rm x)")),
             true,

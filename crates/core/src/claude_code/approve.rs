@@ -189,6 +189,9 @@ impl Env<'_> {
         let mut first_rule: Option<usize> = None;
         let mut blocker: Option<Blocker> = None;
         let mut used_baseline = Decider::ReadOnly;
+        // Some part was approved by the baseline (read-only set, acceptEdits), and whether
+        // that rests on the inferred git forms.
+        let (mut baseline_used, mut baseline_inferred) = (false, false);
         let changes_dir = subs.iter().any(|s| {
             s.program() == Some("cd")
                 && s.argv().get(1).is_none_or(|d| {
@@ -246,9 +249,8 @@ impl Env<'_> {
                         blocker.get_or_insert(Blocker::CdGit);
                         continue;
                     }
-                    if inferred_git {
-                        v.inferred = true;
-                    }
+                    baseline_used = true;
+                    baseline_inferred |= inferred_git;
                     continue;
                 }
                 Err(bash::NotReadOnly::ExecWrapper(w)) => {
@@ -276,6 +278,7 @@ impl Env<'_> {
                     });
                     if in_scope && !paths.is_empty() && s.env_safe_for_allow {
                         used_baseline = Decider::AcceptEdits;
+                        baseline_used = true;
                         continue;
                     }
                     blocker.get_or_insert(Blocker::OutsideWorkingDirectory);
@@ -309,6 +312,10 @@ impl Env<'_> {
         }
         match blocker {
             None => {
+                // §2.2 [I]: read-only parts need no rule next to rule-approved parts.
+                if baseline_inferred || (baseline_used && first_rule.is_some()) {
+                    v.inferred = true;
+                }
                 trace_allow(v, &hits, first_rule);
                 match first_rule {
                     Some(i) => Ok((Decider::AllowRule, Some(i))),
