@@ -170,6 +170,17 @@ pub enum Reason {
         /// The requested permission (the call's tool), copied into the synthesized rule.
         permission: String,
     },
+
+    // --- Claude Code ---
+    /// Claude Code: a bare (or tool-name glob) deny at `row` removed the tool from the model's
+    /// context; the call could not have been made ([`Decision::Unavailable`]).
+    ToolRemoved {
+        /// The bare deny row (0-based position).
+        row: usize,
+    },
+    /// Claude Code: a step other than a rule decided (the mode's baseline or fallback, the
+    /// read-only set, a safety check, the sandbox, a hook…).
+    ClaudeCode(crate::claude_code::Decider),
 }
 
 /// The full result of evaluating one call.

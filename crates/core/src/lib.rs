@@ -23,6 +23,7 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod claude_code;
 pub mod conformance;
 pub mod corecoder;
 pub mod error;

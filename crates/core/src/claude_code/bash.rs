@@ -1,0 +1,785 @@
+//! Bash (and PowerShell) command rules: the pattern language, the wrappers and environment
+//! prefixes stripped before matching, the built-in read-only set and the file commands whose
+//! targets Read/Edit rules see (`claude-code.md` §2).
+//!
+//! A rule pattern is matched against one subcommand's text at a time, anchored at both ends:
+//!
+//! - no `*`: the exact text (`Bash(npm run build)` misses `npm run build --watch`);
+//! - `*` matches any characters, spaces included, anywhere;
+//! - a trailing ` *` that is the pattern's **only** `*` is optional (`Bash(ls *)` matches `ls`);
+//! - a trailing `:*` is the legacy spelling of ` *`; a colon anywhere else is literal.
+//!
+//! Differs from OpenCode's `Wildcard.match` on purpose: OpenCode also has `?`, and its
+//! optional trailing ` *` does not depend on being the only wildcard; Codex matches argv token
+//! prefixes, not text. Here only `*` is special and the text is matched as written (quotes
+//! kept, spaces not normalised), one subcommand at a time.
+//!
+//! ```
+//! use permlab_core::claude_code::bash::CommandPattern;
+//! let p = CommandPattern::new("git push *", false);
+//! assert!(p.matches("git push"));
+//! assert!(p.matches("git push origin main"));
+//! assert!(!p.matches("git pushy"));
+//! assert!(CommandPattern::new("ls:*", false).matches("ls -la"));
+//! assert!(!CommandPattern::new("* --help *", false).matches("npm --help"));
+//! ```
+
+use super::shell::{self, RedirectKind, SimpleCommand, Word};
+
+/// A compiled command pattern (`Bash(…)`, `PowerShell(…)`, `Monitor(…)`, `Skill(…)`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandPattern {
+    /// The pattern with a legacy trailing `:*` rewritten to ` *`.
+    pattern: String,
+    /// The trailing ` *` is the only wildcard, so the bare prefix matches too.
+    optional_tail: bool,
+    /// PowerShell matching ignores case.
+    case_insensitive: bool,
+}
+
+impl CommandPattern {
+    /// Compiles `spec`; `case_insensitive` for PowerShell.
+    pub fn new(spec: &str, case_insensitive: bool) -> Self {
+        let pattern = match spec.strip_suffix(":*") {
+            // Legacy `:*` only counts at the very end (`Bash(git:* push)` keeps its colon).
+            Some(prefix) => format!("{prefix} *"),
+            None => spec.to_string(),
+        };
+        let optional_tail = pattern.ends_with(" *") && pattern.matches('*').count() == 1;
+        let pattern = if case_insensitive {
+            pattern.to_lowercase()
+        } else {
+            pattern
+        };
+        CommandPattern {
+            pattern,
+            optional_tail,
+            case_insensitive,
+        }
+    }
+
+    /// The pattern as matched (after the `:*` rewrite).
+    pub fn as_str(&self) -> &str {
+        &self.pattern
+    }
+
+    /// Whether a `*` stands where the program or its subcommand goes and more text follows,
+    /// e.g. `Bash(git * main)` or `Bash(* --help *)`. Allow rules like this draw a start-up
+    /// warning (the `*` also spans options such as `git -c core.fsmonitor=…`) but still match.
+    ///
+    /// ```
+    /// use permlab_core::claude_code::bash::CommandPattern;
+    /// assert!(CommandPattern::new("git * main", false).star_before_subcommand());
+    /// assert!(!CommandPattern::new("git status*", false).star_before_subcommand());
+    /// assert!(!CommandPattern::new("find . -name *.rs", false).star_before_subcommand());
+    /// ```
+    pub fn star_before_subcommand(&self) -> bool {
+        let words: Vec<&str> = self.pattern.split(' ').collect();
+        words
+            .iter()
+            .take(2)
+            .enumerate()
+            .any(|(k, w)| w.contains('*') && k + 1 < words.len())
+    }
+
+    /// Whether the whole of `text` matches.
+    pub fn matches(&self, text: &str) -> bool {
+        if self.case_insensitive {
+            let lower = text.to_lowercase();
+            self.matches_exact_case(&lower)
+        } else {
+            self.matches_exact_case(text)
+        }
+    }
+
+    fn matches_exact_case(&self, text: &str) -> bool {
+        if self.optional_tail {
+            let prefix = &self.pattern[..self.pattern.len() - 2];
+            if text == prefix {
+                return true;
+            }
+        }
+        wildcard(&self.pattern, text)
+    }
+}
+
+/// `*`-only wildcard match over the whole text (`*` matches any run of characters, newlines
+/// included). Linear-time two-pointer algorithm, no recursion.
+///
+/// ```
+/// use permlab_core::claude_code::bash::wildcard;
+/// assert!(wildcard("git * main", "git log --oneline main"));
+/// assert!(!wildcard("git log * main", "git log main"));
+/// assert!(wildcard("*", ""));
+/// ```
+pub fn wildcard(pattern: &str, text: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    let (mut pi, mut ti) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    while ti < t.len() {
+        if pi < p.len() && p[pi] == '*' {
+            star = Some((pi, ti));
+            pi += 1;
+        } else if pi < p.len() && p[pi] == t[ti] {
+            pi += 1;
+            ti += 1;
+        } else if let Some((sp, st)) = star {
+            pi = sp + 1;
+            ti = st + 1;
+            star = Some((sp, st + 1));
+        } else {
+            return false;
+        }
+    }
+    while pi < p.len() && p[pi] == '*' {
+        pi += 1;
+    }
+    pi == p.len()
+}
+
+/// Environment variables an **allow** rule may look past (`claude-code.md` §2.3, §10.1): the
+/// docs' examples. Deny and ask rules look past any assignment.
+pub const SAFE_ENV: [&str; 3] = ["NODE_ENV", "LANG", "NO_COLOR"];
+
+/// Inferred additions to [`SAFE_ENV`] (`LC_*`, `TZ`): a verdict resting on them is inferred.
+pub fn inferred_safe_env(name: &str) -> bool {
+    name == "TZ" || name.starts_with("LC_")
+}
+
+/// Variables whose assignment makes even a read-only command prompt (§2.5).
+const SPECIAL_VARS: [&str; 9] = [
+    "PATH",
+    "IFS",
+    "BASH_ENV",
+    "ENV",
+    "PROMPT_COMMAND",
+    "LD_PRELOAD",
+    "LD_LIBRARY_PATH",
+    "PS4",
+    "SHELLOPTS",
+];
+
+/// Commands that run another command and cannot be approved by a prefix rule (§2.3).
+pub const EXEC_WRAPPERS: [&str; 4] = ["watch", "setsid", "ionice", "flock"];
+
+/// The documented read-only commands (§2.5): no rule needed in any mode.
+pub const READ_ONLY: [&str; 14] = [
+    "ls", "cat", "echo", "pwd", "head", "tail", "grep", "find", "wc", "which", "diff", "stat",
+    "du", "cd",
+];
+
+/// Read-only git subcommands (inferred, §10.1); `branch` only without arguments.
+pub const READ_ONLY_GIT: [&str; 5] = ["status", "log", "diff", "show", "rev-parse"];
+
+/// Commands acceptEdits approves on in-scope paths (§7).
+pub const ACCEPT_EDITS_COMMANDS: [&str; 7] = ["mkdir", "touch", "rm", "rmdir", "mv", "cp", "sed"];
+
+/// One subcommand after the wrappers and environment prefixes were looked at.
+#[derive(Clone, Debug)]
+pub struct Sub {
+    /// The simple command.
+    pub cmd: SimpleCommand,
+    /// Index of the first word after the stripped wrappers.
+    pub start: usize,
+    /// The text deny/ask rules see: after every assignment and wrapper.
+    pub stripped: String,
+    /// The text before wrappers were stripped (deny/ask also look at it: fail closed).
+    pub unstripped: String,
+    /// Names of the leading assignments.
+    pub env: Vec<String>,
+    /// Every assignment is one an allow rule may look past.
+    pub env_safe_for_allow: bool,
+    /// The allow verdict rests on an inferred safe variable (`LC_*`, `TZ`).
+    pub env_inferred: bool,
+    /// The wrappers stripped, in order.
+    pub wrappers: Vec<String>,
+}
+
+impl Sub {
+    /// The argv after stripping (unquoted values).
+    pub fn argv(&self) -> Vec<&str> {
+        self.cmd.words[self.start..]
+            .iter()
+            .map(|w| w.value.as_str())
+            .collect()
+    }
+
+    /// The words after stripping.
+    pub fn words(&self) -> &[Word] {
+        &self.cmd.words[self.start..]
+    }
+
+    /// The program name after stripping.
+    pub fn program(&self) -> Option<&str> {
+        self.cmd.words.get(self.start).map(|w| w.value.as_str())
+    }
+}
+
+/// Looks at one simple command: strips the fixed wrapper list (§2.3) and notes the assignments.
+pub fn analyse(source: &str, cmd: &SimpleCommand) -> Sub {
+    let words = &cmd.words;
+    let mut i = 0usize;
+    let mut wrappers = Vec::new();
+    while let Some(w) = words.get(i) {
+        if w.quoted {
+            break;
+        }
+        let next = words.get(i + 1).map(|w| w.value.as_str());
+        let after = match w.value.as_str() {
+            "timeout" => skip_timeout(words, i + 1),
+            "time" => Some(if next == Some("-p") { i + 2 } else { i + 1 }),
+            "nice" => skip_nice(words, i + 1),
+            "nohup" | "builtin" | "noglob" => Some(i + 1),
+            "stdbuf" => skip_stdbuf(words, i + 1),
+            // `command -v x` looks a name up; only the flag-less form runs the command.
+            "command" => match next {
+                Some(n) if !n.starts_with('-') => Some(i + 1),
+                _ => None,
+            },
+            // Only bare `xargs`: `xargs -n1 grep` is matched as `xargs`.
+            "xargs" => match next {
+                Some(n) if !n.starts_with('-') => Some(i + 1),
+                _ => None,
+            },
+            _ => None,
+        };
+        match after {
+            Some(a) if a < words.len() => {
+                wrappers.push(w.value.clone());
+                i = a;
+            }
+            _ => break,
+        }
+    }
+    let env: Vec<String> = cmd
+        .assignments
+        .iter()
+        .map(|a| shell::assignment_name(a).to_string())
+        .collect();
+    let env_safe_for_allow = env
+        .iter()
+        .all(|n| SAFE_ENV.contains(&n.as_str()) || inferred_safe_env(n));
+    let env_inferred = env
+        .iter()
+        .any(|n| !SAFE_ENV.contains(&n.as_str()) && inferred_safe_env(n));
+    Sub {
+        cmd: cmd.clone(),
+        start: i,
+        stripped: cmd.text_from(source, i),
+        unstripped: cmd.text_from(source, 0),
+        env,
+        env_safe_for_allow,
+        env_inferred,
+        wrappers,
+    }
+}
+
+fn skip_timeout(words: &[Word], mut i: usize) -> Option<usize> {
+    while let Some(w) = words.get(i) {
+        let v = w.value.as_str();
+        if v == "-s" || v == "-k" || v == "--signal" || v == "--kill-after" {
+            i += 2;
+        } else if v.starts_with('-') {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    let duration = words.get(i)?.value.as_str();
+    let digits = duration.trim_end_matches(['s', 'm', 'h', 'd']);
+    if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        Some(i + 1)
+    } else {
+        None
+    }
+}
+
+fn skip_nice(words: &[Word], i: usize) -> Option<usize> {
+    match words.get(i).map(|w| w.value.as_str()) {
+        Some("-n") => Some(i + 2),
+        Some(v) if v.starts_with("--adjustment") => Some(i + 1),
+        Some(v) if v.starts_with('-') && v[1..].chars().all(|c| c.is_ascii_digit()) => Some(i + 1),
+        Some(_) => Some(i),
+        None => None,
+    }
+}
+
+fn skip_stdbuf(words: &[Word], mut i: usize) -> Option<usize> {
+    while let Some(w) = words.get(i) {
+        let v = w.value.as_str();
+        if matches!(v, "-i" | "-o" | "-e") {
+            i += 2;
+        } else if v.starts_with('-') {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    Some(i)
+}
+
+/// Why a subcommand that needs no rule still prompts (§2.5).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotReadOnly {
+    /// Not in the read-only set at all.
+    NotInSet,
+    /// An exec wrapper or `find -exec/-delete`: no prefix rule can approve it.
+    ExecWrapper(String),
+    /// An unquoted glob on a command whose flags can write or execute.
+    UnquotedGlob,
+    /// Writes a special shell variable (`PATH`, `IFS`…).
+    SpecialVariable(String),
+    /// Names a UNC path (`\\server\share`, `//server/share`): reaching it can leak credentials.
+    UncPath(String),
+}
+
+/// Whether `sub` is a built-in read-only command (§2.5, §10.1). `Ok(true)` when the verdict
+/// rests on the inferred git forms.
+pub fn read_only(sub: &Sub) -> Result<bool, NotReadOnly> {
+    if let Some(v) = sub.env.iter().find(|v| SPECIAL_VARS.contains(&v.as_str())) {
+        return Err(NotReadOnly::SpecialVariable(v.clone()));
+    }
+    let argv = sub.argv();
+    let Some(&program) = argv.first() else {
+        // A bare assignment (`FOO=1`) runs nothing.
+        return Ok(false);
+    };
+    if let Some(w) = exec_wrapper(sub) {
+        return Err(NotReadOnly::ExecWrapper(w));
+    }
+    let words = sub.words();
+    if let Some(w) = words
+        .iter()
+        .find(|w| w.value.starts_with("\\\\") || (w.value.starts_with("//") && w.value.len() > 2))
+    {
+        return Err(NotReadOnly::UncPath(w.value.clone()));
+    }
+    match program {
+        "git" => {
+            let Some(subcommand) = argv.get(1) else {
+                return Err(NotReadOnly::NotInSet);
+            };
+            let ok =
+                READ_ONLY_GIT.contains(subcommand) || (*subcommand == "branch" && argv.len() == 2);
+            if !ok
+                || argv
+                    .iter()
+                    .any(|a| a.starts_with("--output") || a.starts_with("--ext-diff"))
+            {
+                return Err(NotReadOnly::NotInSet);
+            }
+            if words.iter().any(|w| w.unquoted_glob) {
+                return Err(NotReadOnly::UnquotedGlob);
+            }
+            Ok(true)
+        }
+        "find" => {
+            if words.iter().skip(1).any(|w| w.unquoted_glob) {
+                return Err(NotReadOnly::UnquotedGlob);
+            }
+            Ok(false)
+        }
+        p if READ_ONLY.contains(&p) => Ok(false),
+        _ => Err(NotReadOnly::NotInSet),
+    }
+}
+
+/// The exec wrapper this subcommand is, if any: `watch`, `setsid`, `ionice`, `flock`, or
+/// `find` with `-exec`/`-execdir`/`-ok`/`-delete` (§2.3).
+pub fn exec_wrapper(sub: &Sub) -> Option<String> {
+    let argv = sub.argv();
+    let program = *argv.first()?;
+    if EXEC_WRAPPERS.contains(&program) {
+        return Some(program.to_string());
+    }
+    if program == "find" {
+        if let Some(a) = argv
+            .iter()
+            .find(|a| matches!(**a, "-exec" | "-execdir" | "-ok" | "-okdir" | "-delete"))
+        {
+            return Some(format!("find {a}"));
+        }
+    }
+    None
+}
+
+/// A file a subcommand names, and how it uses it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileTarget {
+    /// The path as written (unquoted).
+    pub path: String,
+    /// Written (Edit rules) or only read (Read rules).
+    pub write: bool,
+    /// It is a redirection target (rather than a command argument).
+    pub redirect: bool,
+    /// Written with `~` or a glob or an expansion: cannot be resolved, needs approval.
+    pub unresolvable: bool,
+}
+
+/// Special files never checked as redirect targets.
+const UNCHECKED_TARGETS: [&str; 4] = ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"];
+
+/// The files a subcommand reads or writes that Claude Code checks against Read/Edit rules:
+/// redirection targets, `tee` targets and the file arguments of `cat`, `head`, `tail`, `sed`
+/// (§2.6). Commands that read without naming a file (`grep -r KEY .`) name nothing here.
+pub fn file_targets(sub: &Sub) -> Vec<FileTarget> {
+    let mut out = Vec::new();
+    for r in &sub.cmd.redirects {
+        let write = match r.kind {
+            RedirectKind::Output => true,
+            RedirectKind::Input => false,
+            _ => continue,
+        };
+        let Some(t) = &r.target else { continue };
+        if UNCHECKED_TARGETS.contains(&t.value.as_str()) {
+            continue;
+        }
+        out.push(target(t, write, true));
+    }
+    let words = sub.words();
+    let Some(program) = words.first().map(|w| w.value.as_str()) else {
+        return out;
+    };
+    let args = &words[1..];
+    match program {
+        "cat" | "head" | "tail" => {
+            let mut skip_next = false;
+            for w in args {
+                if skip_next {
+                    skip_next = false;
+                    continue;
+                }
+                if w.value.starts_with('-') && w.value != "-" {
+                    // `head -n 5 f`: the option's value is not a file.
+                    skip_next = program != "cat"
+                        && matches!(w.value.as_str(), "-n" | "-c" | "--lines" | "--bytes");
+                    continue;
+                }
+                out.push(target(w, false, false));
+            }
+        }
+        "tee" => {
+            for w in args.iter().filter(|w| !w.value.starts_with('-')) {
+                out.push(target(w, true, false));
+            }
+        }
+        "sed" => {
+            let in_place = args
+                .iter()
+                .any(|w| w.value.starts_with("-i") || w.value.starts_with("--in-place"));
+            let has_script_flag = args
+                .iter()
+                .any(|w| matches!(w.value.as_str(), "-e" | "-f" | "--expression" | "--file"));
+            let mut script_seen = has_script_flag;
+            let mut skip_next = false;
+            for w in args {
+                if skip_next {
+                    skip_next = false;
+                    continue;
+                }
+                if w.value.starts_with('-') {
+                    skip_next = matches!(w.value.as_str(), "-e" | "-f" | "--expression" | "--file");
+                    continue;
+                }
+                if !script_seen {
+                    script_seen = true;
+                    continue;
+                }
+                out.push(target(w, in_place, false));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+fn target(w: &Word, write: bool, redirect: bool) -> FileTarget {
+    FileTarget {
+        path: w.value.clone(),
+        write,
+        redirect,
+        unresolvable: w.value.starts_with('~') || w.unquoted_glob || w.expansion,
+    }
+}
+
+/// The path arguments of an acceptEdits filesystem command (`mkdir touch rm rmdir mv cp sed`),
+/// or `None` when the subcommand is not one.
+pub fn accept_edits_paths(sub: &Sub) -> Option<Vec<&Word>> {
+    let words = sub.words();
+    let program = words.first()?.value.as_str();
+    if !ACCEPT_EDITS_COMMANDS.contains(&program) {
+        return None;
+    }
+    let mut paths = Vec::new();
+    let mut script_seen = program != "sed"
+        || words
+            .iter()
+            .any(|w| matches!(w.value.as_str(), "-e" | "-f" | "--expression"));
+    let mut skip_next = false;
+    for w in &words[1..] {
+        if skip_next {
+            skip_next = false;
+            continue;
+        }
+        if w.value.starts_with('-') {
+            skip_next = program == "sed" && matches!(w.value.as_str(), "-e" | "-f");
+            continue;
+        }
+        if !script_seen {
+            script_seen = true;
+            continue;
+        }
+        paths.push(w);
+    }
+    Some(paths)
+}
+
+/// PowerShell aliases canonicalised before matching (§2.1): `gci` hits
+/// `PowerShell(Get-ChildItem *)`.
+pub const POWERSHELL_ALIASES: [(&str, &str); 24] = [
+    ("gci", "Get-ChildItem"),
+    ("ls", "Get-ChildItem"),
+    ("dir", "Get-ChildItem"),
+    ("gc", "Get-Content"),
+    ("cat", "Get-Content"),
+    ("type", "Get-Content"),
+    ("rm", "Remove-Item"),
+    ("del", "Remove-Item"),
+    ("ri", "Remove-Item"),
+    ("rmdir", "Remove-Item"),
+    ("rd", "Remove-Item"),
+    ("erase", "Remove-Item"),
+    ("cp", "Copy-Item"),
+    ("copy", "Copy-Item"),
+    ("mv", "Move-Item"),
+    ("move", "Move-Item"),
+    ("cd", "Set-Location"),
+    ("sl", "Set-Location"),
+    ("pwd", "Get-Location"),
+    ("echo", "Write-Output"),
+    ("iwr", "Invoke-WebRequest"),
+    ("irm", "Invoke-RestMethod"),
+    ("iex", "Invoke-Expression"),
+    ("sls", "Select-String"),
+];
+
+/// Splits a PowerShell command on `|`, `;`, `&&`, `||` (outside quotes) and canonicalises the
+/// first word's alias. Returns `None` for an unclosed quote or a dangling operator.
+///
+/// ```
+/// use permlab_core::claude_code::bash::powershell_parts;
+/// assert_eq!(powershell_parts("gci . | sls foo").unwrap(),
+///            ["Get-ChildItem .", "Select-String foo"]);
+/// ```
+pub fn powershell_parts(command: &str) -> Option<Vec<String>> {
+    let mut parts = Vec::new();
+    let mut current = String::new();
+    let mut quote: Option<char> = None;
+    let mut chars = command.chars().peekable();
+    let mut dangling = false;
+    while let Some(c) = chars.next() {
+        if let Some(q) = quote {
+            current.push(c);
+            if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '\'' | '"' => {
+                quote = Some(c);
+                current.push(c);
+            }
+            '|' | ';' | '&' | '\n' => {
+                if (c == '|' && chars.peek() == Some(&'|'))
+                    || (c == '&' && chars.peek() == Some(&'&'))
+                {
+                    chars.next();
+                } else if c == '&' {
+                    current.push(c);
+                    continue;
+                }
+                parts.push(std::mem::take(&mut current));
+                dangling = c != ';' && c != '\n';
+                continue;
+            }
+            _ => current.push(c),
+        }
+        if !c.is_whitespace() {
+            dangling = false;
+        }
+    }
+    if quote.is_some() || dangling {
+        return None;
+    }
+    parts.push(current);
+    Some(
+        parts
+            .into_iter()
+            .map(|p| p.trim().to_string())
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                let (head, rest) = match p.find(char::is_whitespace) {
+                    Some(k) => (&p[..k], &p[k..]),
+                    None => (p.as_str(), ""),
+                };
+                match POWERSHELL_ALIASES
+                    .iter()
+                    .find(|(a, _)| a.eq_ignore_ascii_case(head))
+                {
+                    Some((_, canonical)) => format!("{canonical}{rest}"),
+                    None => p.clone(),
+                }
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    macro_rules! pat {
+        ($p:expr, $t:expr, $want:expr) => {
+            assert_eq!(
+                CommandPattern::new($p, false).matches($t),
+                $want,
+                "{} vs {}",
+                $p,
+                $t
+            )
+        };
+    }
+
+    #[test]
+    fn documented_pattern_corners() {
+        pat!("npm run build", "npm run build", true);
+        pat!("npm run build", "npm run build --watch", false);
+        pat!("* --version", "node --version", true);
+        pat!("git * main", "git checkout main", true);
+        pat!("ls *", "ls", true);
+        pat!("npm run *", "npm run", true);
+        pat!("git push *", "git push", true);
+        pat!("* --help *", "npm --help", false);
+        pat!("* --help *", "npm --help install", true);
+        pat!("ls *", "lsof", false);
+        pat!("ls*", "lsof", true);
+        pat!("npm run test *", "npm run test:unit", false);
+        pat!("git log * main", "git log main", false);
+        pat!("ls:*", "ls", true);
+        pat!("ls:*", "ls -la", true);
+        pat!("git:* push", "git push", false);
+        pat!("git:* push", "git:x push", true);
+        pat!(
+            "curl http://github.com/ *",
+            "curl -X GET http://github.com/x",
+            false
+        );
+        pat!(
+            "python -m unittest*",
+            "python -m unittest -v test_x.py",
+            true
+        );
+        pat!("* foo", "foo", false); // a leading `* ` is never optional
+        pat!("Git push *", "git push", false); // case-sensitive
+    }
+
+    #[test]
+    fn wrappers_are_stripped() {
+        let cases = [
+            ("timeout 30 npm test", "npm test"),
+            ("nice -n 10 npm test", "npm test"),
+            ("nice npm test", "npm test"),
+            ("nohup npm test", "npm test"),
+            ("time -p npm test", "npm test"),
+            ("stdbuf -oL npm test", "npm test"),
+            ("command npm test", "npm test"),
+            ("command -v npm", "command -v npm"),
+            ("builtin echo x", "echo x"),
+            ("noglob ls *", "ls *"),
+            ("xargs grep pattern", "grep pattern"),
+            ("xargs -n1 grep x", "xargs -n1 grep x"),
+            ("nocorrect ls", "nocorrect ls"),
+            ("timeout 5s nice -n 2 npm test", "npm test"),
+            ("FOO=bar rm -rf tmp/", "rm -rf tmp/"),
+            ("direnv exec . rm x", "direnv exec . rm x"),
+        ];
+        for (src, want) in cases {
+            let p = shell::parse(src);
+            let s = analyse(src, &p.commands[0]);
+            assert_eq!(s.stripped, want, "{src}");
+        }
+    }
+
+    #[test]
+    fn safe_env_only_for_allow() {
+        for (src, safe) in [
+            ("NODE_ENV=test npm test", true),
+            ("FOO=bar npm test", false),
+            ("LANG=C NO_COLOR=1 x", true),
+        ] {
+            let p = shell::parse(src);
+            assert_eq!(
+                analyse(src, &p.commands[0]).env_safe_for_allow,
+                safe,
+                "{src}"
+            );
+        }
+    }
+
+    #[test]
+    fn read_only_set() {
+        let cases = [
+            ("ls *.ts", true),
+            ("git status", true),
+            ("git branch", true),
+            ("git branch -D x", false),
+            ("git push", false),
+            ("lsof -i", false),
+            ("find . -name '*.o'", true),
+            ("find . -name *.o", false),
+            ("find . -delete", false),
+            ("PATH=/tmp ls", false),
+            ("grep -r KEY .", true),
+            ("ls //server/share", false),
+            ("cat '\\\\server\\share\\x'", false),
+        ];
+        for (src, want) in cases {
+            let p = shell::parse(src);
+            let s = analyse(src, &p.commands[0]);
+            assert_eq!(read_only(&s).is_ok(), want, "{src}");
+        }
+    }
+
+    #[test]
+    fn file_commands_name_their_targets() {
+        let src = "cat -n .env secrets/a";
+        let p = shell::parse(src);
+        let t = file_targets(&analyse(src, &p.commands[0]));
+        assert_eq!(
+            t.iter().map(|t| t.path.as_str()).collect::<Vec<_>>(),
+            [".env", "secrets/a"]
+        );
+        let src = "echo x > out.txt 2>&1";
+        let p = shell::parse(src);
+        let t = file_targets(&analyse(src, &p.commands[0]));
+        assert_eq!(t.len(), 1);
+        assert!(t[0].write && t[0].redirect);
+        let src = "sed -i 's/a/b/' src/app.ts";
+        let p = shell::parse(src);
+        let t = file_targets(&analyse(src, &p.commands[0]));
+        assert_eq!(t[0].path, "src/app.ts");
+        assert!(t[0].write);
+    }
+
+    #[test]
+    fn powershell_split_and_aliases() {
+        assert_eq!(
+            powershell_parts("gci; rm x && echo y").unwrap(),
+            ["Get-ChildItem", "Remove-Item x", "Write-Output y"]
+        );
+        assert!(powershell_parts("gci |").is_none());
+        assert!(powershell_parts("echo 'x").is_none());
+    }
+}

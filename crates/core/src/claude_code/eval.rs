@@ -1,0 +1,651 @@
+//! The decision procedure (`claude-code.md` §5): hook → bare deny (tool removed) → deny rules →
+//! ask rules → safety checks → sandbox auto-allow → bypass → allow rules and the mode's
+//! baseline → the mode's fallback.
+//!
+//! Each step is documented; their exact order in the CLI is inferred from the Agent SDK's
+//! published order (§6: hooks → deny → ask → mode → allow → callback). Specificity and array
+//! order never matter, only the group order, so the verdict never depends on the order of the
+//! rules (a property test checks it). When several rules of the deciding group match, the first
+//! in merged order (managed, cli, local, project, user; then array order) is named.
+//!
+//! ```
+//! use permlab_core::json::parse;
+//! use permlab_core::claude_code::{evaluate, Context, Mode, Outcome, Policy, Scope, SettingsFile, ToolCall};
+//! let settings = SettingsFile::from_json(r#"{"permissions": {
+//!     "allow": ["Bash(git *)"], "deny": ["Bash(git push *)"]}}"#, Scope::Project).unwrap();
+//! let policy = Policy::merge(&[settings], true);
+//! let call = ToolCall::bash("git push origin main");
+//! let v = evaluate(&policy, Mode::Default, &Context::default(), &call);
+//! assert_eq!(v.outcome, Outcome::Deny);
+//! assert_eq!(policy.rules[v.rule.unwrap()].text, "Bash(git push *)");
+//! ```
+
+use super::bash::{self, Sub};
+use super::mode::{Mode, Outcome};
+use super::path;
+use super::rule::ToolSelector;
+use super::settings::Policy;
+use super::shell;
+use crate::json::Value;
+use crate::table::Action;
+
+/// Where the call is evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Surface {
+    /// The interactive or `-p` CLI.
+    Cli,
+    /// The Agent SDK: a prompt is the `canUseTool` callback.
+    Sdk,
+}
+
+/// What a PreToolUse hook answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hook {
+    /// The hook approved: replaces the prompt only.
+    Allow,
+    /// The hook exited with code 2: blocked before any rule.
+    Block,
+}
+
+/// The facts of the session a verdict depends on (never read from the machine).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Context {
+    /// Current (primary) working directory.
+    pub cwd: String,
+    /// What `~` and `$HOME` mean.
+    pub home: String,
+    /// Anchor of `/path` rules from project, local and CLI settings.
+    pub project_root: String,
+    /// An interactive terminal (not `-p`).
+    pub interactive: bool,
+    /// CLI or Agent SDK.
+    pub surface: Surface,
+    /// Whether this Bash command can run inside the sandbox.
+    pub sandboxable: bool,
+    /// Auto mode is available (matters in plan mode); `None`: true iff the mode is auto.
+    pub auto_mode_available: Option<bool>,
+    /// The PreToolUse hook's answer, if a hook is configured.
+    pub hook: Option<Hook>,
+    /// Requested absolute path → the file it resolves to.
+    pub symlinks: Vec<(String, String)>,
+    /// The called MCP tool is marked `requiresUserInteraction`, or its organisation connector
+    /// is set to `ask`: it always prompts (deny in dontAsk), whatever the allow rules.
+    pub requires_user_interaction: bool,
+}
+
+impl Default for Context {
+    /// The conformance file's default environment: `/home/alice/proj`, interactive CLI.
+    fn default() -> Self {
+        Context {
+            cwd: "/home/alice/proj".into(),
+            home: "/home/alice".into(),
+            project_root: "/home/alice/proj".into(),
+            interactive: true,
+            surface: Surface::Cli,
+            sandboxable: true,
+            auto_mode_available: None,
+            hook: None,
+            symlinks: Vec::new(),
+            requires_user_interaction: false,
+        }
+    }
+}
+
+/// A tool call as the model sends it: the canonical tool name and its input object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolCall {
+    /// `Bash`, `Read`, `mcp__server__tool`… (`Task` is read as `Agent`).
+    pub tool: String,
+    /// The input object.
+    pub input: Value,
+}
+
+impl ToolCall {
+    /// A call of `tool` with `input`.
+    pub fn new(tool: impl Into<String>, input: Value) -> Self {
+        ToolCall {
+            tool: tool.into(),
+            input,
+        }
+    }
+
+    /// A Bash call.
+    pub fn bash(command: &str) -> Self {
+        ToolCall::new(
+            "Bash",
+            Value::Object(vec![("command".into(), Value::from(command))]),
+        )
+    }
+
+    /// A call whose input is `{field: value}`.
+    pub fn with_field(tool: &str, field: &str, value: &str) -> Self {
+        ToolCall::new(
+            tool,
+            Value::Object(vec![(field.into(), Value::from(value))]),
+        )
+    }
+
+    /// The string value of the top-level input field `name`.
+    pub fn str_field(&self, name: &str) -> Option<&str> {
+        self.input.get(name).and_then(Value::as_str)
+    }
+}
+
+/// How a deny matched something other than the call's own input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// The call's input itself.
+    Direct,
+    /// The path's symlink target.
+    SymlinkTarget,
+    /// A file argument of `cat`/`head`/`tail`/`sed`/`tee`.
+    FileCommand,
+    /// A redirection target.
+    RedirectTarget,
+}
+
+/// The step that decided, as data (the widget phrases it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decider {
+    /// The PreToolUse hook exited with code 2.
+    HookBlock,
+    /// The PreToolUse hook approved where the mode would have prompted.
+    HookAllow,
+    /// A bare or glob deny removed the tool from the model's context.
+    ToolRemoved,
+    /// A deny rule matched.
+    DenyRule(Via),
+    /// An ask rule matched.
+    AskRule,
+    /// A write to a protected path.
+    ProtectedPath(String),
+    /// `rm`/`rmdir` on a critical path.
+    CriticalPath,
+    /// `AskUserQuestion` (or a tool requiring user interaction) is never auto-approved.
+    RequiresUserInteraction,
+    /// `EndConversation` ignores deny and ask rules while any other tool remains.
+    EndConversation,
+    /// A sandboxed Bash command with `autoAllowBashIfSandboxed`.
+    Sandbox,
+    /// `bypassPermissions` approves what reached it.
+    Bypass,
+    /// Allow rules (with the baseline) covered every part of the call.
+    AllowRule,
+    /// Built-in read-only Bash commands.
+    ReadOnly,
+    /// A tool that needs no permission (Agent, Glob, Grep, TodoWrite…).
+    NoPermissionTool,
+    /// A read inside the working directory.
+    WorkingDirectory,
+    /// A read or edit inside an `additionalDirectories` entry.
+    AdditionalDirectory,
+    /// acceptEdits approved an edit or a filesystem command in scope.
+    AcceptEdits,
+    /// Auto mode approved a read or a working-directory edit.
+    AutoMode,
+    /// Agent SDK: nothing approved the call, so the `canUseTool` callback is asked.
+    Callback {
+        /// What kept the call from being approved.
+        why: Blocker,
+    },
+    /// Nothing approved the call; the mode's fallback decided. `why` says what stood in the way.
+    Mode {
+        /// The mode.
+        mode: Mode,
+        /// What kept the call from being approved.
+        why: Blocker,
+    },
+}
+
+/// What kept a call from being approved before the mode's fallback.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Blocker {
+    /// No rule and no baseline covers it.
+    NoRule,
+    /// The command could not be parsed (allow rules never approve it).
+    Unparseable(String),
+    /// An exec wrapper: no prefix rule can approve it.
+    ExecWrapper(String),
+    /// `cd` into another directory combined with `git`.
+    CdGit,
+    /// A redirection or `tee` target that cannot be approved.
+    Target(String),
+    /// A path outside the working directories.
+    OutsideWorkingDirectory,
+    /// Plan mode never auto-approves edits or shell writes.
+    PlanWrite,
+    /// Not a filesystem command acceptEdits approves.
+    NotFilesystemCommand,
+    /// A variable assignment an allow rule cannot look past.
+    UnsafeEnv(String),
+}
+
+/// One rule examined, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceStep {
+    /// deny, ask or allow.
+    pub group: Action,
+    /// Position in [`Policy::rules`].
+    pub rule: usize,
+    /// The rule names the call's tool.
+    pub tool_matched: bool,
+    /// The specifier matched (`None` when the tool did not).
+    pub spec_matched: Option<bool>,
+    /// This rule decided.
+    pub stop: bool,
+}
+
+/// The verdict with its explanation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// Claude Code's outcome.
+    pub outcome: Outcome,
+    /// The deciding step.
+    pub decider: Decider,
+    /// The deciding rule (position in [`Policy::rules`]), if a rule decided.
+    pub rule: Option<usize>,
+    /// Every rule whose tool and specifier both match, per group order.
+    pub matches: Vec<usize>,
+    /// The rules examined, group by group.
+    pub trace: Vec<TraceStep>,
+    /// The verdict rests on an inferred point of the reference.
+    pub inferred: bool,
+}
+
+impl Verdict {
+    /// A short label in the conformance file's `matched` vocabulary, e.g.
+    /// `deny:Bash(rm *)`, `mode:default`, `builtin:read-only`.
+    pub fn label(&self, policy: &Policy) -> String {
+        let rule = self
+            .rule
+            .and_then(|r| policy.rules.get(r))
+            .map(|r| r.text.as_str())
+            .unwrap_or("?");
+        match &self.decider {
+            Decider::HookBlock => "hook:exit 2".into(),
+            Decider::HookAllow => "hook:allow".into(),
+            Decider::ToolRemoved => format!("deny:{rule} (tool removed from context)"),
+            Decider::DenyRule(Via::Direct) => format!("deny:{rule}"),
+            Decider::DenyRule(Via::SymlinkTarget) => format!("deny:{rule} (symlink target)"),
+            Decider::DenyRule(Via::FileCommand) => format!("deny:{rule} (recognized file command)"),
+            Decider::DenyRule(Via::RedirectTarget) => format!("deny:{rule} (redirect target)"),
+            Decider::AskRule if self.outcome == Outcome::Deny => {
+                format!("ask:{rule} -> dontAsk denies")
+            }
+            Decider::AskRule => format!("ask:{rule}"),
+            Decider::ProtectedPath(p) => format!("protected-path:{p}"),
+            Decider::CriticalPath => "critical-path".into(),
+            Decider::RequiresUserInteraction => "requires user interaction".into(),
+            Decider::EndConversation => "deny ignored while other tools remain".into(),
+            Decider::Sandbox => "sandbox:autoAllowBashIfSandboxed".into(),
+            Decider::Bypass => "mode:bypassPermissions".into(),
+            Decider::AllowRule => format!("allow:{rule}"),
+            Decider::ReadOnly => "builtin:read-only".into(),
+            Decider::NoPermissionTool => "builtin:no permission needed".into(),
+            Decider::WorkingDirectory => "builtin:read in working directory".into(),
+            Decider::AdditionalDirectory => "additionalDirectories".into(),
+            Decider::AcceptEdits => "mode:acceptEdits".into(),
+            Decider::AutoMode => "mode:auto".into(),
+            Decider::Callback { .. } => "canUseTool callback".into(),
+            Decider::Mode { mode, why } => {
+                let what = match why {
+                    Blocker::NoRule => "no rule matches".to_string(),
+                    Blocker::Unparseable(e) => format!("unparseable: {e}"),
+                    Blocker::ExecWrapper(w) => format!("exec wrapper {w}"),
+                    Blocker::CdGit => "cd+git combination".into(),
+                    Blocker::Target(t) => format!("redirect target {t}"),
+                    Blocker::OutsideWorkingDirectory => "outside working directory".into(),
+                    Blocker::PlanWrite => "plan mode never auto-approves writes".into(),
+                    Blocker::NotFilesystemCommand => "not a filesystem command".into(),
+                    Blocker::UnsafeEnv(v) => format!("allow does not match past {v}="),
+                };
+                format!("mode:{} ({what})", mode.as_str())
+            }
+        }
+    }
+}
+
+/// Tools that need no permission (§7 "no-permission tools").
+pub(super) const NO_PERMISSION: [&str; 16] = [
+    "Agent",
+    "TodoWrite",
+    "TodoRead",
+    "ExitPlanMode",
+    "EnterPlanMode",
+    "BashOutput",
+    "KillShell",
+    "TaskOutput",
+    "TaskStop",
+    "TaskCreate",
+    "TaskGet",
+    "TaskList",
+    "TaskUpdate",
+    "ToolSearch",
+    "ListMcpResourcesTool",
+    "ReadMcpResourceTool",
+];
+
+/// Tools governed by Read rules.
+const READ_TOOLS: [&str; 6] = ["Read", "Grep", "Glob", "LSP", "NotebookRead", "LS"];
+/// Tools governed by Edit rules.
+const EDIT_TOOLS: [&str; 4] = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    Read,
+    Edit,
+    Shell,
+    PowerShell,
+    Other,
+}
+
+/// Everything about the call the rules look at, computed once.
+pub(super) struct Facts<'a> {
+    pub(super) call: &'a ToolCall,
+    pub(super) tool: String,
+    pub(super) kind: Kind,
+    /// Read/Edit tools: the absolute path and its symlink target.
+    pub(super) path: Option<String>,
+    pub(super) target: Option<String>,
+    pub(super) is_dir: bool,
+    /// Bash.
+    pub(super) source: String,
+    pub(super) parsed: shell::Parsed,
+    /// PowerShell parts (None: unparseable).
+    pub(super) ps_parts: Option<Vec<String>>,
+    /// Bash: every subcommand, wrappers stripped (computed once per call).
+    pub(super) subs: Vec<Sub>,
+    /// Bash: the files its subcommands name (redirections, `tee`, `cat`…).
+    pub(super) targets: Vec<Target>,
+}
+
+pub(super) struct Env<'a> {
+    pub(super) policy: &'a Policy,
+    pub(super) mode: Mode,
+    pub(super) ctx: &'a Context,
+    pub(super) working_dirs: Vec<String>,
+}
+
+/// Evaluates one call under `policy` in `mode`.
+pub fn evaluate(policy: &Policy, mode: Mode, ctx: &Context, call: &ToolCall) -> Verdict {
+    let mut v = decide(policy, mode, ctx, call);
+    // `Skill(name *)` deciding a call without arguments rests on the trailing-` *` rule (§4 [I]).
+    if let Some(r) = v.rule.and_then(|r| policy.rules.get(r)) {
+        let bare_call = call.str_field("args").is_none_or(str::is_empty);
+        if call.tool == "Skill" && bare_call && r.text.ends_with(" *)") {
+            v.inferred = true;
+        }
+    }
+    v
+}
+
+fn decide(policy: &Policy, mode: Mode, ctx: &Context, call: &ToolCall) -> Verdict {
+    let env = Env {
+        policy,
+        mode,
+        ctx,
+        working_dirs: working_dirs(policy, ctx),
+    };
+    let facts = Facts::new(call, ctx);
+    let mut v = Verdict {
+        outcome: Outcome::Ask,
+        decider: Decider::Mode {
+            mode,
+            why: Blocker::NoRule,
+        },
+        rule: None,
+        matches: Vec::new(),
+        trace: Vec::new(),
+        inferred: false,
+    };
+
+    // 1. PreToolUse hook exit 2: before any rule.
+    if ctx.hook == Some(Hook::Block) {
+        return v.decide(Outcome::Deny, Decider::HookBlock);
+    }
+    // EndConversation ignores deny and ask rules while any other tool remains.
+    if facts.tool == "EndConversation" {
+        // Inferred: a deny of every tool (`*`) leaves no other tool, so the deny applies.
+        let everything_denied = policy.group(Action::Deny).any(
+            |(_, r)| matches!(&r.rule.tool, ToolSelector::Glob(g) if g.chars().all(|c| c == '*')),
+        );
+        if !everything_denied {
+            return v.decide(Outcome::Allow, Decider::EndConversation);
+        }
+        v.inferred = true;
+    }
+
+    v.matches = env.all_matches(&facts);
+    let sandboxed = env.sandboxed(&facts);
+    let auto_allow_sandbox = sandboxed.is_some()
+        && policy.auto_allow_bash_if_sandboxed
+        && mode != Mode::Plan
+        && facts.kind == Kind::Shell;
+
+    // 2–3. Deny group: a bare/glob deny removes the tool; any other match blocks.
+    let denies = env.scan(&facts, Action::Deny, &mut v, false);
+    if let Some((i, via, bare)) = denies {
+        v.rule = Some(i);
+        return if bare {
+            v.decide(Outcome::Unavailable, Decider::ToolRemoved)
+        } else {
+            v.decide(Outcome::Deny, Decider::DenyRule(via))
+        };
+    }
+    // 4. Ask group (a bare Bash ask is skipped for sandboxed commands, except in plan mode).
+    if let Some((i, _, _)) = env.scan(&facts, Action::Ask, &mut v, auto_allow_sandbox) {
+        v.rule = Some(i);
+        let outcome = if mode == Mode::DontAsk {
+            Outcome::Deny
+        } else {
+            Outcome::Ask
+        };
+        return v.decide(outcome, Decider::AskRule);
+    }
+    // 5. Safety checks no allow rule or hook overrides.
+    if facts.tool == "AskUserQuestion" || ctx.requires_user_interaction {
+        let outcome = if mode == Mode::DontAsk {
+            Outcome::Deny
+        } else {
+            Outcome::Ask
+        };
+        return v.decide(outcome, Decider::RequiresUserInteraction);
+    }
+    if facts.kind == Kind::Shell && env.critical_rm(&facts) {
+        let outcome = match mode {
+            Mode::DontAsk => Outcome::Deny,
+            Mode::Auto if !ctx.interactive => Outcome::Deny,
+            _ => Outcome::Ask,
+        };
+        return v.decide(outcome, Decider::CriticalPath);
+    }
+    if mode != Mode::BypassPermissions && !auto_allow_sandbox {
+        if let Some(p) = env.protected_write(&facts) {
+            let outcome = match mode {
+                Mode::DontAsk => Outcome::Deny,
+                Mode::Auto => Outcome::Classifier,
+                Mode::Plan if env.auto_available() => Outcome::Classifier,
+                _ => Outcome::Ask,
+            };
+            return v.decide(outcome, Decider::ProtectedPath(p));
+        }
+    }
+    // Sandbox auto-allow: every mode except plan.
+    if auto_allow_sandbox {
+        if mode == Mode::DontAsk || sandboxed == Some(true) {
+            v.inferred = true;
+        }
+        return v.decide(Outcome::Allow, Decider::Sandbox);
+    }
+    // 6. bypassPermissions approves whatever reached it.
+    if mode == Mode::BypassPermissions {
+        return v.decide(Outcome::Allow, Decider::Bypass);
+    }
+    // 7–8. Allow rules and the mode's baseline.
+    let why = match env.approve(&facts, &mut v) {
+        Ok((decider, rule)) => {
+            v.rule = rule;
+            return v.decide(Outcome::Allow, decider);
+        }
+        Err(why) => why,
+    };
+    let outcome = match mode {
+        Mode::DontAsk => Outcome::Deny,
+        Mode::Auto => Outcome::Classifier,
+        // With auto mode available (and `useAutoModeDuringPlan`), plan hands over to the
+        // classifier.
+        Mode::Plan if env.auto_available() => Outcome::Classifier,
+        _ => Outcome::Ask,
+    };
+    if ctx.hook == Some(Hook::Allow) {
+        return v.decide(Outcome::Allow, Decider::HookAllow);
+    }
+    if matches!(why, Blocker::Target(_) | Blocker::PlanWrite) || (facts.tool.starts_with("mcp__")) {
+        v.inferred = true;
+    }
+    if outcome == Outcome::Ask && ctx.surface == Surface::Sdk {
+        // Agent SDK: the last step is the `canUseTool` callback (reported as ask).
+        return v.decide(outcome, Decider::Callback { why });
+    }
+    v.decide(outcome, Decider::Mode { mode, why })
+}
+
+impl Verdict {
+    fn decide(mut self, outcome: Outcome, decider: Decider) -> Verdict {
+        self.outcome = outcome;
+        self.decider = decider;
+        self
+    }
+}
+
+impl<'a> Facts<'a> {
+    fn new(call: &'a ToolCall, ctx: &Context) -> Facts<'a> {
+        let tool = if call.tool == "Task" {
+            "Agent".to_string()
+        } else {
+            call.tool.clone()
+        };
+        let kind = match tool.as_str() {
+            "Bash" => Kind::Shell,
+            "PowerShell" => Kind::PowerShell,
+            t if READ_TOOLS.contains(&t) => Kind::Read,
+            t if EDIT_TOOLS.contains(&t) => Kind::Edit,
+            _ => Kind::Other,
+        };
+        let (mut path, mut is_dir) = (None, false);
+        if matches!(kind, Kind::Read | Kind::Edit) {
+            let raw = call
+                .str_field("file_path")
+                .or_else(|| call.str_field("notebook_path"));
+            match raw {
+                Some(p) => path = Some(path::resolve(p, &ctx.cwd, &ctx.home)),
+                None if matches!(tool.as_str(), "Grep" | "Glob" | "LS") => {
+                    is_dir = true;
+                    let p = call.str_field("path").unwrap_or(&ctx.cwd);
+                    path = Some(path::resolve(p, &ctx.cwd, &ctx.home));
+                }
+                None => {}
+            }
+        }
+        let target = path.as_ref().and_then(|p| {
+            ctx.symlinks
+                .iter()
+                .find(|(from, _)| path::normalize(from) == *p)
+                .map(|(_, to)| path::resolve(to, &ctx.cwd, &ctx.home))
+        });
+        let source = match kind {
+            Kind::Shell | Kind::PowerShell => call.str_field("command").unwrap_or("").to_string(),
+            _ => String::new(),
+        };
+        let parsed = if kind == Kind::Shell {
+            shell::parse(&source)
+        } else {
+            shell::Parsed::default()
+        };
+        let ps_parts = if kind == Kind::PowerShell {
+            bash::powershell_parts(&source)
+        } else {
+            None
+        };
+        let subs: Vec<Sub> = parsed
+            .commands
+            .iter()
+            .map(|c| bash::analyse(&source, c))
+            .collect();
+        let mut targets = Vec::new();
+        for sub in &subs {
+            for t in bash::file_targets(sub) {
+                // `~` is known from the context and a glob is matched literally (`cat *.env`
+                // hits `Read(*.env)`), so deny rules still see them; only an expansion
+                // (`$VAR/x`) has no path at all. Approval is another matter: see
+                // `needs_approval`.
+                let abs =
+                    (!t.path.contains('$')).then(|| path::resolve(&t.path, &ctx.cwd, &ctx.home));
+                targets.push(Target {
+                    abs,
+                    needs_approval: t.unresolvable,
+                    write: t.write,
+                    redirect: t.redirect,
+                    raw: t.path,
+                });
+            }
+        }
+        Facts {
+            call,
+            tool,
+            kind,
+            path,
+            target,
+            is_dir,
+            source,
+            parsed,
+            ps_parts,
+            subs,
+            targets,
+        }
+    }
+}
+
+fn working_dirs(policy: &Policy, ctx: &Context) -> Vec<String> {
+    let mut dirs = vec![path::normalize(&ctx.cwd)];
+    for d in &policy.additional_directories {
+        dirs.push(path::resolve(d, &ctx.cwd, &ctx.home));
+    }
+    dirs
+}
+
+/// Records the allow group's steps: the rules that hit, and the deciding one.
+pub(super) type TraceAllow<'a> = dyn FnMut(&mut Verdict, &[usize], Option<usize>) + 'a;
+
+/// A path-rule target inside a Bash command.
+pub(super) struct Target {
+    /// Written with `~`, a glob or an expansion: no rule or mode can approve it (§2.6).
+    pub(super) needs_approval: bool,
+    pub(super) abs: Option<String>,
+    pub(super) write: bool,
+    pub(super) redirect: bool,
+    pub(super) raw: String,
+}
+
+impl Env<'_> {
+    pub(super) fn auto_available(&self) -> bool {
+        self.ctx
+            .auto_mode_available
+            .unwrap_or(self.mode == Mode::Auto)
+    }
+
+    pub(super) fn in_working_dir(&self, abs: &str) -> Option<Decider> {
+        for (k, d) in self.working_dirs.iter().enumerate() {
+            if path::relative_to(abs, d).is_some() {
+                return Some(if k == 0 {
+                    Decider::WorkingDirectory
+                } else {
+                    Decider::AdditionalDirectory
+                });
+            }
+        }
+        None
+    }
+}
+
+pub use super::matching::domain_matches;

@@ -1,0 +1,322 @@
+//! Whether a rule matches a call: the per-tool meaning of a specifier (`claude-code.md` §1–§4)
+//! and the group scans of the decision procedure.
+
+use super::bash;
+use super::eval::*;
+use super::path::{self, Anchor, PathMatch, PathPattern};
+use super::rule::{Specifier, ToolSelector};
+use super::settings::{PolicyRule, Scope};
+use crate::json::Value;
+use crate::table::Action;
+
+impl Env<'_> {
+    pub(super) fn source_dir(&self, scope: Scope) -> String {
+        match scope {
+            Scope::User => path::normalize(&format!("{}/.claude", self.ctx.home)),
+            _ => path::normalize(&self.ctx.project_root),
+        }
+    }
+
+    pub(super) fn anchor_dir(&self, anchor: Anchor, scope: Scope) -> String {
+        match anchor {
+            Anchor::Root => "/".into(),
+            Anchor::Home => path::normalize(&self.ctx.home),
+            Anchor::Source => self.source_dir(scope),
+            Anchor::Cwd => path::normalize(&self.ctx.cwd),
+        }
+    }
+
+    pub(super) fn path_match(
+        &self,
+        r: &PolicyRule,
+        p: &PathPattern,
+        abs: &str,
+        is_dir: bool,
+    ) -> Option<PathMatch> {
+        let base = self.anchor_dir(p.anchor, r.scope);
+        let rel = path::relative_to(abs, &base)?;
+        p.matches_relative(rel, is_dir)
+    }
+
+    /// Whether rule `i` (a path rule of `group`) matches `abs`, honouring later `!` carve-outs
+    /// of the same source and group.
+    pub(super) fn path_rule_matches(&self, i: usize, abs: &str, is_dir: bool) -> bool {
+        let r = &self.policy.rules[i];
+        let Specifier::Path(p) = &r.rule.spec else {
+            return false;
+        };
+        if p.negated {
+            return false;
+        }
+        let Some(how) = self.path_match(r, p, abs, is_dir) else {
+            return false;
+        };
+        if how == PathMatch::Ancestor || p.anchor != Anchor::Cwd {
+            // A wholly blocked directory cannot be reopened; negation only carves out of
+            // relative rules.
+            return true;
+        }
+        let carved = self.policy.rules[i + 1..].iter().any(|n| {
+            n.group == r.group
+                && n.scope == r.scope
+                && n.rule.tool == r.rule.tool
+                && matches!(&n.rule.spec, Specifier::Path(np) if np.negated
+                    && self.path_match(n, np, abs, is_dir).is_some())
+        });
+        !carved
+    }
+
+    /// Every rule whose tool and specifier match the call (whether or not its group got to
+    /// decide), in merged order.
+    pub(super) fn all_matches(&self, facts: &Facts<'_>) -> Vec<usize> {
+        self.policy
+            .rules
+            .iter()
+            .enumerate()
+            .filter(|(i, r)| {
+                self.rule_names_tool(r, facts, r.group)
+                    && (r.rule.is_bare() || self.spec_matches(*i, r, facts, r.group).is_some())
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Scans one group; returns the deciding rule, how it matched, and whether it is bare.
+    pub(super) fn scan(
+        &self,
+        facts: &Facts<'_>,
+        group: Action,
+        v: &mut Verdict,
+        skip_bare_bash_ask: bool,
+    ) -> Option<(usize, Via, bool)> {
+        let mut found: Vec<(usize, Via, bool)> = Vec::new();
+        let mut steps = Vec::new();
+        for (i, r) in self.policy.group(group) {
+            let tool_matched = self.rule_names_tool(r, facts, group);
+            let hit = if tool_matched {
+                if r.rule.is_bare() {
+                    if skip_bare_bash_ask {
+                        None
+                    } else {
+                        Some(Via::Direct)
+                    }
+                } else {
+                    self.spec_matches(i, r, facts, group)
+                }
+            } else {
+                None
+            };
+            if let Some(via) = hit {
+                found.push((i, via, r.rule.is_bare()));
+            }
+            steps.push(TraceStep {
+                group,
+                rule: i,
+                tool_matched,
+                spec_matched: tool_matched.then_some(hit.is_some()),
+                stop: false,
+            });
+        }
+        // A bare deny removes the tool before content rules are looked at.
+        let decisive = if group == Action::Deny {
+            found.iter().find(|f| f.2).or(found.first()).copied()
+        } else {
+            found.first().copied()
+        };
+        if let Some((i, _, _)) = decisive {
+            if let Some(k) = steps.iter().position(|s| s.rule == i) {
+                steps.truncate(k + 1);
+                steps[k].stop = true;
+            }
+        }
+        v.trace.extend(steps);
+        decisive
+    }
+
+    /// Whether the rule's tool part names the call's tool (path rules reach their family).
+    pub(super) fn rule_names_tool(&self, r: &PolicyRule, facts: &Facts<'_>, group: Action) -> bool {
+        if r.rule.tool.names(&facts.tool) {
+            return true;
+        }
+        let ToolSelector::Exact(name) = &r.rule.tool else {
+            return false;
+        };
+        let Specifier::Path(_) = r.rule.spec else {
+            return false;
+        };
+        match (name.as_str(), facts.kind) {
+            ("Read", Kind::Read) | ("Edit", Kind::Edit) => true,
+            // A Read deny also blocks Edit and Write.
+            ("Read", Kind::Edit) => group == Action::Deny,
+            // An Edit allow also grants Read.
+            ("Edit", Kind::Read) => group == Action::Allow,
+            // Read/Edit denies (and asks) reach Bash file commands and redirect targets.
+            ("Read" | "Edit", Kind::Shell) => group != Action::Allow,
+            _ => false,
+        }
+    }
+
+    /// Whether a non-bare rule's specifier matches (deny and ask semantics: any part).
+    pub(super) fn spec_matches(
+        &self,
+        i: usize,
+        r: &PolicyRule,
+        facts: &Facts<'_>,
+        group: Action,
+    ) -> Option<Via> {
+        match &r.rule.spec {
+            Specifier::Bare => Some(Via::Direct),
+            Specifier::Param { name, value } => {
+                let field = facts.call.input.get(name)?;
+                let text = match field {
+                    Value::String(s) => s.clone(),
+                    Value::Bool(b) => b.to_string(),
+                    Value::Number(n) => n.text.clone(),
+                    _ => return None,
+                };
+                bash::wildcard(value, &text).then_some(Via::Direct)
+            }
+            Specifier::Command(p) => match facts.kind {
+                Kind::Shell => {
+                    let subs = &facts.subs;
+                    let hit = subs
+                        .iter()
+                        .any(|s| p.matches(&s.stripped) || p.matches(&s.unstripped));
+                    // Unparseable: fail closed, the whole text counts too.
+                    (hit || (facts.parsed.error.is_some() && p.matches(facts.source.trim())))
+                        .then_some(Via::Direct)
+                }
+                Kind::PowerShell => {
+                    let parts = facts
+                        .ps_parts
+                        .clone()
+                        .unwrap_or_else(|| vec![facts.source.clone()]);
+                    parts.iter().any(|t| p.matches(t)).then_some(Via::Direct)
+                }
+                _ => facts
+                    .call
+                    .str_field("command")
+                    .filter(|c| p.matches(c))
+                    .map(|_| Via::Direct),
+            },
+            Specifier::Path(_) => {
+                if facts.kind == Kind::Shell {
+                    let ToolSelector::Exact(name) = &r.rule.tool else {
+                        return None;
+                    };
+                    for t in &facts.targets {
+                        let applies = match (name.as_str(), group) {
+                            ("Read", Action::Deny) => true,
+                            ("Read", _) => !t.write,
+                            _ => t.write,
+                        };
+                        if !applies {
+                            continue;
+                        }
+                        if let Some(abs) = &t.abs {
+                            if self.path_rule_matches(i, abs, false) {
+                                return Some(if t.redirect {
+                                    Via::RedirectTarget
+                                } else {
+                                    Via::FileCommand
+                                });
+                            }
+                        }
+                    }
+                    return None;
+                }
+                let abs = facts.path.as_deref()?;
+                if self.path_rule_matches(i, abs, facts.is_dir) {
+                    return Some(Via::Direct);
+                }
+                // Deny and ask apply if either the link or its target matches.
+                let t = facts.target.as_deref()?;
+                self.path_rule_matches(i, t, facts.is_dir)
+                    .then_some(Via::SymlinkTarget)
+            }
+            Specifier::Domain(d) => {
+                let host = host_of(facts.call.str_field("url")?)?;
+                domain_matches(d, &host).then_some(Via::Direct)
+            }
+            Specifier::AgentType(t) => {
+                let ty = facts.call.str_field("subagent_type")?;
+                bash::wildcard(t, ty).then_some(Via::Direct)
+            }
+            Specifier::Skill(p) => {
+                let (name, text) = skill_text(facts)?;
+                let hit = p.matches(&text)
+                    || (group != Action::Allow && {
+                        // A deny/ask also catches qualified names (`plugin:name`).
+                        let short = name.rsplit(':').next().unwrap_or(&name);
+                        let args = facts.call.str_field("args").unwrap_or("");
+                        let t = if args.is_empty() {
+                            short.to_string()
+                        } else {
+                            format!("{short} {args}")
+                        };
+                        p.matches(&t)
+                    });
+                hit.then_some(Via::Direct)
+            }
+        }
+    }
+}
+
+fn skill_text(facts: &Facts<'_>) -> Option<(String, String)> {
+    let name = facts
+        .call
+        .str_field("skill")?
+        .trim_start_matches('/')
+        .to_string();
+    let args = facts.call.str_field("args").unwrap_or("");
+    let text = if args.is_empty() {
+        name.clone()
+    } else {
+        format!("{name} {args}")
+    };
+    Some((name, text))
+}
+
+/// The host of a URL, lower-cased, without a trailing `.`.
+fn host_of(url: &str) -> Option<String> {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let host = authority.rsplit('@').next()?;
+    let host = if host.starts_with('[') {
+        host.split(']').next().map(|h| format!("{h}]"))?
+    } else {
+        host.split(':').next()?.to_string()
+    };
+    let host = host.trim_end_matches('.').to_lowercase();
+    (!host.is_empty()).then_some(host)
+}
+
+/// `domain:` matching (§4): `*` every host; a leading `*.` any depth of subdomains (not the
+/// apex); an inner `*` exactly one label.
+///
+/// ```
+/// # use permlab_core::claude_code::eval::domain_matches;
+/// assert!(domain_matches("*.example.com", "a.b.example.com"));
+/// assert!(!domain_matches("*.example.com", "example.com"));
+/// assert!(domain_matches("example.*", "example.org"));
+/// assert!(!domain_matches("example.*", "example.co.uk"));
+/// assert!(domain_matches("Example.COM.", "example.com"));
+/// ```
+pub fn domain_matches(pattern: &str, host: &str) -> bool {
+    let pattern = pattern.trim_end_matches('.').to_lowercase();
+    let host = host.trim_end_matches('.').to_lowercase();
+    if pattern == "*" {
+        return true;
+    }
+    let p: Vec<&str> = pattern.split('.').collect();
+    let h: Vec<&str> = host.split('.').collect();
+    if p.len() > 1 && p[0] == "*" {
+        let rest = &p[1..];
+        if h.len() <= rest.len() {
+            return false;
+        }
+        let tail = &h[h.len() - rest.len()..];
+        return rest.iter().zip(tail).all(|(a, b)| bash::wildcard(a, b));
+    }
+    p.len() == h.len() && p.iter().zip(&h).all(|(a, b)| bash::wildcard(a, b))
+}

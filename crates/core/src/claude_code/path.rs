@@ -1,0 +1,505 @@
+//! Read and Edit path rules: gitignore syntax with four anchors (`claude-code.md` §3).
+//!
+//! | Written | Anchored at |
+//! |---|---|
+//! | `//path` | the filesystem root |
+//! | `~/path` | the home directory |
+//! | `/path` | the rule's **settings source**: the project root for project/local/CLI settings, `~/.claude` for user settings |
+//! | `./path` or `path` | the current working directory |
+//!
+//! Inside the anchor the pattern is a gitignore pattern: `*`, `?` and `[…]` stay within one
+//! segment, `**` crosses segments, a pattern matching a directory covers everything under it.
+//! A bare name (no `/`) matches at any depth under its anchor but never above it
+//! (`Read(.env)` = `Read(**/.env)`; `~/.env` is outside `<cwd>`). A single-segment directory
+//! pattern (`src/**`) is anchored for allow rules but matches at any depth for deny and ask
+//! rules; other shapes are anchored unless they start with `**/`.
+//!
+//! Differs from OpenCode, whose `read`/`edit` patterns use the same `*`-crosses-`/` wildcard
+//! as its bash patterns: here `*` stays within a segment and only `**` crosses, as in
+//! gitignore (checked against `globset` with `literal_separator(true)` in a property test).
+//!
+//! ```
+//! use permlab_core::claude_code::path::Glob;
+//! let g = Glob::new("**/src/**").unwrap();
+//! assert!(g.matches("vendor/pkg/src/lib.js"));
+//! assert!(!g.matches("src"));
+//! assert!(Glob::new("*.env").unwrap().matches(".env"));
+//! assert!(!Glob::new("*.env").unwrap().matches("a/b.env"));
+//! ```
+
+/// One segment token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Tok {
+    Lit(char),
+    Star,
+    One,
+    Class {
+        negated: bool,
+        items: Vec<(char, char)>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Seg {
+    /// `**`: zero or more whole segments.
+    Any,
+    /// One segment.
+    Pat(Vec<Tok>),
+}
+
+/// A compiled gitignore-style glob over `/`-separated relative paths (`literal_separator`
+/// semantics: `*` never crosses `/`, `**` as a whole segment crosses any number of them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Glob {
+    segs: Vec<Seg>,
+}
+
+impl Glob {
+    /// Compiles `pattern` (relative, without anchor). An unclosed `[` is an error, as in
+    /// gitignore implementations; `**` glued to other characters (`a**`) acts as `*`.
+    pub fn new(pattern: &str) -> Result<Glob, String> {
+        let mut segs = Vec::new();
+        for part in pattern.split('/') {
+            if part == "**" {
+                if segs.last() != Some(&Seg::Any) {
+                    segs.push(Seg::Any);
+                }
+                continue;
+            }
+            segs.push(Seg::Pat(compile_segment(part)?));
+        }
+        Ok(Glob { segs })
+    }
+
+    /// Whether the whole relative path matches (no ancestor logic).
+    pub fn matches(&self, path: &str) -> bool {
+        let parts: Vec<&str> = path.split('/').collect();
+        // memo[i][j]: segs[i..] vs parts[j..] — iterative DP, no recursion.
+        let n = self.segs.len();
+        let m = parts.len();
+        let mut dp = vec![vec![false; m + 1]; n + 1];
+        dp[n][m] = true;
+        for i in (0..n).rev() {
+            for j in (0..=m).rev() {
+                dp[i][j] = match &self.segs[i] {
+                    // A trailing `**` matches everything *inside*: one segment at least
+                    // (`abc/**` does not match `abc` itself).
+                    Seg::Any if i + 1 == n => j < m,
+                    Seg::Any => dp[i + 1][j] || (j < m && dp[i][j + 1]),
+                    Seg::Pat(toks) => j < m && dp[i + 1][j + 1] && segment_matches(toks, parts[j]),
+                };
+            }
+        }
+        dp[0][0]
+    }
+}
+
+fn compile_segment(part: &str) -> Result<Vec<Tok>, String> {
+    let chars: Vec<char> = part.chars().collect();
+    let mut toks = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '*' => {
+                if toks.last() != Some(&Tok::Star) {
+                    toks.push(Tok::Star);
+                }
+                i += 1;
+            }
+            '?' => {
+                toks.push(Tok::One);
+                i += 1;
+            }
+            '\\' => {
+                match chars.get(i + 1) {
+                    Some(&c) => toks.push(Tok::Lit(c)),
+                    None => toks.push(Tok::Lit('\\')),
+                }
+                i += 2;
+            }
+            '[' => {
+                let mut j = i + 1;
+                let negated = matches!(chars.get(j), Some('!' | '^'));
+                if negated {
+                    j += 1;
+                }
+                let mut items = Vec::new();
+                let mut first = true;
+                loop {
+                    let Some(&c) = chars.get(j) else {
+                        return Err(format!("unclosed `[` in `{part}`"));
+                    };
+                    if c == ']' && !first {
+                        j += 1;
+                        break;
+                    }
+                    first = false;
+                    if chars.get(j + 1) == Some(&'-') && chars.get(j + 2).is_some_and(|&e| e != ']')
+                    {
+                        let end = chars[j + 2];
+                        items.push((c, end));
+                        j += 3;
+                    } else {
+                        items.push((c, c));
+                        j += 1;
+                    }
+                }
+                toks.push(Tok::Class { negated, items });
+                i = j;
+            }
+            c => {
+                toks.push(Tok::Lit(c));
+                i += 1;
+            }
+        }
+    }
+    Ok(toks)
+}
+
+fn segment_matches(toks: &[Tok], text: &str) -> bool {
+    let t: Vec<char> = text.chars().collect();
+    let (mut pi, mut ti) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    while ti < t.len() {
+        let ok = match toks.get(pi) {
+            Some(Tok::Star) => {
+                star = Some((pi, ti));
+                pi += 1;
+                continue;
+            }
+            Some(Tok::Lit(c)) => *c == t[ti],
+            Some(Tok::One) => true,
+            Some(Tok::Class { negated, items }) => {
+                items.iter().any(|&(a, b)| a <= t[ti] && t[ti] <= b) != *negated
+            }
+            None => false,
+        };
+        if ok {
+            pi += 1;
+            ti += 1;
+        } else if let Some((sp, st)) = star {
+            pi = sp + 1;
+            ti = st + 1;
+            star = Some((sp, st + 1));
+        } else {
+            return false;
+        }
+    }
+    while toks.get(pi) == Some(&Tok::Star) {
+        pi += 1;
+    }
+    pi == toks.len()
+}
+
+/// Where a path rule is anchored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    /// `//path`: the filesystem root.
+    Root,
+    /// `~/path`: the home directory.
+    Home,
+    /// `/path`: the settings source's directory.
+    Source,
+    /// `./path` or a bare relative path: the current working directory.
+    Cwd,
+}
+
+/// A compiled `Read(…)`/`Edit(…)` specifier.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathPattern {
+    /// `!pattern`: carves paths out of earlier relative rules of the same source.
+    pub negated: bool,
+    /// The anchor.
+    pub anchor: Anchor,
+    /// The pattern ends with `/`: it names a directory.
+    pub dir_only: bool,
+    /// Matches at any depth under the anchor.
+    pub any_depth: bool,
+    glob: Glob,
+}
+
+/// How a path pattern matched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathMatch {
+    /// The path itself matches.
+    Direct,
+    /// A directory containing the path matches (gitignore: everything under it).
+    Ancestor,
+}
+
+impl PathPattern {
+    /// Parses a specifier. `deny_or_ask` selects the any-depth reading of `dir/**`.
+    ///
+    /// ```
+    /// use permlab_core::claude_code::path::{Anchor, PathPattern};
+    /// let p = PathPattern::parse("./.env", false).unwrap();
+    /// assert_eq!(p.anchor, Anchor::Cwd);
+    /// assert!(p.matches_relative(".env", false).is_some());
+    /// assert!(p.matches_relative("a/.env", false).is_none());
+    /// assert!(PathPattern::parse(".env", false).unwrap().matches_relative("a/.env", false).is_some());
+    /// ```
+    pub fn parse(spec: &str, deny_or_ask: bool) -> Result<PathPattern, String> {
+        let (negated, spec) = match spec.strip_prefix('!') {
+            Some(rest) => (true, rest),
+            None => (false, spec),
+        };
+        if spec.is_empty() {
+            return Err("the path is empty".to_string());
+        }
+        let (anchor, rest, explicit) = if let Some(r) = spec.strip_prefix("//") {
+            (Anchor::Root, r, true)
+        } else if let Some(r) = spec.strip_prefix("~/") {
+            (Anchor::Home, r, true)
+        } else if spec == "~" {
+            (Anchor::Home, "", true)
+        } else if let Some(r) = spec.strip_prefix("./") {
+            (Anchor::Cwd, r, true)
+        } else if let Some(r) = spec.strip_prefix('/') {
+            (Anchor::Source, r, true)
+        } else {
+            (Anchor::Cwd, spec, false)
+        };
+        let dir_only = rest.ends_with('/') && rest.len() > 1;
+        let body = rest.trim_end_matches('/');
+        let body = if body.is_empty() { "**" } else { body };
+        let segments: Vec<&str> = body.split('/').collect();
+        let any_depth = if segments.first() == Some(&"**") {
+            true
+        } else if explicit {
+            false
+        } else if segments.len() == 1 {
+            // A bare name: any depth (gitignore: no slash means "anywhere").
+            true
+        } else {
+            // `src/**`: anchored for allow, any depth for deny/ask (§3).
+            deny_or_ask && segments.len() == 2 && segments[1] == "**"
+        };
+        let glob = if any_depth && segments.first() != Some(&"**") {
+            Glob::new(&format!("**/{body}"))?
+        } else {
+            Glob::new(body)?
+        };
+        Ok(PathPattern {
+            negated,
+            anchor,
+            dir_only,
+            any_depth,
+            glob,
+        })
+    }
+
+    /// Matches a path relative to the anchor (`a/b/c`; empty for the anchor itself).
+    /// `is_dir` when the path itself is a directory (a Grep or Glob root).
+    pub fn matches_relative(&self, rel: &str, is_dir: bool) -> Option<PathMatch> {
+        if rel.is_empty() {
+            return None;
+        }
+        if (!self.dir_only || is_dir) && self.glob.matches(rel) {
+            return Some(PathMatch::Direct);
+        }
+        // A directory matching the pattern covers everything under it.
+        let mut end = 0;
+        for (k, c) in rel.char_indices() {
+            if c == '/' && k > 0 {
+                end = k;
+                if self.glob.matches(&rel[..end]) {
+                    return Some(PathMatch::Ancestor);
+                }
+            }
+        }
+        let _ = end;
+        // A directory root (Grep over `secrets`) is covered by `secrets/**`: something under
+        // it would match.
+        if is_dir && self.glob.matches(&format!("{rel}/\u{0}")) {
+            return Some(PathMatch::Ancestor);
+        }
+        None
+    }
+}
+
+/// Lexically normalises an absolute path (`.`/`..`/duplicate slashes), never touching the disk.
+///
+/// ```
+/// use permlab_core::claude_code::path::normalize;
+/// assert_eq!(normalize("/a/./b/../c//d/"), "/a/c/d");
+/// assert_eq!(normalize("/.."), "/");
+/// ```
+pub fn normalize(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in path.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    format!("/{}", parts.join("/"))
+}
+
+/// Resolves `path` (absolute, `~`-relative or relative to `cwd`) to a normalised absolute path.
+pub fn resolve(path: &str, cwd: &str, home: &str) -> String {
+    if path == "~" {
+        return normalize(home);
+    }
+    if let Some(rest) = path.strip_prefix("~/") {
+        return normalize(&format!("{home}/{rest}"));
+    }
+    if path.starts_with('/') {
+        return normalize(path);
+    }
+    normalize(&format!("{cwd}/{path}"))
+}
+
+/// `path` relative to `dir` when it is inside it (`""` for `dir` itself).
+///
+/// ```
+/// use permlab_core::claude_code::path::relative_to;
+/// assert_eq!(relative_to("/a/b/c", "/a"), Some("b/c"));
+/// assert_eq!(relative_to("/ab", "/a"), None);
+/// assert_eq!(relative_to("/a", "/"), Some("a"));
+/// ```
+pub fn relative_to<'a>(path: &'a str, dir: &str) -> Option<&'a str> {
+    if dir == "/" {
+        return path.strip_prefix('/');
+    }
+    let rest = path.strip_prefix(dir)?;
+    if rest.is_empty() {
+        Some("")
+    } else {
+        rest.strip_prefix('/')
+    }
+}
+
+/// Protected directories: writes are never auto-approved except in bypass mode (§7).
+pub const PROTECTED_DIRS: [&str; 10] = [
+    ".git",
+    ".vscode",
+    ".idea",
+    ".husky",
+    ".cargo",
+    ".devcontainer",
+    ".yarn",
+    ".mvn",
+    ".claude",
+    ".config/git",
+];
+
+/// Protected file names (§7).
+pub const PROTECTED_FILES: [&str; 27] = [
+    ".gitconfig",
+    ".gitmodules",
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".profile",
+    ".zshrc",
+    ".zshenv",
+    ".zprofile",
+    ".zlogin",
+    ".envrc",
+    ".npmrc",
+    "bunfig.toml",
+    ".bazelrc",
+    ".pre-commit-config.yaml",
+    "lefthook.yml",
+    "lefthook.yaml",
+    ".lefthook.yml",
+    "gradle-wrapper.properties",
+    "maven-wrapper.properties",
+    ".devcontainer.json",
+    ".ripgreprc",
+    "pyrightconfig.json",
+    ".mcp.json",
+    ".claude.json",
+    ".bazelversion",
+];
+
+/// The protected directory or file a write to `abs` touches, if any.
+///
+/// ```
+/// use permlab_core::claude_code::path::protected;
+/// assert_eq!(protected("/p/.git/config"), Some(".git".to_string()));
+/// assert_eq!(protected("/p/.claude/worktrees/x/a.rs"), None);
+/// assert_eq!(protected("/p/src/main.rs"), None);
+/// ```
+pub fn protected(abs: &str) -> Option<String> {
+    let parts: Vec<&str> = abs.split('/').filter(|p| !p.is_empty()).collect();
+    let (file, dirs) = parts.split_last()?;
+    for (k, d) in dirs.iter().enumerate() {
+        if *d == ".claude" {
+            // Exceptions: worktrees, plan files, auto-memory notes.
+            let next = dirs.get(k + 1).copied();
+            if matches!(next, Some("worktrees" | "plans" | "memory")) {
+                continue;
+            }
+            return Some(".claude".to_string());
+        }
+        if *d == "git" && k > 0 && dirs[k - 1] == ".config" {
+            return Some(".config/git".to_string());
+        }
+        if PROTECTED_DIRS.contains(d) {
+            return Some((*d).to_string());
+        }
+    }
+    if PROTECTED_FILES.contains(file) || file.starts_with(".yarnrc") || file.starts_with(".pnp.") {
+        return Some((*file).to_string());
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(spec: &str, deny: bool, rel: &str) -> bool {
+        PathPattern::parse(spec, deny)
+            .unwrap()
+            .matches_relative(rel, false)
+            .is_some()
+    }
+
+    #[test]
+    fn anchors_and_depth() {
+        assert!(m(".env", true, ".env"));
+        assert!(m(".env", true, "a/b/.env"));
+        assert!(m("./.env", true, ".env"));
+        assert!(!m("./.env", true, "a/.env"));
+        assert!(m("src/**", false, "src/a.rs"));
+        assert!(!m("src/**", false, "pkg/src/a.rs"));
+        assert!(m("src/**", true, "pkg/src/a.rs"));
+        assert!(m("**/src/**", false, "vendor/pkg/src/lib.js"));
+        assert!(!m("docs/*.md", true, "docs/a/b.md"));
+        assert!(m("docs/*.md", true, "docs/b.md"));
+        assert!(
+            m("secrets", true, "x/secrets/key"),
+            "a directory covers its contents"
+        );
+        assert!(m("build/", true, "build/a.o"));
+        assert!(!m("build/", true, "build"));
+    }
+
+    #[test]
+    fn directory_roots() {
+        let p = PathPattern::parse("./secrets/**", true).unwrap();
+        assert!(p.matches_relative("secrets", true).is_some());
+        assert!(p.matches_relative("secrets", false).is_none());
+    }
+
+    #[test]
+    fn glob_corners() {
+        let g = |p: &str, t: &str| Glob::new(p).unwrap().matches(t);
+        assert!(g("a/**/b", "a/b"));
+        assert!(g("a/**/b", "a/x/y/b"));
+        assert!(g("**", "a/b"));
+        assert!(g("[a-c]x", "bx"));
+        assert!(!g("[!a-c]x", "bx"));
+        assert!(g("a?c", "abc"));
+        assert!(!g("a?c", "a/c"));
+        assert!(g("\\*", "*"));
+        assert!(!g("\\*", "x"));
+        assert!(Glob::new("[abc").is_err());
+    }
+}
