@@ -22,6 +22,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod codex;
 pub mod error;
 pub mod evaluation;
 pub mod json;
