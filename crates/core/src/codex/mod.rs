@@ -315,3 +315,6 @@ impl Engine for CodexEngine {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
