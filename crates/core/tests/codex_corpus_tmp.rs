@@ -1,6 +1,10 @@
 #[test]
 fn dump() {
-    let mut names: Vec<_> = std::fs::read_dir("/work/shared/corpus/codex").unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "rules")).collect();
+    let mut names: Vec<_> = std::fs::read_dir("/work/shared/corpus/codex")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rules"))
+        .collect();
     names.sort();
     for p in names {
         let text = std::fs::read_to_string(&p).unwrap();

@@ -148,7 +148,10 @@ impl LoadError {
     /// The whole text the real CLI prints on stderr:
     /// `Error: failed to parse policy at <file>\n\nCaused by:\n    <cause>`.
     pub fn cli_text(&self) -> String {
-        let mut out = format!("Error: failed to parse policy at {}\n\nCaused by:", self.file);
+        let mut out = format!(
+            "Error: failed to parse policy at {}\n\nCaused by:",
+            self.file
+        );
         for line in self.cause.lines() {
             out.push_str("\n    ");
             out.push_str(line);
@@ -192,7 +195,11 @@ fn snippet(file: &str, src: &str, span: Span) -> String {
     let width = l1.to_string().len();
     let pad = " ".repeat(width);
     let len_chars = text.chars().count();
-    let end_col = if l2 == l1 { c2.max(c1 + 1) } else { len_chars + 1 };
+    let end_col = if l2 == l1 {
+        c2.max(c1 + 1)
+    } else {
+        len_chars + 1
+    };
     let carets = "^".repeat(end_col.saturating_sub(c1).max(1));
     format!(
         "{pad}--> {file}:{l1}:{c1}\n{pad} |\n{l1} | {text}\n{pad} | {}{carets}\n{pad} |",

@@ -16,8 +16,8 @@ use super::diag::{Diag, DiagKind, LoadError, Span};
 use super::lexer::{lex, FPart};
 use super::policy::{Decision, NetworkRule, PatternToken, PendingExamples, Policy, PrefixRule};
 use super::shlex;
-use super::syntax::{parse, Arg, BinOp, Clause, ExprKind, FnDef, Stmt, Target};
 use super::syntax::Expr;
+use super::syntax::{parse, Arg, BinOp, Clause, ExprKind, FnDef, Stmt, Target};
 
 /// Work allowed per file (expression evaluations and loop iterations).
 const BUDGET: u64 = 2_000_000;
@@ -168,6 +168,16 @@ impl Value {
     }
 
     fn equals(&self, other: &Value) -> bool {
+        self.equals_at(other, 0)
+    }
+
+    /// Structural equality; a list that contains itself must not recurse forever, so past a
+    /// fixed depth values compare unequal.
+    fn equals_at(&self, other: &Value, depth: usize) -> bool {
+        if depth > 64 {
+            return false;
+        }
+        let eq = |x: &Value, y: &Value| x.equals_at(y, depth + 1);
         match (self, other) {
             (Value::None, Value::None) => true,
             (Value::Bool(a), Value::Bool(b)) => a == b,
@@ -175,25 +185,38 @@ impl Value {
             (Value::Str(a), Value::Str(b)) => a == b,
             (Value::List(a), Value::List(b)) => {
                 Rc::ptr_eq(a, b) || {
-                    let (a, b) = (a.borrow(), b.borrow());
-                    a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.equals(y))
+                    let (Ok(a), Ok(b)) = (a.try_borrow(), b.try_borrow()) else {
+                        return false;
+                    };
+                    a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| eq(x, y))
                 }
             }
             (Value::Tuple(a), Value::Tuple(b)) => {
-                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.equals(y))
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| eq(x, y))
             }
             (Value::Dict(a), Value::Dict(b)) => {
                 Rc::ptr_eq(a, b) || {
-                    let (a, b) = (a.borrow(), b.borrow());
+                    let (Ok(a), Ok(b)) = (a.try_borrow(), b.try_borrow()) else {
+                        return false;
+                    };
                     a.len() == b.len()
-                        && a.iter().all(|(k, v)| {
-                            b.iter().any(|(k2, v2)| k.equals(k2) && v.equals(v2))
-                        })
+                        && a.iter()
+                            .all(|(k, v)| b.iter().any(|(k2, v2)| eq(k, k2) && eq(v, v2)))
                 }
             }
             (Value::Func(a, _), Value::Func(b, _)) => Rc::ptr_eq(a, b),
             (Value::Builtin(a), Value::Builtin(b)) => a == b,
             _ => false,
+        }
+    }
+
+    /// Lists and dicts cannot be dict keys (Starlark: "unhashable"); tuples can if their items
+    /// can.
+    fn hashable(&self) -> bool {
+        match self {
+            Value::List(_) | Value::Dict(_) => false,
+            Value::Tuple(t) => t.iter().all(Value::hashable),
+            _ => true,
         }
     }
 
@@ -425,10 +448,15 @@ impl Resolver {
             ExprKind::Call(f, args) => {
                 self.expr(f)?;
                 args.iter().try_for_each(|a| match a {
-                    Arg::Pos(e) | Arg::Named(_, e) | Arg::Star(e) | Arg::StarStar(e) => self.expr(e),
+                    Arg::Pos(e) | Arg::Named(_, e) | Arg::Star(e) | Arg::StarStar(e) => {
+                        self.expr(e)
+                    }
                 })
             }
-            ExprKind::Index(a, b) | ExprKind::And(a, b) | ExprKind::Or(a, b) | ExprKind::Bin(_, a, b) => {
+            ExprKind::Index(a, b)
+            | ExprKind::And(a, b)
+            | ExprKind::Or(a, b)
+            | ExprKind::Bin(_, a, b) => {
                 self.expr(a)?;
                 self.expr(b)
             }
@@ -436,7 +464,9 @@ impl Resolver {
                 self.expr(a)?;
                 parts.iter().flatten().try_for_each(|p| self.expr(p))
             }
-            ExprKind::Attr(a, _) | ExprKind::Neg(a) | ExprKind::Pos(a) | ExprKind::Not(a) => self.expr(a),
+            ExprKind::Attr(a, _) | ExprKind::Neg(a) | ExprKind::Pos(a) | ExprKind::Not(a) => {
+                self.expr(a)
+            }
             ExprKind::Cond(c, a, b) => {
                 self.expr(c)?;
                 self.expr(a)?;
@@ -479,7 +509,10 @@ fn set(vars: &mut Vec<(String, Value)>, name: &str, v: Value) {
 impl Interp<'_> {
     fn tick(&mut self, span: Span) -> R<()> {
         if self.budget == 0 {
-            return Err(self.err(span, "policy evaluation exceeded its step budget (is a loop too large?)"));
+            return Err(self.err(
+                span,
+                "policy evaluation exceeded its step budget (is a loop too large?)",
+            ));
         }
         self.budget -= 1;
         Ok(())
@@ -614,6 +647,7 @@ impl Interp<'_> {
                         Ok(())
                     }
                     Value::Dict(d) => {
+                        self.key_check(&key, span)?;
                         let mut d = d.borrow_mut();
                         if let Some(slot) = d.iter_mut().find(|(k, _)| k.equals(&key)) {
                             slot.1 = v;
@@ -622,7 +656,10 @@ impl Interp<'_> {
                         }
                         Ok(())
                     }
-                    other => Err(self.err(span, format!("{} does not support item assignment", other.type_name()))),
+                    other => Err(self.err(
+                        span,
+                        format!("{} does not support item assignment", other.type_name()),
+                    )),
                 }
             }
         }
@@ -640,7 +677,10 @@ impl Interp<'_> {
         if let Some(b) = BUILTINS.iter().find(|b| **b == name) {
             return Ok(Value::Builtin(b));
         }
-        Err(self.err(span, format!("Local variable `{name}` referenced before assignment")))
+        Err(self.err(
+            span,
+            format!("Local variable `{name}` referenced before assignment"),
+        ))
     }
 
     fn iterate(&self, v: &Value, span: Span) -> R<Vec<Value>> {
@@ -648,7 +688,21 @@ impl Interp<'_> {
             Value::List(l) => Ok(l.borrow().clone()),
             Value::Tuple(t) => Ok(t.as_ref().clone()),
             Value::Dict(d) => Ok(d.borrow().iter().map(|(k, _)| k.clone()).collect()),
-            other => Err(self.err(span, format!("Type `{}` is not iterable", other.type_name()))),
+            other => Err(self.err(
+                span,
+                format!("Type `{}` is not iterable", other.type_name()),
+            )),
+        }
+    }
+
+    fn key_check(&self, key: &Value, span: Span) -> R<()> {
+        if key.hashable() {
+            Ok(())
+        } else {
+            Err(self.err(
+                span,
+                format!("Value of type `{}` is not hashable", key.type_name()),
+            ))
         }
     }
 
@@ -694,8 +748,9 @@ impl Interp<'_> {
             }
             ExprKind::Dict(items) => {
                 let mut v: Vec<(Value, Value)> = Vec::with_capacity(items.len());
-                for (k, val) in items {
-                    let k = self.eval(k, scope)?;
+                for (kx, val) in items {
+                    let k = self.eval(kx, scope)?;
+                    self.key_check(&k, kx.span)?;
                     let val = self.eval(val, scope)?;
                     if let Some(slot) = v.iter_mut().find(|(k2, _)| k2.equals(&k)) {
                         slot.1 = val;
@@ -718,6 +773,7 @@ impl Interp<'_> {
                 let mut out: Vec<(Value, Value)> = Vec::new();
                 self.comprehension(clauses, 0, scope, &mut |me, sc| {
                     let k = me.eval(&kv.0, sc)?;
+                    me.key_check(&k, kv.0.span)?;
                     let v = me.eval(&kv.1, sc)?;
                     if let Some(slot) = out.iter_mut().find(|(k2, _)| k2.equals(&k)) {
                         slot.1 = v;
@@ -738,7 +794,9 @@ impl Interp<'_> {
                         Arg::Named(n, x) => {
                             let v = self.eval(x, scope)?;
                             if named.iter().any(|(m, _)| m == n) {
-                                return Err(self.err(x.span, format!("Repeated named argument `{n}`")));
+                                return Err(
+                                    self.err(x.span, format!("Repeated named argument `{n}`"))
+                                );
                             }
                             named.push((n.clone(), v));
                         }
@@ -749,11 +807,16 @@ impl Interp<'_> {
                         Arg::StarStar(x) => {
                             let v = self.eval(x, scope)?;
                             let Value::Dict(d) = &v else {
-                                return Err(self.err(x.span, format!("`**` argument must be a dict, got {}", v.type_name())));
+                                return Err(self.err(
+                                    x.span,
+                                    format!("`**` argument must be a dict, got {}", v.type_name()),
+                                ));
                             };
                             for (k, val) in d.borrow().iter() {
                                 let Value::Str(k) = k else {
-                                    return Err(self.err(x.span, "`**` argument keys must be strings"));
+                                    return Err(
+                                        self.err(x.span, "`**` argument keys must be strings")
+                                    );
                                 };
                                 named.push((k.to_string(), val.clone()));
                             }
@@ -775,7 +838,15 @@ impl Interp<'_> {
                         match self.eval(p, scope)? {
                             Value::Int(n) => idx[k] = Some(n),
                             Value::None => {}
-                            other => return Err(self.err(p.span, format!("slice index must be an int, got {}", other.type_name()))),
+                            other => {
+                                return Err(self.err(
+                                    p.span,
+                                    format!(
+                                        "slice index must be an int, got {}",
+                                        other.type_name()
+                                    ),
+                                ))
+                            }
                         }
                     }
                 }
@@ -786,12 +857,31 @@ impl Interp<'_> {
                 self.attr(obj, name, e.span)?
             }
             ExprKind::Neg(a) => match self.eval(a, scope)? {
-                Value::Int(n) => Value::Int(n.checked_neg().ok_or_else(|| self.err(e.span, "integer overflow"))?),
-                other => return Err(self.err(e.span, format!("Operation `-` not supported on type `{}`", other.type_name()))),
+                Value::Int(n) => Value::Int(
+                    n.checked_neg()
+                        .ok_or_else(|| self.err(e.span, "integer overflow"))?,
+                ),
+                other => {
+                    return Err(self.err(
+                        e.span,
+                        format!(
+                            "Operation `-` not supported on type `{}`",
+                            other.type_name()
+                        ),
+                    ))
+                }
             },
             ExprKind::Pos(a) => match self.eval(a, scope)? {
                 Value::Int(n) => Value::Int(n),
-                other => return Err(self.err(e.span, format!("Operation `+` not supported on type `{}`", other.type_name()))),
+                other => {
+                    return Err(self.err(
+                        e.span,
+                        format!(
+                            "Operation `+` not supported on type `{}`",
+                            other.type_name()
+                        ),
+                    ))
+                }
             },
             ExprKind::Not(a) => Value::Bool(!self.eval(a, scope)?.truthy()),
             ExprKind::And(a, b) => {
@@ -878,8 +968,18 @@ const NETWORK_RULE: Sig = &[
 const HOST_EXECUTABLE: Sig = &[("name", true), ("paths", true)];
 
 impl Interp<'_> {
-    fn call(&mut self, f: Value, pos: Vec<Value>, named: Vec<(String, Value)>, span: Span) -> R<Value> {
-        let caller = self.fn_names.last().cloned().unwrap_or_else(|| "<module>".to_string());
+    fn call(
+        &mut self,
+        f: Value,
+        pos: Vec<Value>,
+        named: Vec<(String, Value)>,
+        span: Span,
+    ) -> R<Value> {
+        let caller = self
+            .fn_names
+            .last()
+            .cloned()
+            .unwrap_or_else(|| "<module>".to_string());
         if self.frames.len() >= MAX_CALL_DEPTH {
             return Err(self.err(span, "Starlark call stack overflow"));
         }
@@ -889,11 +989,23 @@ impl Interp<'_> {
         r
     }
 
-    fn call_inner(&mut self, f: Value, pos: Vec<Value>, named: Vec<(String, Value)>, span: Span) -> R<Value> {
+    fn call_inner(
+        &mut self,
+        f: Value,
+        pos: Vec<Value>,
+        named: Vec<(String, Value)>,
+        span: Span,
+    ) -> R<Value> {
         match f {
             Value::Func(def, defaults) => {
                 if self.fn_names.iter().any(|n| *n == def.name) {
-                    return Err(self.err(span, format!("Starlark call stack overflow: recursive call to `{}`", def.name)));
+                    return Err(self.err(
+                        span,
+                        format!(
+                            "Starlark call stack overflow: recursive call to `{}`",
+                            def.name
+                        ),
+                    ));
                 }
                 let mut locals: Vec<(String, Value)> = Vec::new();
                 let mut pos = pos.into_iter();
@@ -912,7 +1024,10 @@ impl Interp<'_> {
                         _ => {
                             let v = if let Some(v) = pos.next() {
                                 if named.iter().any(|(n, _)| *n == p.name) {
-                                    return Err(self.err(span, format!("Multiple values for parameter `{}`", p.name)));
+                                    return Err(self.err(
+                                        span,
+                                        format!("Multiple values for parameter `{}`", p.name),
+                                    ));
                                 }
                                 v
                             } else if let Some(i) = named.iter().position(|(n, _)| *n == p.name) {
@@ -920,7 +1035,13 @@ impl Interp<'_> {
                             } else if let Some(d) = default {
                                 d.clone()
                             } else {
-                                return Err(self.err(span, format!("Missing parameter `{}` for call to `{}`", p.name, def.name)));
+                                return Err(self.err(
+                                    span,
+                                    format!(
+                                        "Missing parameter `{}` for call to `{}`",
+                                        p.name, def.name
+                                    ),
+                                ));
                             };
                             locals.push((p.name.clone(), v));
                         }
@@ -928,10 +1049,22 @@ impl Interp<'_> {
                 }
                 let extra = pos.count();
                 if extra > 0 {
-                    return Err(self.err(span, format!("Found {extra} extra positional parameter(s) for call to {}", def.name)));
+                    return Err(self.err(
+                        span,
+                        format!(
+                            "Found {extra} extra positional parameter(s) for call to {}",
+                            def.name
+                        ),
+                    ));
                 }
                 if let Some((n, _)) = named.first() {
-                    return Err(self.err(span, format!("Found `{n}` extra named parameter(s) for call to {}", def.name)));
+                    return Err(self.err(
+                        span,
+                        format!(
+                            "Found `{n}` extra named parameter(s) for call to {}",
+                            def.name
+                        ),
+                    ));
                 }
                 self.fn_names.push(def.name.clone());
                 let mut scope = Scope::Function(locals);
@@ -944,7 +1077,10 @@ impl Interp<'_> {
             }
             Value::Builtin(name) => self.builtin(name, pos, named, span),
             Value::Method(obj, name) => self.method(&obj, name, pos, named, span),
-            other => Err(self.err(span, format!("Type `{}` is not callable", other.type_name()))),
+            other => Err(self.err(
+                span,
+                format!("Type `{}` is not callable", other.type_name()),
+            )),
         }
     }
 
@@ -958,7 +1094,13 @@ impl Interp<'_> {
         span: Span,
     ) -> R<Vec<Option<Value>>> {
         if pos.len() > sig.len() {
-            return Err(self.err(span, format!("Found {} extra positional parameter(s) for call to {fname}", pos.len() - sig.len())));
+            return Err(self.err(
+                span,
+                format!(
+                    "Found {} extra positional parameter(s) for call to {fname}",
+                    pos.len() - sig.len()
+                ),
+            ));
         }
         let mut out: Vec<Option<Value>> = vec![None; sig.len()];
         for (i, v) in pos.into_iter().enumerate() {
@@ -966,10 +1108,16 @@ impl Interp<'_> {
         }
         for (n, v) in named {
             let Some(i) = sig.iter().position(|(p, _)| *p == n) else {
-                return Err(self.err(span, format!("Found `{n}` extra named parameter(s) for call to {fname}")));
+                return Err(self.err(
+                    span,
+                    format!("Found `{n}` extra named parameter(s) for call to {fname}"),
+                ));
             };
             if out[i].is_some() {
-                return Err(self.err(span, format!("Multiple values for parameter `{n}` in call to {fname}")));
+                return Err(self.err(
+                    span,
+                    format!("Multiple values for parameter `{n}` in call to {fname}"),
+                ));
             }
             out[i] = Some(v);
         }
@@ -988,18 +1136,36 @@ impl Interp<'_> {
     fn want_str(&self, param: &str, v: &Value, span: Span) -> R<Rc<str>> {
         match v {
             Value::Str(s) => Ok(s.clone()),
-            other => Err(self.err(span, format!("Type of parameter `{param}` doesn't match, expected `str`, actual `{}`", other.desc()))),
+            other => Err(self.err(
+                span,
+                format!(
+                    "Type of parameter `{param}` doesn't match, expected `str`, actual `{}`",
+                    other.desc()
+                ),
+            )),
         }
     }
 
     fn want_list(&self, param: &str, v: &Value, span: Span) -> R<Vec<Value>> {
         match v {
             Value::List(l) => Ok(l.borrow().clone()),
-            other => Err(self.err(span, format!("Type of parameter `{param}` doesn't match, expected `list`, actual `{}`", other.desc()))),
+            other => Err(self.err(
+                span,
+                format!(
+                    "Type of parameter `{param}` doesn't match, expected `list`, actual `{}`",
+                    other.desc()
+                ),
+            )),
         }
     }
 
-    fn builtin(&mut self, name: &'static str, pos: Vec<Value>, named: Vec<(String, Value)>, span: Span) -> R<Value> {
+    fn builtin(
+        &mut self,
+        name: &'static str,
+        pos: Vec<Value>,
+        named: Vec<(String, Value)>,
+        span: Span,
+    ) -> R<Value> {
         match name {
             "prefix_rule" => self.prefix_rule(pos, named, span),
             "network_rule" => self.network_rule(pos, named, span),
@@ -1008,20 +1174,41 @@ impl Interp<'_> {
         }
     }
 
-    fn prefix_rule(&mut self, pos: Vec<Value>, named: Vec<(String, Value)>, span: Span) -> R<Value> {
+    fn prefix_rule(
+        &mut self,
+        pos: Vec<Value>,
+        named: Vec<(String, Value)>,
+        span: Span,
+    ) -> R<Value> {
         let a = self.bind_native("prefix_rule", PREFIX_RULE, pos, named, span)?;
         // Unpack (type checks) first, in parameter order, as the generated binding does.
         let pattern = self.want_list("pattern", a[0].as_ref().unwrap_or(&Value::None), span)?;
-        let decision = a[1].as_ref().map(|v| self.want_str("decision", v, span)).transpose()?;
-        let matches = a[2].as_ref().map(|v| self.want_list("match", v, span)).transpose()?;
-        let not_matches = a[3].as_ref().map(|v| self.want_list("not_match", v, span)).transpose()?;
-        let justification = a[4].as_ref().map(|v| self.want_str("justification", v, span)).transpose()?;
+        let decision = a[1]
+            .as_ref()
+            .map(|v| self.want_str("decision", v, span))
+            .transpose()?;
+        let matches = a[2]
+            .as_ref()
+            .map(|v| self.want_list("match", v, span))
+            .transpose()?;
+        let not_matches = a[3]
+            .as_ref()
+            .map(|v| self.want_list("not_match", v, span))
+            .transpose()?;
+        let justification = a[4]
+            .as_ref()
+            .map(|v| self.want_str("justification", v, span))
+            .transpose()?;
 
         let decision = match decision {
-            Some(raw) => Decision::parse(&raw).ok_or_else(|| self.err(span, format!("invalid decision: {raw}")))?,
+            Some(raw) => Decision::parse(&raw)
+                .ok_or_else(|| self.err(span, format!("invalid decision: {raw}")))?,
             None => Decision::Allow,
         };
-        if justification.as_deref().is_some_and(|j| j.trim().is_empty()) {
+        if justification
+            .as_deref()
+            .is_some_and(|j| j.trim().is_empty())
+        {
             return Err(self.err(span, "invalid rule: justification cannot be empty"));
         }
         let mut tokens: Vec<PatternToken> = Vec::new();
@@ -1084,10 +1271,15 @@ impl Interp<'_> {
             out.push(match v {
                 Value::Str(s) => {
                     let Some(tokens) = shlex::rust_split(&s) else {
-                        return Err(self.err(span, "invalid example: example string has invalid shell syntax"));
+                        return Err(self.err(
+                            span,
+                            "invalid example: example string has invalid shell syntax",
+                        ));
                     };
                     if tokens.is_empty() {
-                        return Err(self.err(span, "invalid example: example cannot be an empty string"));
+                        return Err(
+                            self.err(span, "invalid example: example cannot be an empty string")
+                        );
                     }
                     tokens
                 }
@@ -1097,29 +1289,51 @@ impl Interp<'_> {
                         match t {
                             Value::Str(s) => tokens.push(s.to_string()),
                             other => {
-                                return Err(self.err(span, format!("invalid example: example tokens must be strings (got {})", other.type_name())))
+                                return Err(self.err(
+                                    span,
+                                    format!(
+                                        "invalid example: example tokens must be strings (got {})",
+                                        other.type_name()
+                                    ),
+                                ))
                             }
                         }
                     }
                     if tokens.is_empty() {
-                        return Err(self.err(span, "invalid example: example cannot be an empty list"));
+                        return Err(
+                            self.err(span, "invalid example: example cannot be an empty list")
+                        );
                     }
                     tokens
                 }
                 other => {
-                    return Err(self.err(span, format!("invalid example: example must be a string or list of strings (got {})", other.type_name())))
+                    return Err(self.err(
+                        span,
+                        format!(
+                            "invalid example: example must be a string or list of strings (got {})",
+                            other.type_name()
+                        ),
+                    ))
                 }
             });
         }
         Ok(out)
     }
 
-    fn network_rule(&mut self, pos: Vec<Value>, named: Vec<(String, Value)>, span: Span) -> R<Value> {
+    fn network_rule(
+        &mut self,
+        pos: Vec<Value>,
+        named: Vec<(String, Value)>,
+        span: Span,
+    ) -> R<Value> {
         let a = self.bind_native("network_rule", NETWORK_RULE, pos, named, span)?;
         let host = self.want_str("host", a[0].as_ref().unwrap_or(&Value::None), span)?;
         let protocol = self.want_str("protocol", a[1].as_ref().unwrap_or(&Value::None), span)?;
         let decision = self.want_str("decision", a[2].as_ref().unwrap_or(&Value::None), span)?;
-        let justification = a[3].as_ref().map(|v| self.want_str("justification", v, span)).transpose()?;
+        let justification = a[3]
+            .as_ref()
+            .map(|v| self.want_str("justification", v, span))
+            .transpose()?;
         let protocol = match &*protocol {
             "http" => "http",
             "https" | "https_connect" | "http-connect" => "https",
@@ -1133,12 +1347,17 @@ impl Interp<'_> {
         let decision = if &*decision == "deny" {
             Decision::Forbidden
         } else {
-            Decision::parse(&decision).ok_or_else(|| self.err(span, format!("invalid decision: {decision}")))?
+            Decision::parse(&decision)
+                .ok_or_else(|| self.err(span, format!("invalid decision: {decision}")))?
         };
-        if justification.as_deref().is_some_and(|j| j.trim().is_empty()) {
+        if justification
+            .as_deref()
+            .is_some_and(|j| j.trim().is_empty())
+        {
             return Err(self.err(span, "invalid rule: justification cannot be empty"));
         }
-        let host = normalize_host(&host).map_err(|m| self.err(span, format!("invalid rule: {m}")))?;
+        let host =
+            normalize_host(&host).map_err(|m| self.err(span, format!("invalid rule: {m}")))?;
         self.policy.push_network_rule(NetworkRule {
             host,
             protocol: protocol.to_string(),
@@ -1148,7 +1367,12 @@ impl Interp<'_> {
         Ok(Value::None)
     }
 
-    fn host_executable(&mut self, pos: Vec<Value>, named: Vec<(String, Value)>, span: Span) -> R<Value> {
+    fn host_executable(
+        &mut self,
+        pos: Vec<Value>,
+        named: Vec<(String, Value)>,
+        span: Span,
+    ) -> R<Value> {
         let a = self.bind_native("host_executable", HOST_EXECUTABLE, pos, named, span)?;
         let name = self.want_str("name", a[0].as_ref().unwrap_or(&Value::None), span)?;
         let paths = self.want_list("paths", a[1].as_ref().unwrap_or(&Value::None), span)?;
@@ -1161,14 +1385,25 @@ impl Interp<'_> {
         let mut parsed: Vec<String> = Vec::new();
         for p in paths {
             let Value::Str(raw) = &p else {
-                return Err(self.err(span, format!("invalid rule: host_executable paths must be strings (got {})", p.type_name())));
+                return Err(self.err(
+                    span,
+                    format!(
+                        "invalid rule: host_executable paths must be strings (got {})",
+                        p.type_name()
+                    ),
+                ));
             };
             if !raw.starts_with('/') && !raw.starts_with("~/") {
                 return Err(self.err(span, format!("invalid rule: host_executable paths must be absolute or use `~/...` home-relative syntax (got {raw}): path is not absolute")));
             }
             let base = raw.trim_end_matches('/').rsplit('/').next().unwrap_or("");
             if base != &*name {
-                return Err(self.err(span, format!("invalid rule: host_executable path `{raw}` must have basename `{name}`")));
+                return Err(self.err(
+                    span,
+                    format!(
+                        "invalid rule: host_executable path `{raw}` must have basename `{name}`"
+                    ),
+                ));
             }
             let raw = raw.to_string();
             if !parsed.contains(&raw) {
@@ -1179,15 +1414,27 @@ impl Interp<'_> {
         Ok(Value::None)
     }
 
-    fn generic_builtin(&mut self, name: &'static str, pos: Vec<Value>, named: Vec<(String, Value)>, span: Span) -> R<Value> {
+    fn generic_builtin(
+        &mut self,
+        name: &'static str,
+        pos: Vec<Value>,
+        named: Vec<(String, Value)>,
+        span: Span,
+    ) -> R<Value> {
         if name != "dict" {
             if let Some((n, _)) = named.first() {
-                return Err(self.err(span, format!("Found `{n}` extra named parameter(s) for call to {name}")));
+                return Err(self.err(
+                    span,
+                    format!("Found `{n}` extra named parameter(s) for call to {name}"),
+                ));
             }
         }
         let arity = |me: &Self, lo: usize, hi: usize| -> R<()> {
             if pos.len() < lo || pos.len() > hi {
-                Err(me.err(span, format!("Wrong number of arguments for call to {name}")))
+                Err(me.err(
+                    span,
+                    format!("Wrong number of arguments for call to {name}"),
+                ))
             } else {
                 Ok(())
             }
@@ -1200,18 +1447,29 @@ impl Interp<'_> {
                     Value::List(l) => l.borrow().len(),
                     Value::Tuple(t) => t.len(),
                     Value::Dict(d) => d.borrow().len(),
-                    other => return Err(self.err(span, format!("len() of {} is not supported", other.type_name()))),
+                    other => {
+                        return Err(self.err(
+                            span,
+                            format!("len() of {} is not supported", other.type_name()),
+                        ))
+                    }
                 };
                 Ok(Value::Int(n as i64))
             }
             "list" | "tuple" => {
                 arity(self, 0, 1)?;
                 let items = match pos.first() {
-                    Some(Value::Str(_)) => return Err(self.err(span, "strings are not iterable; use .elems()")),
+                    Some(Value::Str(_)) => {
+                        return Err(self.err(span, "strings are not iterable; use .elems()"))
+                    }
                     Some(v) => self.iterate(v, span)?,
                     None => Vec::new(),
                 };
-                Ok(if name == "list" { Value::list(items) } else { Value::Tuple(Rc::new(items)) })
+                Ok(if name == "list" {
+                    Value::list(items)
+                } else {
+                    Value::Tuple(Rc::new(items))
+                })
             }
             "dict" => {
                 arity(self, 0, 1)?;
@@ -1222,6 +1480,7 @@ impl Interp<'_> {
                         if kv.len() != 2 {
                             return Err(self.err(span, "dict() wants pairs"));
                         }
+                        self.key_check(&kv[0], span)?;
                         out.push((kv[0].clone(), kv[1].clone()));
                     }
                 }
@@ -1243,8 +1502,14 @@ impl Interp<'_> {
                 match &pos[0] {
                     Value::Int(n) => Ok(Value::Int(*n)),
                     Value::Bool(b) => Ok(Value::Int(*b as i64)),
-                    Value::Str(s) => s.trim().parse().map(Value::Int).map_err(|_| self.err(span, format!("int(): invalid literal {s:?}"))),
-                    other => Err(self.err(span, format!("int() does not accept {}", other.type_name()))),
+                    Value::Str(s) => s
+                        .trim()
+                        .parse()
+                        .map(Value::Int)
+                        .map_err(|_| self.err(span, format!("int(): invalid literal {s:?}"))),
+                    other => {
+                        Err(self.err(span, format!("int() does not accept {}", other.type_name())))
+                    }
                 }
             }
             "bool" => {
@@ -1273,7 +1538,12 @@ impl Interp<'_> {
                 for v in &pos {
                     match v {
                         Value::Int(i) => n.push(*i),
-                        other => return Err(self.err(span, format!("range() wants ints, got {}", other.type_name()))),
+                        other => {
+                            return Err(self.err(
+                                span,
+                                format!("range() wants ints, got {}", other.type_name()),
+                            ))
+                        }
                     }
                 }
                 let (start, stop, step) = match n.as_slice() {
@@ -1288,12 +1558,15 @@ impl Interp<'_> {
                 let count = if step > 0 {
                     (stop.saturating_sub(start).max(0) as u128).div_ceil(step as u128)
                 } else {
-                    (start.saturating_sub(stop).max(0) as u128).div_ceil(step.unsigned_abs() as u128)
+                    (start.saturating_sub(stop).max(0) as u128)
+                        .div_ceil(step.unsigned_abs() as u128)
                 };
                 if count > MAX_LEN as u128 {
                     return Err(self.err(span, "value too large for a policy file"));
                 }
-                let items = (0..count as i64).map(|i| Value::Int(start + i * step)).collect();
+                let items = (0..count as i64)
+                    .map(|i| Value::Int(start + i * step))
+                    .collect();
                 Ok(Value::list(items))
             }
             "enumerate" => {
@@ -1308,11 +1581,16 @@ impl Interp<'_> {
                 ))
             }
             "zip" => {
-                let lists: Vec<Vec<Value>> = pos.iter().map(|v| self.iterate(v, span)).collect::<R<_>>()?;
+                let lists: Vec<Vec<Value>> = pos
+                    .iter()
+                    .map(|v| self.iterate(v, span))
+                    .collect::<R<_>>()?;
                 let n = lists.iter().map(Vec::len).min().unwrap_or(0);
                 Ok(Value::list(
                     (0..n)
-                        .map(|i| Value::Tuple(Rc::new(lists.iter().map(|l| l[i].clone()).collect())))
+                        .map(|i| {
+                            Value::Tuple(Rc::new(lists.iter().map(|l| l[i].clone()).collect()))
+                        })
                         .collect(),
                 ))
             }
@@ -1323,13 +1601,21 @@ impl Interp<'_> {
                 Ok(Value::list(items))
             }
             "sorted" | "min" | "max" => {
-                let items = if pos.len() == 1 { self.iterate(&pos[0], span)? } else { pos };
+                let items = if pos.len() == 1 {
+                    self.iterate(&pos[0], span)?
+                } else {
+                    pos
+                };
                 let mut items = items;
                 let mut err = None;
                 items.sort_by(|a, b| match compare(a, b) {
                     Some(o) => o,
                     None => {
-                        err = Some(format!("cannot compare {} with {}", a.type_name(), b.type_name()));
+                        err = Some(format!(
+                            "cannot compare {} with {}",
+                            a.type_name(),
+                            b.type_name()
+                        ));
                         std::cmp::Ordering::Equal
                     }
                 });
@@ -1338,7 +1624,9 @@ impl Interp<'_> {
                 }
                 match name {
                     "sorted" => Ok(Value::list(items)),
-                    _ if items.is_empty() => Err(self.err(span, format!("{name}() of an empty sequence"))),
+                    _ if items.is_empty() => {
+                        Err(self.err(span, format!("{name}() of an empty sequence")))
+                    }
                     "min" => Ok(items[0].clone()),
                     _ => Ok(items[items.len() - 1].clone()),
                 }
@@ -1359,18 +1647,37 @@ impl Interp<'_> {
     fn attr(&self, obj: Value, name: &str, span: Span) -> R<Value> {
         match method_name(&obj, name) {
             Some(m) => Ok(Value::Method(Rc::new(obj), m)),
-            None => Err(self.err(span, format!("Object of type `{}` has no attribute `{name}`", obj.type_name()))),
+            None => Err(self.err(
+                span,
+                format!(
+                    "Object of type `{}` has no attribute `{name}`",
+                    obj.type_name()
+                ),
+            )),
         }
     }
 
-    fn method(&mut self, obj: &Value, name: &'static str, pos: Vec<Value>, named: Vec<(String, Value)>, span: Span) -> R<Value> {
+    fn method(
+        &mut self,
+        obj: &Value,
+        name: &'static str,
+        pos: Vec<Value>,
+        named: Vec<(String, Value)>,
+        span: Span,
+    ) -> R<Value> {
         if let Some((n, _)) = named.first() {
-            return Err(self.err(span, format!("Found `{n}` extra named parameter(s) for call to {name}")));
+            return Err(self.err(
+                span,
+                format!("Found `{n}` extra named parameter(s) for call to {name}"),
+            ));
         }
         let want_str = |me: &Self, i: usize| -> R<Rc<str>> {
             match pos.get(i) {
                 Some(Value::Str(s)) => Ok(s.clone()),
-                Some(other) => Err(me.err(span, format!("{name}() wants a string, got {}", other.type_name()))),
+                Some(other) => Err(me.err(
+                    span,
+                    format!("{name}() wants a string, got {}", other.type_name()),
+                )),
                 None => Err(me.err(span, format!("Missing argument for call to {name}"))),
             }
         };
@@ -1398,7 +1705,9 @@ impl Interp<'_> {
                 };
                 let items = l.borrow();
                 if name == "count" {
-                    return Ok(Value::Int(items.iter().filter(|x| x.equals(v)).count() as i64));
+                    return Ok(Value::Int(
+                        items.iter().filter(|x| x.equals(v)).count() as i64
+                    ));
                 }
                 match items.iter().position(|x| x.equals(v)) {
                     Some(i) => Ok(Value::Int(i as i64)),
@@ -1409,11 +1718,19 @@ impl Interp<'_> {
                 let Some(k) = pos.first() else {
                     return Err(self.err(span, "Missing argument for call to get"));
                 };
-                let found = d.borrow().iter().find(|(k2, _)| k2.equals(k)).map(|(_, v)| v.clone());
+                let found = d
+                    .borrow()
+                    .iter()
+                    .find(|(k2, _)| k2.equals(k))
+                    .map(|(_, v)| v.clone());
                 Ok(found.unwrap_or_else(|| pos.get(1).cloned().unwrap_or(Value::None)))
             }
-            (Value::Dict(d), "keys") => Ok(Value::list(d.borrow().iter().map(|(k, _)| k.clone()).collect())),
-            (Value::Dict(d), "values") => Ok(Value::list(d.borrow().iter().map(|(_, v)| v.clone()).collect())),
+            (Value::Dict(d), "keys") => Ok(Value::list(
+                d.borrow().iter().map(|(k, _)| k.clone()).collect(),
+            )),
+            (Value::Dict(d), "values") => Ok(Value::list(
+                d.borrow().iter().map(|(_, v)| v.clone()).collect(),
+            )),
             (Value::Dict(d), "items") => Ok(Value::list(
                 d.borrow()
                     .iter()
@@ -1428,7 +1745,12 @@ impl Interp<'_> {
                 for item in self.iterate(v, span)? {
                     match item {
                         Value::Str(p) => parts.push(p.to_string()),
-                        other => return Err(self.err(span, format!("join() wants strings, got {}", other.type_name()))),
+                        other => {
+                            return Err(self.err(
+                                span,
+                                format!("join() wants strings, got {}", other.type_name()),
+                            ))
+                        }
                     }
                 }
                 let out = parts.join(s);
@@ -1477,13 +1799,22 @@ impl Interp<'_> {
                 out.push_str(rest);
                 Ok(Value::str(&out))
             }
-            _ => Err(self.err(span, format!("Object of type `{}` has no attribute `{name}`", obj.type_name()))),
+            _ => Err(self.err(
+                span,
+                format!(
+                    "Object of type `{}` has no attribute `{name}`",
+                    obj.type_name()
+                ),
+            )),
         }
     }
 
     fn list_index(&self, key: &Value, len: usize, span: Span) -> R<usize> {
         let Value::Int(i) = key else {
-            return Err(self.err(span, format!("index must be an int, got {}", key.type_name())));
+            return Err(self.err(
+                span,
+                format!("index must be an int, got {}", key.type_name()),
+            ));
         };
         let i = if *i < 0 { *i + len as i64 } else { *i };
         if i < 0 || i >= len as i64 {
@@ -1510,7 +1841,10 @@ impl Interp<'_> {
                 .find(|(k, _)| k.equals(key))
                 .map(|(_, v)| v.clone())
                 .ok_or_else(|| self.err(span, format!("Key `{}` was not found", key.repr()))),
-            other => Err(self.err(span, format!("Type `{}` does not support indexing", other.type_name()))),
+            other => Err(self.err(
+                span,
+                format!("Type `{}` does not support indexing", other.type_name()),
+            )),
         }
     }
 
@@ -1519,7 +1853,12 @@ impl Interp<'_> {
             Value::List(l) => l.borrow().clone(),
             Value::Tuple(t) => t.as_ref().clone(),
             Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
-            other => return Err(self.err(span, format!("Type `{}` does not support slicing", other.type_name()))),
+            other => {
+                return Err(self.err(
+                    span,
+                    format!("Type `{}` does not support slicing", other.type_name()),
+                ))
+            }
         };
         let len = items.len() as i64;
         let step = idx[2].unwrap_or(1);
@@ -1544,7 +1883,10 @@ impl Interp<'_> {
                 i += step;
             }
         } else {
-            let (a, b) = (clamp(idx[0], len - 1, -1, len - 1), clamp(idx[1], -1, -1, len - 1));
+            let (a, b) = (
+                clamp(idx[0], len - 1, -1, len - 1),
+                clamp(idx[1], -1, -1, len - 1),
+            );
             let mut i = a;
             while i > b {
                 out.push(items[i as usize].clone());
@@ -1561,7 +1903,15 @@ impl Interp<'_> {
     fn binop(&self, op: BinOp, l: &Value, r: &Value, span: Span) -> R<Value> {
         use Value::{Int, List, Str, Tuple};
         let unsupported = || {
-            self.err(span, format!("Operation `{}` not supported for types `{}` and `{}`", op_str(op), l.type_name(), r.type_name()))
+            self.err(
+                span,
+                format!(
+                    "Operation `{}` not supported for types `{}` and `{}`",
+                    op_str(op),
+                    l.type_name(),
+                    r.type_name()
+                ),
+            )
         };
         let overflow = || self.err(span, "integer overflow");
         Ok(match (op, l, r) {
@@ -1623,7 +1973,8 @@ impl Interp<'_> {
                 self.grow_check(v.len(), span)?;
                 Tuple(Rc::new(v))
             }
-            (BinOp::Mul, Str(_) | List(_) | Tuple(_), Int(_)) | (BinOp::Mul, Int(_), Str(_) | List(_) | Tuple(_)) => {
+            (BinOp::Mul, Str(_) | List(_) | Tuple(_), Int(_))
+            | (BinOp::Mul, Int(_), Str(_) | List(_) | Tuple(_)) => {
                 let (seq, n) = match (l, r) {
                     (Int(n), s) | (s, Int(n)) => (s, (*n).max(0) as usize),
                     _ => return Err(unsupported()),
@@ -1636,11 +1987,25 @@ impl Interp<'_> {
                     List(items) => {
                         let items = items.borrow();
                         self.grow_check(items.len().saturating_mul(n), span)?;
-                        Value::list(items.iter().cloned().cycle().take(items.len() * n).collect())
+                        Value::list(
+                            items
+                                .iter()
+                                .cloned()
+                                .cycle()
+                                .take(items.len() * n)
+                                .collect(),
+                        )
                     }
                     Tuple(items) => {
                         self.grow_check(items.len().saturating_mul(n), span)?;
-                        Tuple(Rc::new(items.iter().cloned().cycle().take(items.len() * n).collect()))
+                        Tuple(Rc::new(
+                            items
+                                .iter()
+                                .cloned()
+                                .cycle()
+                                .take(items.len() * n)
+                                .collect(),
+                        ))
                     }
                     _ => return Err(unsupported()),
                 }
@@ -1663,7 +2028,9 @@ impl Interp<'_> {
                         Some('%') => out.push('%'),
                         Some(k @ ('s' | 'd' | 'r')) => {
                             let Some(v) = args.next() else {
-                                return Err(self.err(span, "not enough arguments for format string"));
+                                return Err(
+                                    self.err(span, "not enough arguments for format string")
+                                );
                             };
                             out.push_str(&if k == 'r' { v.repr() } else { v.to_str() });
                         }
@@ -1703,19 +2070,26 @@ fn op_str(op: BinOp) -> &'static str {
 }
 
 fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
+    compare_at(a, b, 0)
+}
+
+fn compare_at(a: &Value, b: &Value, depth: usize) -> Option<std::cmp::Ordering> {
+    if depth > 64 {
+        return None;
+    }
     match (a, b) {
         (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
         (Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
-        (Value::List(x), Value::List(y)) => seq_cmp(&x.borrow(), &y.borrow()),
-        (Value::Tuple(x), Value::Tuple(y)) => seq_cmp(x, y),
+        (Value::List(x), Value::List(y)) => seq_cmp(&x.borrow(), &y.borrow(), depth),
+        (Value::Tuple(x), Value::Tuple(y)) => seq_cmp(x, y, depth),
         _ => None,
     }
 }
 
-fn seq_cmp(a: &[Value], b: &[Value]) -> Option<std::cmp::Ordering> {
+fn seq_cmp(a: &[Value], b: &[Value], depth: usize) -> Option<std::cmp::Ordering> {
     for (x, y) in a.iter().zip(b) {
-        match compare(x, y)? {
+        match compare_at(x, y, depth + 1)? {
             std::cmp::Ordering::Equal => {}
             o => return Some(o),
         }
@@ -1727,8 +2101,17 @@ fn method_name(obj: &Value, name: &str) -> Option<&'static str> {
     const LIST: &[&str] = &["append", "extend", "index", "count"];
     const DICT: &[&str] = &["get", "keys", "values", "items"];
     const STR: &[&str] = &[
-        "join", "split", "strip", "lstrip", "rstrip", "lower", "upper", "startswith", "endswith",
-        "replace", "format",
+        "join",
+        "split",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "lower",
+        "upper",
+        "startswith",
+        "endswith",
+        "replace",
+        "format",
     ];
     let table = match obj {
         Value::List(_) => LIST,
@@ -1747,7 +2130,9 @@ fn normalize_host(raw: &str) -> Result<String, String> {
         return Err("network_rule host cannot be empty".into());
     }
     if host.contains("://") || host.contains('/') || host.contains('?') || host.contains('#') {
-        return Err("network_rule host must be a hostname or IP literal (without scheme or path)".into());
+        return Err(
+            "network_rule host must be a hostname or IP literal (without scheme or path)".into(),
+        );
     }
     if let Some(stripped) = host.strip_prefix('[') {
         let Some((inside, rest)) = stripped.split_once(']') else {
@@ -1757,12 +2142,15 @@ fn normalize_host(raw: &str) -> Result<String, String> {
             .strip_prefix(':')
             .is_some_and(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
         if !rest.is_empty() && !port_ok {
-            return Err(format!("network_rule host contains an unsupported suffix: {raw}"));
+            return Err(format!(
+                "network_rule host contains an unsupported suffix: {raw}"
+            ));
         }
         host = inside;
     } else if host.matches(':').count() == 1 {
         if let Some((candidate, port)) = host.rsplit_once(':') {
-            if !candidate.is_empty() && !port.is_empty() && port.chars().all(|c| c.is_ascii_digit()) {
+            if !candidate.is_empty() && !port.is_empty() && port.chars().all(|c| c.is_ascii_digit())
+            {
                 host = candidate;
             }
         }

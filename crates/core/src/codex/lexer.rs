@@ -37,8 +37,8 @@ pub(crate) struct Token {
 }
 
 const KEYWORDS: &[&str] = &[
-    "and", "break", "continue", "def", "elif", "else", "for", "if", "in", "lambda", "load",
-    "not", "or", "pass", "return",
+    "and", "break", "continue", "def", "elif", "else", "for", "if", "in", "lambda", "load", "not",
+    "or", "pass", "return",
 ];
 
 /// Words Starlark reserves (Python keywords it does not implement): using one is a parse error,
@@ -51,8 +51,8 @@ const RESERVED: &[&str] = &[
 // Longest first, so `**=` wins over `**` and `*`.
 const PUNCT: &[&str] = &[
     "//=", "**", "//", "==", "!=", "<=", ">=", "+=", "-=", "*=", "/=", "%=", "|=", "&=", "^=",
-    "->", "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "=", "<", ">", "+", "-", "*", "/",
-    "%", "|", "&", "^", "~",
+    "->", "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "=", "<", ">", "+", "-", "*", "/", "%",
+    "|", "&", "^", "~",
 ];
 
 fn keyword(word: &str) -> Option<&'static str> {
@@ -195,7 +195,9 @@ impl Lexer<'_> {
                     }
                     let quote_next = matches!(self.peek(), Some('"') | Some('\''));
                     let lower = word.to_ascii_lowercase();
-                    if quote_next && matches!(lower.as_str(), "r" | "f" | "rf" | "fr" | "b" | "rb" | "br") {
+                    if quote_next
+                        && matches!(lower.as_str(), "r" | "f" | "rf" | "fr" | "b" | "rb" | "br")
+                    {
                         if lower.contains('b') {
                             return Err(self.err(start, "byte strings are not supported"));
                         }
@@ -268,15 +270,24 @@ impl Lexer<'_> {
             }
         }
         if self.peek() == Some('.') {
-            return Err(self.err(start, "floating-point numbers are not supported in policy files"));
+            return Err(self.err(
+                start,
+                "floating-point numbers are not supported in policy files",
+            ));
         }
-        let digits: String = self.src[digits_start..self.pos].chars().filter(|c| *c != '_').collect();
+        let digits: String = self.src[digits_start..self.pos]
+            .chars()
+            .filter(|c| *c != '_')
+            .collect();
         match i64::from_str_radix(&digits, radix) {
             Ok(n) => {
                 self.push(Tok::Int(n), start);
                 Ok(())
             }
-            Err(_) => Err(self.err(start, format!("invalid integer literal `{}`", &self.src[start..self.pos]))),
+            Err(_) => Err(self.err(
+                start,
+                format!("invalid integer literal `{}`", &self.src[start..self.pos]),
+            )),
         }
     }
 
@@ -344,7 +355,9 @@ impl Lexer<'_> {
                             _ => break,
                         }
                     }
-                    out.push(char::from_u32(v).ok_or_else(|| self.err(start, "invalid octal escape"))?);
+                    out.push(
+                        char::from_u32(v).ok_or_else(|| self.err(start, "invalid octal escape"))?,
+                    );
                 }
                 'x' | 'u' | 'U' => {
                     let n = match e {
@@ -360,7 +373,10 @@ impl Lexer<'_> {
                         };
                         v = v.saturating_mul(16).saturating_add(d);
                     }
-                    out.push(char::from_u32(v).ok_or_else(|| self.err(start, "escape is not a valid character"))?);
+                    out.push(
+                        char::from_u32(v)
+                            .ok_or_else(|| self.err(start, "escape is not a valid character"))?,
+                    );
                 }
                 // Like Python, an unknown escape keeps its backslash (`".\\mvnw.cmd"` is common).
                 other => {
@@ -400,7 +416,10 @@ fn fstring_parts(s: &str, body_start: usize, _src: &str) -> Result<Vec<FPart>, (
                 }
                 let trimmed = name.trim();
                 let ident_ok = !trimmed.is_empty()
-                    && trimmed.chars().next().is_some_and(|c| c == '_' || c.is_alphabetic())
+                    && trimmed
+                        .chars()
+                        .next()
+                        .is_some_and(|c| c == '_' || c.is_alphabetic())
                     && trimmed.chars().all(|c| c == '_' || c.is_alphanumeric());
                 if !closed {
                     return Err((body_start + i, "unclosed `{` in f-string".to_string()));
@@ -414,7 +433,10 @@ fn fstring_parts(s: &str, body_start: usize, _src: &str) -> Result<Vec<FPart>, (
                 if !lit.is_empty() {
                     parts.push(FPart::Lit(std::mem::take(&mut lit)));
                 }
-                parts.push(FPart::Var(trimmed.to_string(), Span::new(body_start, body_start + s.len())));
+                parts.push(FPart::Var(
+                    trimmed.to_string(),
+                    Span::new(body_start, body_start + s.len()),
+                ));
             }
             '}' => return Err((body_start + i, "single `}` in f-string".to_string())),
             c => lit.push(c),

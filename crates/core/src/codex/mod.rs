@@ -111,9 +111,11 @@ fn action(d: Decision) -> Action {
 /// ```
 pub fn translate_pattern(pattern: &str) -> Result<Vec<String>, String> {
     if pattern.trim() == "*" {
-        return Err("`*` matches every command, but execpolicy stores rules under a literal first \
+        return Err(
+            "`*` matches every command, but execpolicy stores rules under a literal first \
                     token: no prefix rule matches all commands"
-            .to_string());
+                .to_string(),
+        );
     }
     let body = pattern.strip_suffix(" *").unwrap_or(pattern);
     let tokens = shlex::python_split(body)
@@ -131,7 +133,9 @@ pub fn translate_pattern(pattern: &str) -> Result<Vec<String>, String> {
                 &t[..t.len() - 1]
             )
         } else {
-            format!("`{t}` contains a wildcard inside a token; execpolicy compares whole tokens only")
+            format!(
+                "`{t}` contains a wildcard inside a token; execpolicy compares whole tokens only"
+            )
         });
     }
     Ok(tokens)
@@ -264,7 +268,7 @@ impl Engine for CodexEngine {
         let outcome = self.matching_rows(call);
         let is_shell = call.tool == SHELL_TOOL;
         let argv_ok = outcome.is_ok();
-        let matches = outcome.as_ref().map(Vec::clone).unwrap_or_default();
+        let matches = outcome.clone().unwrap_or_default();
         // Codex checks every rule (the decision is a maximum, so there is no early stop).
         let steps = self
             .rule_of_row

@@ -353,7 +353,10 @@ impl Policy {
 
     pub(crate) fn push_rule(&mut self, rule: PrefixRule) -> usize {
         let i = self.rules.len();
-        self.by_program.entry(rule.first.clone()).or_default().push(i);
+        self.by_program
+            .entry(rule.first.clone())
+            .or_default()
+            .push(i);
         self.rules.push(rule);
         i
     }
@@ -418,7 +421,11 @@ impl Policy {
             .unwrap_or_default()
     }
 
-    fn matches_under(&self, cmd: &[String], only: Option<&std::ops::Range<usize>>) -> Vec<RuleMatch> {
+    fn matches_under(
+        &self,
+        cmd: &[String],
+        only: Option<&std::ops::Range<usize>>,
+    ) -> Vec<RuleMatch> {
         let Some(first) = cmd.first() else {
             return Vec::new();
         };
@@ -454,7 +461,10 @@ impl Policy {
             return Vec::new();
         }
         if let Some(paths) = self.host_executables.get(basename) {
-            if !paths.iter().any(|p| absolutize(p, None).as_deref() == Some(program.as_str())) {
+            if !paths
+                .iter()
+                .any(|p| absolutize(p, None).as_deref() == Some(program.as_str()))
+            {
                 return Vec::new();
             }
         }

@@ -110,7 +110,9 @@ enum Tok {
     Redirect,
     /// `<<EOF` / `<<-EOF` with its body; `subst` when an unquoted body contains `$(` or a
     /// backtick (a command substitution, i.e. more commands).
-    Heredoc { subst: bool },
+    Heredoc {
+        subst: bool,
+    },
     Comment,
 }
 
@@ -149,10 +151,17 @@ fn tokenize(s: &str) -> Option<Vec<Tok>> {
                         if i >= chars.len() {
                             break;
                         }
-                        let end = chars[i..].iter().position(|c| *c == '\n').map_or(chars.len(), |p| i + p);
+                        let end = chars[i..]
+                            .iter()
+                            .position(|c| *c == '\n')
+                            .map_or(chars.len(), |p| i + p);
                         let line: String = chars[i..end].iter().collect();
                         i = (end + 1).min(chars.len().max(end));
-                        let check = if strip { line.trim_start_matches('\t') } else { line.as_str() };
+                        let check = if strip {
+                            line.trim_start_matches('\t')
+                        } else {
+                            line.as_str()
+                        };
                         if check == delim {
                             break;
                         }
@@ -341,8 +350,8 @@ fn word(chars: &[char], i: &mut usize) -> Option<Word> {
 /// Words that make a command something other than a plain command in tree-sitter-bash.
 const RESERVED: &[&str] = &[
     "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac",
-    "function", "select", "in", "{", "}", "!", "[[", "]]", "[", "((", "declare", "local",
-    "export", "readonly", "typeset", "unset", "time", "coproc",
+    "function", "select", "in", "{", "}", "!", "[[", "]]", "[", "((", "declare", "local", "export",
+    "readonly", "typeset", "unset", "time", "coproc",
 ];
 
 /// A variable assignment (`NAME=…`, `NAME+=…`, `NAME[i]=…`) in command position.
@@ -428,7 +437,10 @@ pub fn parse_heredoc_single_command(script: &str) -> Option<Vec<String>> {
                     in_command = true;
                 }
                 need_command = false;
-                if !w.literal || (words.is_empty() && (RESERVED.contains(&w.text.as_str()) || is_assignment(&w.text))) {
+                if !w.literal
+                    || (words.is_empty()
+                        && (RESERVED.contains(&w.text.as_str()) || is_assignment(&w.text)))
+                {
                     return None;
                 }
                 if commands == 1 {
@@ -501,7 +513,10 @@ impl ShellCheck {
 
     /// The strictest decision over every rule match of every command (`None` if none matched).
     pub fn decision(&self) -> Option<Decision> {
-        self.per_command.iter().filter_map(|c| c.check.decision).max()
+        self.per_command
+            .iter()
+            .filter_map(|c| c.check.decision)
+            .max()
     }
 
     /// The commands no rule matched, which core hands to its heuristics.
@@ -525,6 +540,8 @@ impl ShellCheck {
 
     /// All matches in order, across commands.
     pub fn matches(&self) -> impl Iterator<Item = &RuleMatch> {
-        self.per_command.iter().flat_map(|c| c.check.matched_rules.iter())
+        self.per_command
+            .iter()
+            .flat_map(|c| c.check.matched_rules.iter())
     }
 }

@@ -13,7 +13,7 @@ use super::diag::{Diag, Span};
 use super::lexer::{FPart, Tok, Token};
 
 /// Nesting limit for expressions and blocks: hostile input must not overflow the stack.
-const MAX_DEPTH: usize = 64;
+const MAX_DEPTH: usize = 100;
 
 #[derive(Clone, Debug)]
 pub(crate) struct Expr {
@@ -200,7 +200,10 @@ impl Parser {
 
     fn unexpected(&self, wanted: &str) -> Diag {
         let t = self.peek();
-        Diag::parse(t.span, format!("unexpected {}, expected {wanted}", describe(&t.tok)))
+        Diag::parse(
+            t.span,
+            format!("unexpected {}, expected {wanted}", describe(&t.tok)),
+        )
     }
 
     fn expect(&mut self, op: &str) -> Result<Span, Diag> {
@@ -376,7 +379,10 @@ impl Parser {
             Tok::Op("return") => {
                 self.next();
                 if self.in_def == 0 {
-                    return Err(Diag::parse(t.span, "return statement outside of a function"));
+                    return Err(Diag::parse(
+                        t.span,
+                        "return statement outside of a function",
+                    ));
                 }
                 let v = if self.at_tok(&Tok::Newline) || self.at(";") || self.at_tok(&Tok::Eof) {
                     None
@@ -386,7 +392,10 @@ impl Parser {
                 out.push(Stmt::Return(v));
             }
             Tok::Op("load") => {
-                return Err(Diag::parse(t.span, "load statements are not supported in policy files"));
+                return Err(Diag::parse(
+                    t.span,
+                    "load statements are not supported in policy files",
+                ));
             }
             _ => {
                 let lhs = self.expr_list()?;
@@ -479,7 +488,10 @@ impl Parser {
 
     fn test_inner(&mut self) -> Result<Expr, Diag> {
         if self.at("lambda") {
-            return Err(Diag::parse(self.peek().span, "lambda is not supported in policy files"));
+            return Err(Diag::parse(
+                self.peek().span,
+                "lambda is not supported in policy files",
+            ));
         }
         let e = self.or_expr()?;
         if self.at("if") {
@@ -504,7 +516,10 @@ impl Parser {
 
     fn or_expr(&mut self) -> Result<Expr, Diag> {
         let mut l = self.and_expr()?;
+        let outer = self.depth;
         while self.eat("or") {
+            // Each link of a chain nests the tree one level deeper: count it as depth.
+            self.enter()?;
             let r = self.and_expr()?;
             let span = Span::new(l.span.start, r.span.end);
             l = Expr {
@@ -512,12 +527,15 @@ impl Parser {
                 span,
             };
         }
+        self.depth = outer;
         Ok(l)
     }
 
     fn and_expr(&mut self) -> Result<Expr, Diag> {
         let mut l = self.not_expr()?;
+        let outer = self.depth;
         while self.eat("and") {
+            self.enter()?;
             let r = self.not_expr()?;
             let span = Span::new(l.span.start, r.span.end);
             l = Expr {
@@ -525,6 +543,7 @@ impl Parser {
                 span,
             };
         }
+        self.depth = outer;
         Ok(l)
     }
 
@@ -570,7 +589,12 @@ impl Parser {
         // Starlark comparisons do not chain (`a < b < c` is a syntax error).
         if matches!(
             &self.peek().tok,
-            Tok::Op("==") | Tok::Op("!=") | Tok::Op("<") | Tok::Op(">") | Tok::Op("<=") | Tok::Op(">=")
+            Tok::Op("==")
+                | Tok::Op("!=")
+                | Tok::Op("<")
+                | Tok::Op(">")
+                | Tok::Op("<=")
+                | Tok::Op(">=")
         ) {
             return Err(self.unexpected("an operand (comparisons do not chain)"));
         }
@@ -599,8 +623,10 @@ impl Parser {
             return self.unary();
         }
         let mut l = self.binary(level + 1)?;
+        let outer = self.depth;
         while let Some((_, op)) = LEVELS[level].iter().find(|(s, _)| self.at(s)) {
             self.next();
+            self.enter()?;
             let r = self.binary(level + 1)?;
             let span = Span::new(l.span.start, r.span.end);
             l = Expr {
@@ -608,6 +634,7 @@ impl Parser {
                 span,
             };
         }
+        self.depth = outer;
         Ok(l)
     }
 
@@ -631,7 +658,11 @@ impl Parser {
 
     fn postfix(&mut self) -> Result<Expr, Diag> {
         let mut e = self.primary()?;
+        let outer = self.depth;
         loop {
+            if self.at("(") || self.at("[") || self.at(".") {
+                self.enter()?;
+            }
             if self.at("(") {
                 self.next();
                 let args = self.call_args()?;
@@ -689,6 +720,7 @@ impl Parser {
                     span,
                 };
             } else {
+                self.depth = outer;
                 return Ok(e);
             }
         }
@@ -702,7 +734,10 @@ impl Parser {
             } else if self.eat("*") {
                 args.push(Arg::Star(self.test()?));
             } else if matches!(self.peek().tok, Tok::Ident(_))
-                && matches!(self.toks.get(self.i + 1).map(|t| &t.tok), Some(Tok::Op("=")))
+                && matches!(
+                    self.toks.get(self.i + 1).map(|t| &t.tok),
+                    Some(Tok::Op("="))
+                )
             {
                 let (name, _) = self.ident()?;
                 self.next();
@@ -881,6 +916,9 @@ fn to_target(e: Expr) -> Result<Target, Diag> {
             items.into_iter().map(to_target).collect::<Result<_, _>>()?,
         )),
         ExprKind::Index(obj, idx) => Ok(Target::Index(*obj, *idx)),
-        _ => Err(Diag::parse(e.span, "left-hand side of assignment must be a name, tuple or index")),
+        _ => Err(Diag::parse(
+            e.span,
+            "left-hand side of assignment must be a name, tuple or index",
+        )),
     }
 }

@@ -80,10 +80,18 @@ fn load_errors_name_the_cause_and_position() {
             Ok(_) => panic!("should not load: {text}"),
             Err(e) => e,
         };
-        assert!(err.message.contains(want) || err.cause.contains(want), "{text}\n  want {want}\n  got {}", err.cli_text());
+        assert!(
+            err.message.contains(want) || err.cause.contains(want),
+            "{text}\n  want {want}\n  got {}",
+            err.cli_text()
+        );
         assert_eq!((err.line, err.column), (*line, *col), "{text}: {}", err);
-        assert!(err.cli_text().starts_with("Error: failed to parse policy at policy.rules\n\nCaused by:\n    "));
-        assert!(err.to_string().starts_with(&format!("failed to parse policy at policy.rules:{line}:{col}: ")));
+        assert!(err
+            .cli_text()
+            .starts_with("Error: failed to parse policy at policy.rules\n\nCaused by:\n    "));
+        assert!(err.to_string().starts_with(&format!(
+            "failed to parse policy at policy.rules:{line}:{col}: "
+        )));
     }
 }
 
@@ -91,16 +99,30 @@ fn load_errors_name_the_cause_and_position() {
 fn runtime_errors_in_functions_show_every_frame() {
     let text = "def deny(*t):\n    prefix_rule(pattern=list(t), decision=\"nope\")\ndeny(\"rm\")\n";
     let err = Policy::parse("p.rules", text).unwrap_err();
-    assert!(err.cause.contains("  * p.rules:3, in <module>\n      deny(\"rm\")\n  * p.rules:2, in deny\n"), "{}", err.cause);
+    assert!(
+        err.cause
+            .contains("  * p.rules:3, in <module>\n      deny(\"rm\")\n  * p.rules:2, in deny\n"),
+        "{}",
+        err.cause
+    );
     let e: crate::Error = err.into();
     assert_eq!(e.source_name(), Some("p.rules"));
-    assert!(e.to_string().contains("line 2, column 5: invalid decision: nope"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("line 2, column 5: invalid decision: nope"),
+        "{e}"
+    );
 }
 
 #[test]
 fn a_failed_file_leaves_the_policy_unchanged() {
     let mut p = load(r#"prefix_rule(pattern=["ls"])"#);
-    assert!(p.add_file("bad.rules", "prefix_rule(pattern=[\"rm\"])\nprefix_rule(pattern=[])").is_err());
+    assert!(p
+        .add_file(
+            "bad.rules",
+            "prefix_rule(pattern=[\"rm\"])\nprefix_rule(pattern=[])"
+        )
+        .is_err());
     assert_eq!(p.rules().len(), 1);
 }
 
@@ -130,19 +152,40 @@ prefix_rule(pattern=[" ".join(["a", "b"])], justification="%s-%d" % ("x", 3))
 "#,
     );
     assert_eq!(decide(&p, &argv("pwd")), Some("allow"));
-    assert_eq!(p.check(&argv("shutdown now")).matched_rules[0].justification.as_deref(), Some("shutdown is blocked"));
-    assert_eq!(p.check(&argv("git clean -fdx")).matched_rules[0].justification.as_deref(), Some("loses files"));
+    assert_eq!(
+        p.check(&argv("shutdown now")).matched_rules[0]
+            .justification
+            .as_deref(),
+        Some("shutdown is blocked")
+    );
+    assert_eq!(
+        p.check(&argv("git clean -fdx")).matched_rules[0]
+            .justification
+            .as_deref(),
+        Some("loses files")
+    );
     assert_eq!(decide(&p, &argv("rm x")), Some("prompt"));
     assert_eq!(decide(&p, &argv("cat x")), None);
     assert_eq!(decide(&p, &argv("echo")), Some("prompt"));
-    assert_eq!(p.check(&toks(&["a b"])).matched_rules[0].justification.as_deref(), Some("x-3"));
+    assert_eq!(
+        p.check(&toks(&["a b"])).matched_rules[0]
+            .justification
+            .as_deref(),
+        Some("x-3")
+    );
 }
 
 #[test]
 fn string_literals_decode_like_starlark() {
     let p = load("prefix_rule(pattern=['.\\\\mvnw.cmd', \"\\x41\\u00e9\\n\", '\\q'])");
     assert_eq!(p.rules()[0].first, ".\\mvnw.cmd");
-    assert_eq!(p.rules()[0].rest, [PatternToken::Single("Aé\n".into()), PatternToken::Single("\\q".into())]);
+    assert_eq!(
+        p.rules()[0].rest,
+        [
+            PatternToken::Single("Aé\n".into()),
+            PatternToken::Single("\\q".into())
+        ]
+    );
 }
 
 #[test]
@@ -159,7 +202,10 @@ prefix_rule(pattern=["npm", ["install", "i"], ["-g", "--global"]], decision="pro
     // (command tokens, decision)
     let cases: &[(&[&str], Option<&str>)] = &[
         // A later flag escapes the longer rule: only the shorter prompt rule matches.
-        (&["git", "push", "origin", "main", "--force"], Some("prompt")),
+        (
+            &["git", "push", "origin", "main", "--force"],
+            Some("prompt"),
+        ),
         (&["git", "push", "-f"], Some("prompt")),
         (&["git", "push", "--force", "origin"], Some("forbidden")),
         // Options before the subcommand escape; matching is case-sensitive.
@@ -205,19 +251,32 @@ fn all_matches_are_kept_in_order_with_duplicates() {
 #[test]
 fn files_load_in_order_and_the_strictest_wins_across_them() {
     let p = Policy::parse_files([
-        ("a.rules", "prefix_rule(pattern=[\"git\"], decision=\"allow\")"),
-        ("b.rules", "prefix_rule(pattern=[\"git\", \"push\"], decision=\"forbidden\")"),
+        (
+            "a.rules",
+            "prefix_rule(pattern=[\"git\"], decision=\"allow\")",
+        ),
+        (
+            "b.rules",
+            "prefix_rule(pattern=[\"git\", \"push\"], decision=\"forbidden\")",
+        ),
     ])
     .unwrap();
     assert_eq!(decide(&p, &argv("git push --force")), Some("forbidden"));
-    let err = Policy::parse_files([("a.rules", "prefix_rule(pattern=[\"git\"])"), ("b.rules", "oops(")]).unwrap_err();
+    let err = Policy::parse_files([
+        ("a.rules", "prefix_rule(pattern=[\"git\"])"),
+        ("b.rules", "oops("),
+    ])
+    .unwrap_err();
     assert_eq!(err.file, "b.rules");
 }
 
 #[test]
 fn an_empty_policy_matches_nothing() {
     let p = load("# no rules");
-    assert_eq!(p.check(&argv("rm -rf /")).to_cli_json(), r#"{"matchedRules":[]}"#);
+    assert_eq!(
+        p.check(&argv("rm -rf /")).to_cli_json(),
+        r#"{"matchedRules":[]}"#
+    );
 }
 
 #[test]
@@ -235,12 +294,31 @@ fn host_executables_resolve_only_when_asked() {
         r#"{"matchedRules":[{"prefixRuleMatch":{"matchedPrefix":["git","status"],"decision":"prompt","resolvedProgram":"/usr/bin/git"}}],"decision":"prompt"}"#
     );
     // Not in the allowlist; `..` is normalized first.
-    assert_eq!(p.check_with_options(&argv("/opt/bin/git status"), &on).decision, None);
-    assert_eq!(p.check_with_options(&argv("/usr/local/../bin/git status"), &on).decision, Some(Decision::Prompt));
+    assert_eq!(
+        p.check_with_options(&argv("/opt/bin/git status"), &on)
+            .decision,
+        None
+    );
+    assert_eq!(
+        p.check_with_options(&argv("/usr/local/../bin/git status"), &on)
+            .decision,
+        Some(Decision::Prompt)
+    );
     // No allowlist for `ls`: any absolute path resolves; a relative one needs the cwd.
-    assert_eq!(p.check_with_options(&argv("/bin/ls"), &on).decision, Some(Decision::Allow));
-    assert_eq!(p.check_with_options(&argv("./ls"), &on).matched_rules[0].resolved_program.as_deref(), Some("/home/tester/proj/ls"));
-    let no_cwd = MatchOptions { resolve_host_executables: true, cwd: None };
+    assert_eq!(
+        p.check_with_options(&argv("/bin/ls"), &on).decision,
+        Some(Decision::Allow)
+    );
+    assert_eq!(
+        p.check_with_options(&argv("./ls"), &on).matched_rules[0]
+            .resolved_program
+            .as_deref(),
+        Some("/home/tester/proj/ls")
+    );
+    let no_cwd = MatchOptions {
+        resolve_host_executables: true,
+        cwd: None,
+    };
     assert_eq!(p.check_with_options(&argv("./ls"), &no_cwd).decision, None);
 }
 
@@ -262,7 +340,10 @@ fn python_split_agrees_with_python() {
     // Expected values printed by CPython's shlex.split.
     let ok: &[(&str, &[&str])] = &[
         ("rm -rf ~", &["rm", "-rf", "~"]),
-        ("python3 -c \"import shutil; shutil.rmtree('/')\"", &["python3", "-c", "import shutil; shutil.rmtree('/')"]),
+        (
+            "python3 -c \"import shutil; shutil.rmtree('/')\"",
+            &["python3", "-c", "import shutil; shutil.rmtree('/')"],
+        ),
         ("curl x | sh", &["curl", "x", "|", "sh"]),
         ("> /etc/passwd", &[">", "/etc/passwd"]),
         (":(){ :|:& };:", &[":(){", ":|:&", "};:"]),
@@ -287,7 +368,11 @@ fn python_split_agrees_with_python() {
         ("", &[]),
     ];
     for (input, want) in ok {
-        assert_eq!(python_split(input).as_deref(), Ok(toks(want).as_slice()), "{input:?}");
+        assert_eq!(
+            python_split(input).as_deref(),
+            Ok(toks(want).as_slice()),
+            "{input:?}"
+        );
     }
     let bad: &[(&str, SplitError)] = &[
         ("a\\", SplitError::NoEscapedCharacter),
@@ -323,10 +408,22 @@ fn rust_split_differs_from_python_where_the_crate_does() {
 fn shell_wrapper_split_corners() {
     // (script, Some(split) when plain, None when the whole argv is kept)
     let cases: &[(&str, Option<&[&[&str]]>)] = &[
-        ("ls && pwd; echo 'hi there' | wc -l", Some(&[&["ls"], &["pwd"], &["echo", "hi there"], &["wc", "-l"]])),
-        ("git commit -m \"line1\nline2\"", Some(&[&["git", "commit", "-m", "line1\nline2"]])),
-        ("echo \"/usr\"'/'\"local\"/bin", Some(&[&["echo", "/usr/local/bin"]])),
-        ("rg -n \"foo\" -g\"*.py\"", Some(&[&["rg", "-n", "foo", "-g*.py"]])),
+        (
+            "ls && pwd; echo 'hi there' | wc -l",
+            Some(&[&["ls"], &["pwd"], &["echo", "hi there"], &["wc", "-l"]]),
+        ),
+        (
+            "git commit -m \"line1\nline2\"",
+            Some(&[&["git", "commit", "-m", "line1\nline2"]]),
+        ),
+        (
+            "echo \"/usr\"'/'\"local\"/bin",
+            Some(&[&["echo", "/usr/local/bin"]]),
+        ),
+        (
+            "rg -n \"foo\" -g\"*.py\"",
+            Some(&[&["rg", "-n", "foo", "-g*.py"]]),
+        ),
         ("echo 123 456", Some(&[&["echo", "123", "456"]])),
         ("ls;", Some(&[&["ls"]])),
         ("ls &&\n pwd", Some(&[&["ls"], &["pwd"]])),
@@ -359,20 +456,38 @@ fn shell_wrapper_split_corners() {
     // Wrapper shapes: only [bash|zsh|sh (or a path), -c|-lc, script].
     assert_eq!(run(&["/bin/zsh", "-lc", "ls"]).commands, [toks(&["ls"])]);
     assert_eq!(run(&["bash.exe", "-c", "ls"]).commands, [toks(&["ls"])]);
-    assert_eq!(run(&["bash", "-x", "-c", "ls"]).commands, [toks(&["bash", "-x", "-c", "ls"])]);
-    assert_eq!(run(&["fish", "-c", "ls"]).commands, [toks(&["fish", "-c", "ls"])]);
-    assert_eq!(run(&["bash", "-lc", "  \n\t  "]).commands, [toks(&["bash", "-lc", "  \n\t  "])]);
+    assert_eq!(
+        run(&["bash", "-x", "-c", "ls"]).commands,
+        [toks(&["bash", "-x", "-c", "ls"])]
+    );
+    assert_eq!(
+        run(&["fish", "-c", "ls"]).commands,
+        [toks(&["fish", "-c", "ls"])]
+    );
+    assert_eq!(
+        run(&["bash", "-lc", "  \n\t  "]).commands,
+        [toks(&["bash", "-lc", "  \n\t  "])]
+    );
     // The heredoc path: one literal command, body and redirects dropped.
     let h = run(&["bash", "-lc", "python3 <<'PY'\nprint(1)\nPY"]);
-    assert_eq!((h.commands, h.used_complex_parsing), (vec![toks(&["python3"])], true));
+    assert_eq!(
+        (h.commands, h.used_complex_parsing),
+        (vec![toks(&["python3"])], true)
+    );
     let h = run(&["bash", "-lc", "cat <<EOF > out.txt\n$(rm -rf /)\nEOF"]);
-    assert!(!h.used_complex_parsing, "a command substitution in the body is another command");
+    assert!(
+        !h.used_complex_parsing,
+        "a command substitution in the body is another command"
+    );
     let h = run(&["bash", "-lc", "cat <<EOF | sh\nx\nEOF"]);
     assert!(!h.used_complex_parsing);
 }
 
 fn lesson_table() -> RuleTable {
-    RuleTable::from_json(include_str!("../../../../fixtures/rulesets/miniagent-standard.json")).unwrap()
+    RuleTable::from_json(include_str!(
+        "../../../../fixtures/rulesets/miniagent-standard.json"
+    ))
+    .unwrap()
 }
 
 #[test]
@@ -383,7 +498,11 @@ fn the_lesson_table_translates_only_shell_prefixes() {
     assert_eq!(rows, (0..10).collect::<Vec<_>>());
     assert!(skipped[0].reason.contains("only sees shell commands"));
     assert!(skipped[7].reason.contains("literal first token"));
-    assert!(skipped[8].reason.contains("glued to `unittest`"), "{}", skipped[8].reason);
+    assert!(
+        skipped[8].reason.contains("glued to `unittest`"),
+        "{}",
+        skipped[8].reason
+    );
 
     let table = RuleTable::new([
         ("bash", "git *", Action::Allow),
@@ -395,7 +514,10 @@ fn the_lesson_table_translates_only_shell_prefixes() {
     ]);
     let (policy, skipped) = from_table(&table);
     assert_eq!(policy.rules().len(), 4);
-    assert_eq!(policy.rules()[1].rest, [PatternToken::Single("push".into())]);
+    assert_eq!(
+        policy.rules()[1].rest,
+        [PatternToken::Single("push".into())]
+    );
     assert_eq!(policy.rules()[1].decision, Decision::Prompt);
     assert_eq!(skipped.iter().map(|u| u.row).collect::<Vec<_>>(), [4, 5]);
     assert!(skipped[1].reason.contains("No closing quotation"));
@@ -413,27 +535,60 @@ fn the_engine_reports_the_strictest_row_and_is_honest_about_no_match() {
     let e = CodexEngine::new(&table);
     let ev = e.evaluate(&Call::new("bash", "git push --force origin"));
     assert_eq!(ev.decision, Verdict::Deny);
-    assert_eq!(ev.rule, Some(3), "the first row in table order with the strictest decision");
+    assert_eq!(
+        ev.rule,
+        Some(3),
+        "the first row in table order with the strictest decision"
+    );
     assert_eq!(ev.matches, [0, 1, 3, 4]);
-    assert_eq!(ev.steps.iter().map(|s| s.row).collect::<Vec<_>>(), [0, 1, 3, 4]);
+    assert_eq!(
+        ev.steps.iter().map(|s| s.row).collect::<Vec<_>>(),
+        [0, 1, 3, 4]
+    );
     assert!(ev.steps.iter().all(|s| s.tool_matched && !s.stop));
-    assert_eq!(ev.reason, Reason::CodexStrictest { row: 3, action: Action::Deny, matched: 4 });
-    assert_eq!(e.decide(&Call::new("bash", "git push --force origin")), (Verdict::Deny, Some(3)));
+    assert_eq!(
+        ev.reason,
+        Reason::CodexStrictest {
+            row: 3,
+            action: Action::Deny,
+            matched: 4
+        }
+    );
+    assert_eq!(
+        e.decide(&Call::new("bash", "git push --force origin")),
+        (Verdict::Deny, Some(3))
+    );
 
     // Later flags escape: the --force row does not match.
     let ev = e.evaluate(&Call::new("bash", "git status --force"));
     assert_eq!((ev.decision, ev.rule), (Verdict::Allow, Some(0)));
 
     let ev = e.evaluate(&Call::new("bash", "ls -la"));
-    assert_eq!((ev.decision, ev.rule, ev.reason.clone()), (Verdict::Ask, None, Reason::CodexNoRuleMatched));
+    assert_eq!(
+        (ev.decision, ev.rule, ev.reason.clone()),
+        (Verdict::Ask, None, Reason::CodexNoRuleMatched)
+    );
     assert!(ev.steps.iter().all(|s| s.pattern_matched == Some(false)));
 
     let ev = e.evaluate(&Call::new("edit_file", "src/main.rs"));
-    assert_eq!(ev.reason, Reason::CodexNotACommand { tool: "edit_file".into() });
-    assert!(ev.steps.iter().all(|s| !s.tool_matched && s.pattern_matched.is_none()));
+    assert_eq!(
+        ev.reason,
+        Reason::CodexNotACommand {
+            tool: "edit_file".into()
+        }
+    );
+    assert!(ev
+        .steps
+        .iter()
+        .all(|s| !s.tool_matched && s.pattern_matched.is_none()));
 
     let ev = e.evaluate(&Call::new("bash", "git push 'oops"));
-    assert_eq!(ev.reason, Reason::CodexUnsplittable { message: "No closing quotation".into() });
+    assert_eq!(
+        ev.reason,
+        Reason::CodexUnsplittable {
+            message: "No closing quotation".into()
+        }
+    );
     assert_eq!(ev.decision, Verdict::Ask);
 }
 
@@ -460,7 +615,10 @@ prefix_rule(pattern=[["cat", "ls"]])
     let cases: &[(&str, Option<&str>)] = &[
         ("rm -rf /", Some("forbidden")),
         ("rm -rf ~", Some("forbidden")),
-        ("python3 -c \"import shutil; shutil.rmtree('/')\"", Some("forbidden")),
+        (
+            "python3 -c \"import shutil; shutil.rmtree('/')\"",
+            Some("forbidden"),
+        ),
         ("sudo ls", Some("forbidden")),
         ("git push --force", Some("forbidden")),
         ("mkfs.ext4 /dev/sda1", Some("forbidden")),

@@ -13,7 +13,10 @@ use crate::json::{self, Value};
 
 pub(crate) fn run(doc: &Value) -> Result<Vec<SectionReport>, Error> {
     let Some(cases) = doc.get("cases").and_then(Value::as_array) else {
-        return Err(Error::shape("cases", "a codex conformance file needs a \"cases\" array"));
+        return Err(Error::shape(
+            "cases",
+            "a codex conformance file needs a \"cases\" array",
+        ));
     };
     let mut reports: Vec<SectionReport> = Vec::new();
     for (i, case) in cases.iter().enumerate() {
@@ -72,7 +75,10 @@ fn same(label: &str, expected: Option<&Value>, got_json: &str) -> CaseResult {
     let got = json::parse(got_json).map_err(|e| (label.to_string(), format!("internal: {e}")))?;
     match expected {
         Some(e) if e.same_as(&got) => Ok(()),
-        Some(e) => Err((format!("{label} = {}", e.to_json()), format!("{label} = {got_json}"))),
+        Some(e) => Err((
+            format!("{label} = {}", e.to_json()),
+            format!("{label} = {got_json}"),
+        )),
         None => Err((format!("{label} present"), "missing in case".to_string())),
     }
 }
@@ -96,15 +102,21 @@ fn load(case: &Value) -> Result<Result<Policy, String>, (String, String)> {
         names = if texts.len() == 1 {
             vec!["policy.rules".to_string()]
         } else {
-            (0..texts.len()).map(|i| format!("policy{i}.rules")).collect()
+            (0..texts.len())
+                .map(|i| format!("policy{i}.rules"))
+                .collect()
         };
     }
-    let files = names.iter().map(String::as_str).zip(texts.iter().map(String::as_str));
+    let files = names
+        .iter()
+        .map(String::as_str)
+        .zip(texts.iter().map(String::as_str));
     Ok(Policy::parse_files(files).map_err(|e| e.cli_text()))
 }
 
 fn cli_case(case: &Value) -> CaseResult {
-    let command = strings(case.get("command")).ok_or(("a \"command\" token list".to_string(), "none".to_string()))?;
+    let command = strings(case.get("command"))
+        .ok_or(("a \"command\" token list".to_string(), "none".to_string()))?;
     let expected_decision = case.get("decision").cloned().unwrap_or(Value::Null);
     let policy = match load(case)? {
         Ok(p) => p,
@@ -133,8 +145,16 @@ fn cli_case(case: &Value) -> CaseResult {
             cwd: None,
         },
     );
-    same("decision", Some(&expected_decision), &decision_json(check.decision))?;
-    same("matched_rules", case.get("matched_rules"), &check.matched_rules_json())?;
+    same(
+        "decision",
+        Some(&expected_decision),
+        &decision_json(check.decision),
+    )?;
+    same(
+        "matched_rules",
+        case.get("matched_rules"),
+        &check.matched_rules_json(),
+    )?;
     let stdout = check.to_cli_json();
     match case.get("stdout").and_then(Value::as_str) {
         Some(s) if s == stdout => {}
@@ -154,18 +174,27 @@ fn argv_json(v: &[String]) -> String {
 }
 
 fn shell_case(case: &Value) -> CaseResult {
-    let command = strings(case.get("command")).ok_or(("a \"command\" token list".to_string(), "none".to_string()))?;
+    let command = strings(case.get("command"))
+        .ok_or(("a \"command\" token list".to_string(), "none".to_string()))?;
     let policy = match load(case)? {
         Ok(p) => p,
         Err(text) => return Err(("a loadable policy".to_string(), text)),
     };
     let result = ShellCheck::run(&policy, &command, None);
     let split: Vec<String> = result.split.commands.iter().map(|c| argv_json(c)).collect();
-    same("split_commands", case.get("split_commands"), &format!("[{}]", split.join(",")))?;
+    same(
+        "split_commands",
+        case.get("split_commands"),
+        &format!("[{}]", split.join(",")),
+    )?;
     same(
         "used_complex_parsing",
         case.get("used_complex_parsing"),
-        if result.split.used_complex_parsing { "true" } else { "false" },
+        if result.split.used_complex_parsing {
+            "true"
+        } else {
+            "false"
+        },
     )?;
     let per: Vec<String> = result
         .per_command
@@ -179,10 +208,26 @@ fn shell_case(case: &Value) -> CaseResult {
             )
         })
         .collect();
-    same("per_command", case.get("per_command"), &format!("[{}]", per.join(",")))?;
-    same("decision", case.get("decision"), &decision_json(result.decision()))?;
-    let unmatched: Vec<String> = result.unmatched_commands().iter().map(|c| argv_json(c)).collect();
-    same("unmatched_commands", case.get("unmatched_commands"), &format!("[{}]", unmatched.join(",")))?;
+    same(
+        "per_command",
+        case.get("per_command"),
+        &format!("[{}]", per.join(",")),
+    )?;
+    same(
+        "decision",
+        case.get("decision"),
+        &decision_json(result.decision()),
+    )?;
+    let unmatched: Vec<String> = result
+        .unmatched_commands()
+        .iter()
+        .map(|c| argv_json(c))
+        .collect();
+    same(
+        "unmatched_commands",
+        case.get("unmatched_commands"),
+        &format!("[{}]", unmatched.join(",")),
+    )?;
     same(
         "decision_if_unmatched_allow",
         case.get("decision_if_unmatched_allow"),
