@@ -145,6 +145,36 @@ impl LoadError {
         }
     }
 
+    /// How to fix the input, for the common causes (permlab's addition; the CLI has no hints).
+    ///
+    /// ```
+    /// use permlab_core::codex::Policy;
+    /// let e = Policy::parse("p.rules", r#"prefix_rule(pattern=["git"], decision="deny")"#).unwrap_err();
+    /// assert!(e.hint().unwrap().contains("\"forbidden\""));
+    /// ```
+    pub fn hint(&self) -> Option<&'static str> {
+        let m = self.message.as_str();
+        Some(if m.starts_with("invalid decision") {
+            "a decision is \"allow\", \"prompt\" or \"forbidden\" (lower case); \"deny\" is accepted only by network_rule"
+        } else if m.contains("` not found") {
+            "the policy built-ins are prefix_rule, network_rule and host_executable"
+        } else if m.contains("Type of parameter `pattern`") {
+            "write the pattern as a list of tokens, e.g. pattern=[\"git\", \"status\"]; it is never shell-split"
+        } else if m.contains("unmatched examples") {
+            "every match= example must match this prefix_rule's own pattern (other rules do not count)"
+        } else if m.contains("to not match rule") {
+            "a not_match= example matches this rule: drop the example or make the pattern more specific"
+        } else if m.contains("extra named parameter") {
+            "prefix_rule accepts pattern, decision, match, not_match and justification"
+        } else if m.contains("pattern cannot be empty")
+            || m.contains("alternatives cannot be empty")
+        {
+            "a pattern and each list of alternatives need at least one token"
+        } else {
+            return None;
+        })
+    }
+
     /// The whole text the real CLI prints on stderr:
     /// `Error: failed to parse policy at <file>\n\nCaused by:\n    <cause>`.
     pub fn cli_text(&self) -> String {
@@ -175,14 +205,12 @@ impl std::error::Error for LoadError {}
 impl From<LoadError> for crate::Error {
     fn from(e: LoadError) -> Self {
         let file = e.file.clone();
-        crate::Error::new(crate::ErrorKind::Config(format!(
-            "line {}, column {}: {} (Codex: {})",
-            e.line,
-            e.column,
-            e.message,
-            e.cli_text().lines().next().unwrap_or("")
-        )))
-        .in_source(file)
+        let mut message = format!("line {}, column {}: {}", e.line, e.column, e.message);
+        if let Some(h) = e.hint() {
+            message.push_str(" — ");
+            message.push_str(h);
+        }
+        crate::Error::new(crate::ErrorKind::Config(message)).in_source(file)
     }
 }
 

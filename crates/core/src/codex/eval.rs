@@ -1121,11 +1121,9 @@ impl Interp<'_> {
             }
             out[i] = Some(v);
         }
-        for ((p, required), v) in sig.iter().zip(out.iter_mut()) {
-            // An explicit None for an optional parameter means "not given".
-            if matches!(v, Some(Value::None)) && !required {
-                *v = None;
-            }
+        // An explicit `None` is not "not given": the real parameters are `Option<&str>`, so
+        // `decision=None` is a type error there too.
+        for ((p, required), v) in sig.iter().zip(out.iter()) {
             if *required && v.is_none() {
                 return Err(self.err(span, format!("Missing parameter `{p}` for call to {fname}")));
             }

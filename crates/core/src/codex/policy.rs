@@ -482,9 +482,11 @@ impl Policy {
     /// Runs one `prefix_rule` call's examples against the rules that call created (and only
     /// those), `not_match` first, with host resolution on.
     fn validate(&self, file: &str, src: &str, v: &PendingExamples) -> Result<(), LoadError> {
+        // The real loader resolves a relative program against the process's directory; only
+        // the basename matters unless an allowlist names the program, so "/" stands in for it.
         let options = MatchOptions {
             resolve_host_executables: true,
-            cwd: None,
+            cwd: Some("/".to_string()),
         };
         let matches = |cmd: &[String]| {
             let exact = self.matches_under(cmd, Some(&v.rules));

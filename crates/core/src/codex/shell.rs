@@ -126,6 +126,8 @@ struct Word {
     expansion: bool,
     /// Some part was quoted (a `string`/`raw_string` node).
     quoted: bool,
+    /// How many parts (more than one: a tree-sitter `concatenation`).
+    parts: usize,
 }
 
 const METACHARS: &str = " \t\n|&;()<>";
@@ -270,6 +272,7 @@ fn word(chars: &[char], i: &mut usize) -> Option<Word> {
         literal: true,
         expansion: false,
         quoted: false,
+        parts: 0,
     };
     let mut parts = 0;
     let mut in_plain = false;
@@ -343,6 +346,7 @@ fn word(chars: &[char], i: &mut usize) -> Option<Word> {
             }
         }
     }
+    w.parts = parts;
     w.literal = parts == 1 && !w.quoted && !w.expansion;
     Some(w)
 }
@@ -385,7 +389,8 @@ pub fn parse_plain_script(script: &str) -> Option<Vec<Vec<String>>> {
                     if !w.literal || RESERVED.contains(&w.text.as_str()) || is_assignment(&w.text) {
                         return None;
                     }
-                } else if !w.literal && w.text.is_empty() && !w.quoted {
+                } else if w.parts > 1 && w.text.is_empty() {
+                    // An empty concatenation (`""''`) is rejected by the real code.
                     return None;
                 }
                 current.push(w.text);

@@ -59,6 +59,7 @@ fn load_errors_name_the_cause_and_position() {
         ("while True:\n    pass\n", "reserved keyword", 1, 1),
         ("load(\"x.star\", \"y\")", "load statements are not supported", 1, 1),
         ("x = 1.5", "floating-point", 1, 5),
+        (r#"prefix_rule(pattern=["git"], decision=None)"#, "expected `str`, actual `NoneType (repr: None)`", 1, 1),
         (r#"network_rule(host="example.com", protocol="ftp", decision="deny")"#, "network_rule protocol must be one of", 1, 1),
         (r#"network_rule(host="https://example.com", protocol="https", decision="deny")"#, "without scheme or path", 1, 1),
         (r#"network_rule(host="*.example.com", protocol="https", decision="deny")"#, "wildcards are not allowed", 1, 1),
@@ -323,6 +324,12 @@ fn host_executables_resolve_only_when_asked() {
 }
 
 #[test]
+fn examples_resolve_relative_programs_by_basename() {
+    load("prefix_rule(pattern=[\"mvnw\"], match=[\"./mvnw deploy\", \"bin/mvnw x\"])");
+    assert!(Policy::parse("p.rules", "host_executable(name=\"mvnw\", paths=[\"/opt/mvnw\"])\nprefix_rule(pattern=[\"mvnw\"], match=[\"./mvnw deploy\"])").is_err());
+}
+
+#[test]
 fn examples_may_rely_on_host_executables() {
     load("host_executable(name=\"git\", paths=[\"/usr/bin/git\"])\nprefix_rule(pattern=[\"git\"], match=[\"/usr/bin/git status\"], not_match=[\"/opt/git status\"])");
 }
@@ -428,6 +435,12 @@ fn shell_wrapper_split_corners() {
         ("ls;", Some(&[&["ls"]])),
         ("ls &&\n pwd", Some(&[&["ls"], &["pwd"]])),
         ("echo a\\ b", Some(&[&["echo", "a\\ b"]])),
+        (
+            "echo \\$HOME \"\\$x\"",
+            Some(&[&["echo", "\\$HOME", "\\$x"]]),
+        ),
+        ("echo \"\" x", Some(&[&["echo", "", "x"]])),
+        ("echo \"\"''", None),
         ("echo \"hi ${USER}\"", None),
         ("echo \"$HOME\"", None),
         ("(ls)", None),
