@@ -62,7 +62,9 @@ pub(crate) enum Value {
     List(Rc<RefCell<Vec<Value>>>),
     Tuple(Rc<Vec<Value>>),
     Dict(Rc<RefCell<Vec<(Value, Value)>>>),
-    Func(Rc<FnDef>, Rc<Vec<Option<Value>>>),
+    /// A user function: its definition, evaluated defaults, and the enclosing function's
+    /// variables at definition time (closures; empty at top level).
+    Func(Rc<FnDef>, Rc<Vec<Option<Value>>>, Rc<Vec<(String, Value)>>),
     Builtin(&'static str),
     Method(Rc<Value>, &'static str),
 }
@@ -153,7 +155,7 @@ impl Value {
                 }
                 out.push('}');
             }
-            Value::Func(f, _) => out.push_str(&format!("<function {}>", f.name)),
+            Value::Func(f, ..) => out.push_str(&format!("<function {}>", f.name)),
             Value::Builtin(n) => out.push_str(&format!("<built-in function {n}>")),
             Value::Method(_, n) => out.push_str(&format!("<built-in method {n}>")),
         }
@@ -204,7 +206,7 @@ impl Value {
                             .all(|(k, v)| b.iter().any(|(k2, v2)| eq(k, k2) && eq(v, v2)))
                 }
             }
-            (Value::Func(a, _), Value::Func(b, _)) => Rc::ptr_eq(a, b),
+            (Value::Func(a, ..), Value::Func(b, ..)) => Rc::ptr_eq(a, b),
             (Value::Builtin(a), Value::Builtin(b)) => a == b,
             _ => false,
         }
@@ -250,6 +252,7 @@ pub(crate) fn run_file(
         pending: Vec::new(),
         frames: Vec::new(),
         fn_names: Vec::new(),
+        active: Vec::new(),
         budget: BUDGET,
     };
     let mut scope = Scope::Module;
@@ -327,20 +330,7 @@ impl Resolver {
                     self.target(t)?;
                     self.expr(e)?;
                 }
-                Stmt::Def(f) => {
-                    for p in &f.params {
-                        if let Some(d) = &p.default {
-                            self.expr(d)?;
-                        }
-                    }
-                    let mut locals: HashSet<String> =
-                        f.params.iter().map(|p| p.name.clone()).collect();
-                    bound_names(&f.body, &mut locals);
-                    self.scopes.push(locals);
-                    let r = self.block(&f.body);
-                    self.scopes.pop();
-                    r?;
-                }
+                Stmt::Def(f) => self.function(f)?,
                 Stmt::For(t, e, body) => {
                     self.expr(e)?;
                     self.target(t)?;
@@ -355,6 +345,20 @@ impl Resolver {
             }
         }
         Ok(())
+    }
+
+    fn function(&mut self, f: &FnDef) -> R<()> {
+        for p in &f.params {
+            if let Some(d) = &p.default {
+                self.expr(d)?;
+            }
+        }
+        let mut locals: HashSet<String> = f.params.iter().map(|p| p.name.clone()).collect();
+        bound_names(&f.body, &mut locals);
+        self.scopes.push(locals);
+        let r = self.block(&f.body);
+        self.scopes.pop();
+        r
     }
 
     fn target(&mut self, t: &Target) -> R<()> {
@@ -472,6 +476,7 @@ impl Resolver {
                 self.expr(a)?;
                 self.expr(b)
             }
+            ExprKind::Lambda(f) => self.function(f),
         }
     }
 }
@@ -491,6 +496,8 @@ struct Interp<'p> {
     frames: Vec<(String, Span)>,
     /// Names of the user functions being executed, innermost last.
     fn_names: Vec<String>,
+    /// The same functions, to refuse recursion (Starlark forbids it).
+    active: Vec<Rc<FnDef>>,
     budget: u64,
 }
 
@@ -569,14 +576,14 @@ impl Interp<'_> {
                 self.assign(t, v, scope, *span)?;
             }
             Stmt::Def(f) => {
-                let mut defaults = Vec::new();
+                let mut defaults = Vec::with_capacity(f.params.len());
                 for p in &f.params {
                     defaults.push(match &p.default {
                         Some(d) => Some(self.eval(d, scope)?),
                         None => None,
                     });
                 }
-                let v = Value::Func(f.clone(), Rc::new(defaults));
+                let v = self.make_fn(f, defaults, scope);
                 self.bind(&f.name, v, scope);
             }
             Stmt::For(t, e, body) => {
@@ -608,6 +615,14 @@ impl Interp<'_> {
             Stmt::Continue => return Ok(Flow::Continue),
         }
         Ok(Flow::Normal)
+    }
+
+    fn make_fn(&self, f: &Rc<FnDef>, defaults: Vec<Option<Value>>, scope: &Scope) -> Value {
+        let captured = match scope {
+            Scope::Module => Vec::new(),
+            Scope::Function(locals) => locals.clone(),
+        };
+        Value::Func(f.clone(), Rc::new(defaults), Rc::new(captured))
     }
 
     fn bind(&mut self, name: &str, v: Value, scope: &mut Scope) {
@@ -905,6 +920,16 @@ impl Interp<'_> {
                 let r = self.eval(b, scope)?;
                 self.binop(*op, &l, &r, e.span)?
             }
+            ExprKind::Lambda(f) => {
+                let mut defaults = Vec::with_capacity(f.params.len());
+                for p in &f.params {
+                    defaults.push(match &p.default {
+                        Some(d) => Some(self.eval(d, scope)?),
+                        None => None,
+                    });
+                }
+                self.make_fn(f, defaults, scope)
+            }
             ExprKind::Cond(c, a, b) => {
                 if self.eval(c, scope)?.truthy() {
                     self.eval(a, scope)?
@@ -997,8 +1022,8 @@ impl Interp<'_> {
         span: Span,
     ) -> R<Value> {
         match f {
-            Value::Func(def, defaults) => {
-                if self.fn_names.iter().any(|n| *n == def.name) {
+            Value::Func(def, defaults, captured) => {
+                if self.active.iter().any(|d| Rc::ptr_eq(d, &def)) {
                     return Err(self.err(
                         span,
                         format!(
@@ -1007,22 +1032,32 @@ impl Interp<'_> {
                         ),
                     ));
                 }
-                let mut locals: Vec<(String, Value)> = Vec::new();
+                let mut locals: Vec<(String, Value)> = captured.as_ref().clone();
                 let mut pos = pos.into_iter();
                 let mut named = named;
+                // After `*args` or a bare `*`, parameters are keyword-only.
+                let mut keyword_only = false;
                 for (p, default) in def.params.iter().zip(defaults.iter()) {
                     match p.stars {
                         1 => {
-                            let rest: Vec<Value> = pos.by_ref().collect();
-                            locals.push((p.name.clone(), Value::Tuple(Rc::new(rest))));
+                            keyword_only = true;
+                            if !p.name.is_empty() {
+                                let rest: Vec<Value> = pos.by_ref().collect();
+                                set(&mut locals, &p.name, Value::Tuple(Rc::new(rest)));
+                            }
                         }
                         2 => {
                             let rest: Vec<(Value, Value)> =
                                 named.drain(..).map(|(k, v)| (Value::str(&k), v)).collect();
-                            locals.push((p.name.clone(), Value::Dict(Rc::new(RefCell::new(rest)))));
+                            set(
+                                &mut locals,
+                                &p.name,
+                                Value::Dict(Rc::new(RefCell::new(rest))),
+                            );
                         }
                         _ => {
-                            let v = if let Some(v) = pos.next() {
+                            let positional = if keyword_only { None } else { pos.next() };
+                            let v = if let Some(v) = positional {
                                 if named.iter().any(|(n, _)| *n == p.name) {
                                     return Err(self.err(
                                         span,
@@ -1043,7 +1078,7 @@ impl Interp<'_> {
                                     ),
                                 ));
                             };
-                            locals.push((p.name.clone(), v));
+                            set(&mut locals, &p.name, v);
                         }
                     }
                 }
@@ -1067,8 +1102,10 @@ impl Interp<'_> {
                     ));
                 }
                 self.fn_names.push(def.name.clone());
+                self.active.push(def.clone());
                 let mut scope = Scope::Function(locals);
                 let r = self.exec_block(&def.body, &mut scope);
+                self.active.pop();
                 self.fn_names.pop();
                 Ok(match r? {
                     Flow::Return(v) => v,

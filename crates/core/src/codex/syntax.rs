@@ -4,8 +4,8 @@
 //! `if`, `def` (with defaults, `*args`, `**kwargs`), assignments (including tuple unpacking and
 //! `+=`), list/dict literals and comprehensions, conditional expressions, calls with keyword and
 //! `*`/`**` arguments, indexing and slicing, attribute calls (`", ".join(…)`), and the usual
-//! operators. `lambda` and `load` are rejected with a message: no policy needs them and the CLI
-//! loads each file on its own.
+//! operators, `lambda`, keyword-only parameters and (ignored) type annotations. `load` is
+//! rejected with a message: the CLI loads each file on its own, with no module loader.
 
 use std::rc::Rc;
 
@@ -80,6 +80,7 @@ pub(crate) enum ExprKind {
     Or(Box<Expr>, Box<Expr>),
     Bin(BinOp, Box<Expr>, Box<Expr>),
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    Lambda(Rc<FnDef>),
 }
 
 /// Assignment targets: a name, a tuple/list of targets, or `x[i]`.
@@ -241,30 +242,7 @@ impl Parser {
             self.next();
             let (name, _) = self.ident()?;
             self.expect("(")?;
-            let mut params = Vec::new();
-            while !self.at(")") {
-                let stars = if self.eat("**") {
-                    2
-                } else if self.eat("*") {
-                    1
-                } else {
-                    0
-                };
-                let (pname, _) = self.ident()?;
-                let default = if stars == 0 && self.eat("=") {
-                    Some(self.test()?)
-                } else {
-                    None
-                };
-                params.push(Param {
-                    name: pname,
-                    default,
-                    stars,
-                });
-                if !self.eat(",") {
-                    break;
-                }
-            }
+            let params = self.params(")", true)?;
             self.expect(")")?;
             if self.eat("->") {
                 self.test()?;
@@ -307,6 +285,43 @@ impl Parser {
             return Err(self.unexpected("new line"));
         }
         Ok(())
+    }
+
+    /// Parameters up to `close`: `a`, `a=1`, `*args`, a bare `*` (keyword-only marker, empty
+    /// name), `**kwargs`, and (in `def`) type annotations `a: str`, which are ignored.
+    fn params(&mut self, close: &str, annotations: bool) -> Result<Vec<Param>, Diag> {
+        let mut params = Vec::new();
+        while !self.at(close) {
+            let stars = if self.eat("**") {
+                2
+            } else if self.eat("*") {
+                1
+            } else {
+                0
+            };
+            let pname = if stars == 1 && (self.at(",") || self.at(close)) {
+                String::new()
+            } else {
+                self.ident()?.0
+            };
+            if annotations && !pname.is_empty() && self.eat(":") {
+                self.test()?;
+            }
+            let default = if stars == 0 && self.eat("=") {
+                Some(self.test()?)
+            } else {
+                None
+            };
+            params.push(Param {
+                name: pname,
+                default,
+                stars,
+            });
+            if !self.eat(",") {
+                break;
+            }
+        }
+        Ok(params)
     }
 
     fn if_rest(&mut self) -> Result<Stmt, Diag> {
@@ -488,10 +503,19 @@ impl Parser {
 
     fn test_inner(&mut self) -> Result<Expr, Diag> {
         if self.at("lambda") {
-            return Err(Diag::parse(
-                self.peek().span,
-                "lambda is not supported in policy files",
-            ));
+            let start = self.next().span;
+            let params = self.params(":", false)?;
+            self.expect(":")?;
+            let body = self.test()?;
+            let span = Span::new(start.start, body.span.end);
+            return Ok(Expr {
+                kind: ExprKind::Lambda(Rc::new(FnDef {
+                    name: "lambda".to_string(),
+                    params,
+                    body: vec![Stmt::Return(Some(body))],
+                })),
+                span,
+            });
         }
         let e = self.or_expr()?;
         if self.at("if") {

@@ -150,6 +150,14 @@ else:
 x = r"C:\path"; y = """multi
 line"""
 prefix_rule(pattern=[" ".join(["a", "b"])], justification="%s-%d" % ("x", 3))
+def rules(prog, *subs, decision="allow", why: str = "ok") -> None:
+    mk = lambda sub: prefix_rule(pattern=[prog, sub], decision=decision, justification=why)
+    for sub in subs:
+        mk(sub)
+rules("gh", "view", "list")
+def strict(*, level):
+    prefix_rule(pattern=["kubectl"], decision=level)
+strict(level="forbidden")
 "#,
     );
     assert_eq!(decide(&p, &argv("pwd")), Some("allow"));
@@ -173,6 +181,12 @@ prefix_rule(pattern=[" ".join(["a", "b"])], justification="%s-%d" % ("x", 3))
             .justification
             .as_deref(),
         Some("x-3")
+    );
+    assert_eq!(decide(&p, &argv("gh list")), Some("allow"));
+    assert_eq!(decide(&p, &argv("kubectl get")), Some("forbidden"));
+    assert!(
+        Policy::parse("p.rules", "def f(*, a):\n    pass\nf(1)").is_err(),
+        "keyword-only"
     );
 }
 
