@@ -46,10 +46,12 @@
 //! [`from_table`] translates the common [`RuleTable`] into a policy: a `bash` row whose pattern
 //! is a plain token prefix (optionally ending in ` *`) becomes a prefix rule; everything else
 //! (other tools, a bare `*`, a `*` glued to a token) is reported as [`Untranslatable`] with the
-//! reason. [`CodexEngine`] evaluates calls against that policy.
+//! reason. [`CodexEngine`] evaluates calls against that policy, and [`to_rules`] writes the table
+//! as a `.rules` file.
 
 mod diag;
 mod eval;
+mod export;
 mod lexer;
 mod policy;
 pub mod shell;
@@ -57,6 +59,7 @@ pub mod shlex;
 mod syntax;
 
 pub use diag::LoadError;
+pub use export::{starlark_string, to_rules};
 pub use policy::{
     Check, Decision, MatchOptions, NetworkRule, PatternToken, Policy, PrefixRule, RuleMatch,
 };

@@ -663,3 +663,33 @@ prefix_rule(pattern=[["cat", "ls"]])
         assert_eq!(decide(&p, &python_split(cmd).unwrap()), *want, "{cmd}");
     }
 }
+
+#[test]
+fn rendered_rules_load_back_to_the_same_policy() {
+    let p = load(
+        r#"
+prefix_rule(pattern=[["python", "python3"], "-c"], decision="forbidden", justification="no \"inline\"\ncode")
+prefix_rule(pattern=["npm", ["i", "install"], "-g"], decision="prompt")
+prefix_rule(pattern=["tab\there", "é😀", "back\\slash", "\x01"])
+"#,
+    );
+    let again = load(&p.to_rules_text());
+    assert_eq!(again.rules(), p.rules());
+
+    let table = RuleTable::new([
+        ("bash", "git push *", Action::Ask),
+        ("bash", "python -m unittest*", Action::Allow),
+        ("bash", "echo \"a b\" *", Action::Deny),
+        ("read_file", "*", Action::Allow),
+    ]);
+    let (text, skipped) = to_rules(&table);
+    assert_eq!(skipped.len(), 2);
+    let loaded = load(&text);
+    assert_eq!(loaded.rules(), from_table(&table).0.rules());
+    assert!(
+        text.contains(
+            "# row 2: bash python -m unittest* → allow\n#   not expressible: the trailing `*`"
+        ),
+        "{text}"
+    );
+}
