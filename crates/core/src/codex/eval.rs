@@ -1977,17 +1977,36 @@ impl Interp<'_> {
             (BinOp::Add, Int(a), Int(b)) => Int(a.checked_add(*b).ok_or_else(overflow)?),
             (BinOp::Sub, Int(a), Int(b)) => Int(a.checked_sub(*b).ok_or_else(overflow)?),
             (BinOp::Mul, Int(a), Int(b)) => Int(a.checked_mul(*b).ok_or_else(overflow)?),
-            (BinOp::FloorDiv | BinOp::Div, Int(a), Int(b)) => {
+            // Starlark's `/` yields a float, which policy files have no use for.
+            (BinOp::Div, Int(_), Int(_)) => {
+                return Err(self.err(
+                    span,
+                    "floating-point numbers are not supported in policy files; use `//`",
+                ))
+            }
+            (BinOp::FloorDiv, Int(a), Int(b)) => {
                 if *b == 0 {
                     return Err(self.err(span, "Integer division by zero"));
                 }
-                Int(a.checked_div_euclid(*b).ok_or_else(overflow)?)
+                // Floor division, like Starlark (`-7 // 2 == -4`).
+                let q = a.checked_div(*b).ok_or_else(overflow)?;
+                Int(if (a % b != 0) && ((*a < 0) != (*b < 0)) {
+                    q - 1
+                } else {
+                    q
+                })
             }
             (BinOp::Mod, Int(a), Int(b)) => {
                 if *b == 0 {
                     return Err(self.err(span, "Integer modulo by zero"));
                 }
-                Int(a.checked_rem_euclid(*b).ok_or_else(overflow)?)
+                // The remainder takes the divisor's sign, like Starlark (`-7 % 2 == 1`).
+                let r = a.checked_rem(*b).ok_or_else(overflow)?;
+                Int(if r != 0 && ((r < 0) != (*b < 0)) {
+                    r + b
+                } else {
+                    r
+                })
             }
             (BinOp::BitOr, Int(a), Int(b)) => Int(a | b),
             (BinOp::BitAnd, Int(a), Int(b)) => Int(a & b),

@@ -128,6 +128,13 @@ pub fn translate_pattern(pattern: &str) -> Result<Vec<String>, String> {
     }
     if let Some(t) = tokens.iter().find(|t| t.contains(['*', '?', '['])) {
         let glued = t.ends_with('*') && t.len() > 1 && !t[..t.len() - 1].contains(['*', '?', '[']);
+        if t == "*" {
+            return Err(
+                "a `*` between words stands for any words, but execpolicy compares fixed \
+                        token positions only"
+                    .to_string(),
+            );
+        }
         return Err(if glued && tokens.last() == Some(t) {
             format!(
                 "the trailing `*` is glued to `{}`, so it also matches `{}x`; execpolicy compares \

@@ -59,6 +59,7 @@ fn load_errors_name_the_cause_and_position() {
         ("while True:\n    pass\n", "reserved keyword", 1, 1),
         ("load(\"x.star\", \"y\")", "load statements are not supported", 1, 1),
         ("x = 1.5", "floating-point", 1, 5),
+        ("x = 7 / 2", "use `//`", 1, 5),
         (r#"prefix_rule(pattern=["git"], decision=None)"#, "expected `str`, actual `NoneType (repr: None)`", 1, 1),
         (r#"network_rule(host="example.com", protocol="ftp", decision="deny")"#, "network_rule protocol must be one of", 1, 1),
         (r#"network_rule(host="https://example.com", protocol="https", decision="deny")"#, "without scheme or path", 1, 1),
@@ -158,6 +159,8 @@ rules("gh", "view", "list")
 def strict(*, level):
     prefix_rule(pattern=["kubectl"], decision=level)
 strict(level="forbidden")
+if -7 // 2 == -4 and -7 % 2 == 1 and 7 % -2 == -1:
+    prefix_rule(pattern=["floor"])
 "#,
     );
     assert_eq!(decide(&p, &argv("pwd")), Some("allow"));
@@ -183,6 +186,7 @@ strict(level="forbidden")
         Some("x-3")
     );
     assert_eq!(decide(&p, &argv("gh list")), Some("allow"));
+    assert_eq!(decide(&p, &argv("floor")), Some("allow"));
     assert_eq!(decide(&p, &argv("kubectl get")), Some("forbidden"));
     assert!(
         Policy::parse("p.rules", "def f(*, a):\n    pass\nf(1)").is_err(),
@@ -547,6 +551,11 @@ fn the_lesson_table_translates_only_shell_prefixes() {
     );
     assert_eq!(policy.rules()[1].decision, Decision::Prompt);
     assert_eq!(skipped.iter().map(|u| u.row).collect::<Vec<_>>(), [4, 5]);
+    assert!(
+        skipped[0].reason.contains("fixed token positions"),
+        "{}",
+        skipped[0].reason
+    );
     assert!(skipped[1].reason.contains("No closing quotation"));
 }
 
