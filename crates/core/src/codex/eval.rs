@@ -1915,7 +1915,7 @@ impl Interp<'_> {
             let mut i = a;
             while i < b {
                 out.push(items[i as usize].clone());
-                i += step;
+                i = i.saturating_add(step);
             }
         } else {
             let (a, b) = (
@@ -1925,7 +1925,7 @@ impl Interp<'_> {
             let mut i = a;
             while i > b {
                 out.push(items[i as usize].clone());
-                i += step;
+                i = i.saturating_add(step);
             }
         }
         Ok(match obj {

@@ -60,6 +60,7 @@ fn load_errors_name_the_cause_and_position() {
         ("load(\"x.star\", \"y\")", "load statements are not supported", 1, 1),
         ("x = 1.5", "floating-point", 1, 5),
         ("x = 7 / 2", "use `//`", 1, 5),
+        ("x = [1, 2, 3][1::9223372036854775807] + [1][::-9223372036854775807]\nfail(x)", "fail: [2, 1]", 2, 1),
         (r#"prefix_rule(pattern=["git"], decision=None)"#, "expected `str`, actual `NoneType (repr: None)`", 1, 1),
         (r#"network_rule(host="example.com", protocol="ftp", decision="deny")"#, "network_rule protocol must be one of", 1, 1),
         (r#"network_rule(host="https://example.com", protocol="https", decision="deny")"#, "without scheme or path", 1, 1),
