@@ -181,6 +181,34 @@ pub enum Reason {
     /// Claude Code: a step other than a rule decided (the mode's baseline or fallback, the
     /// read-only set, a safety check, the sandbox, a hook…).
     ClaudeCode(crate::claude_code::Decider),
+    // --- Codex execpolicy ---
+    /// Codex: every matching prefix rule was collected and the strictest decided
+    /// (`allow < prompt < forbidden`); `row` is the first row, in table order, with that
+    /// decision. Order never matters.
+    CodexStrictest {
+        /// Decisive row (0-based position).
+        row: usize,
+        /// That rule's action (prompt is shown as ask, forbidden as deny).
+        action: Action,
+        /// How many rows matched in total.
+        matched: usize,
+    },
+    /// Codex: no prefix rule matched. execpolicy itself gives no decision; codex-core falls back
+    /// to its own heuristics (known-safe commands, sandbox and approval settings), which permlab
+    /// does not model. The verdict shown (ask) is a placeholder, not what Codex would do.
+    CodexNoRuleMatched,
+    /// Codex: execpolicy only sees shell commands; a call of another tool never reaches it
+    /// (Codex governs those by its approval and sandbox settings, not modelled). Shown as ask.
+    CodexNotACommand {
+        /// The call's tool.
+        tool: String,
+    },
+    /// Codex: the command string could not be split into argv (Python `shlex.split` would
+    /// raise), so no rule can be checked. Shown as ask.
+    CodexUnsplittable {
+        /// `No closing quotation` or `No escaped character`.
+        message: String,
+    },
 }
 
 /// The full result of evaluating one call.

@@ -24,6 +24,7 @@
 
 pub mod analysis;
 pub mod claude_code;
+pub mod codex;
 pub mod conformance;
 pub mod corecoder;
 pub mod error;

@@ -1,0 +1,334 @@
+//! # Codex execpolicy: token-prefix rules, the strictest match wins
+//!
+//! A port of `openai/codex` `codex-rs/execpolicy` at commit `6a0c4709` (2026-03-27), plus the
+//! shell-wrapper splitting codex-core does before it asks the policy ([`shell`]).
+//!
+//! ## The policy language
+//!
+//! Policies are Starlark files (`.rules`) that call three built-ins:
+//!
+//! ```text
+//! prefix_rule(pattern=["git", ["push", "fetch"]], decision="prompt",
+//!             justification="…", match=["git push origin"], not_match=["git pull"])
+//! network_rule(host="example.com", protocol="https", decision="deny")
+//! host_executable(name="git", paths=["/usr/bin/git"])
+//! ```
+//!
+//! The file is a real program — `for`, `if`, `def` and f-strings work — so permlab carries a
+//! small Starlark interpreter ([`Policy::parse`]). Any error fails the **whole** policy, like
+//! the CLI (`Error: failed to parse policy at <file>` + the cause, see [`LoadError`]).
+//!
+//! ## Why a prefix, and why the strictest
+//!
+//! A rule matches a command (an argv, never re-tokenized) when the command is at least as long
+//! as the pattern and agrees with it token by token; trailing tokens are ignored. So
+//! `["git", "push", "--force"]` does not catch `git push origin main --force`: a prefix rule
+//! never looks past its own length. Every rule stored under the command's first token is tried
+//! and **all** matches are kept; the decision is their maximum under
+//! `Allow < Prompt < Forbidden`. That makes rule order irrelevant — unlike OpenCode
+//! (last match wins) or a naive first-match table. When nothing matches, execpolicy gives no
+//! decision at all; codex-core then uses heuristics that permlab does not model.
+//!
+//! ```
+//! use permlab_core::codex::{Decision, Policy};
+//! let policy = Policy::parse("policy.rules", r#"
+//! prefix_rule(pattern=["rm"], decision="prompt")
+//! prefix_rule(pattern=["rm", "-rf", "/"], decision="forbidden")
+//! "#).unwrap();
+//! let argv = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+//! assert_eq!(policy.check(&argv("rm -rf /")).decision, Some(Decision::Forbidden));
+//! assert_eq!(policy.check(&argv("rm -fr /")).decision, Some(Decision::Prompt)); // -fr ≠ -rf
+//! assert_eq!(policy.check(&argv("ls")).decision, None);
+//! ```
+//!
+//! ## The lesson's table
+//!
+//! [`from_table`] translates the common [`RuleTable`] into a policy: a `bash` row whose pattern
+//! is a plain token prefix (optionally ending in ` *`) becomes a prefix rule; everything else
+//! (other tools, a bare `*`, a `*` glued to a token) is reported as [`Untranslatable`] with the
+//! reason. [`CodexEngine`] evaluates calls against that policy, and [`to_rules`] writes the table
+//! as a `.rules` file.
+
+mod diag;
+mod eval;
+mod export;
+mod lexer;
+mod policy;
+pub mod shell;
+pub mod shlex;
+mod syntax;
+
+pub use diag::LoadError;
+pub use export::{starlark_string, to_rules};
+pub use policy::{
+    Check, Decision, MatchOptions, NetworkRule, PatternToken, Policy, PrefixRule, RuleMatch,
+};
+
+use crate::evaluation::{Decision as Verdict, Engine, EngineId, Evaluation, Reason, Step};
+use crate::table::{Action, Call, RuleTable};
+
+/// The tool name whose rows and calls are shell commands in the lesson's table.
+pub const SHELL_TOOL: &str = "bash";
+
+/// A table row that has no faithful execpolicy form, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Untranslatable {
+    /// The row's position (0-based) in the table.
+    pub row: usize,
+    /// Why it cannot be written as a prefix rule.
+    pub reason: String,
+}
+
+/// The execpolicy decision a table action becomes: ask is `prompt`, deny is `forbidden`.
+pub fn decision_for(action: Action) -> Decision {
+    match action {
+        Action::Allow => Decision::Allow,
+        Action::Ask => Decision::Prompt,
+        Action::Deny => Decision::Forbidden,
+    }
+}
+
+fn verdict(d: Decision) -> Verdict {
+    match d {
+        Decision::Allow => Verdict::Allow,
+        Decision::Prompt => Verdict::Ask,
+        Decision::Forbidden => Verdict::Deny,
+    }
+}
+
+fn action(d: Decision) -> Action {
+    match d {
+        Decision::Allow => Action::Allow,
+        Decision::Prompt => Action::Ask,
+        Decision::Forbidden => Action::Deny,
+    }
+}
+
+/// The tokens of a table pattern as a prefix rule, or why it has none.
+///
+/// ```
+/// use permlab_core::codex::translate_pattern;
+/// assert_eq!(translate_pattern("git push *").unwrap(), ["git", "push"]);
+/// assert!(translate_pattern("python -m unittest*").is_err());
+/// assert!(translate_pattern("*").is_err());
+/// ```
+pub fn translate_pattern(pattern: &str) -> Result<Vec<String>, String> {
+    if pattern.trim() == "*" {
+        return Err(
+            "`*` matches every command, but execpolicy stores rules under a literal first \
+                    token: no prefix rule matches all commands"
+                .to_string(),
+        );
+    }
+    let body = pattern.strip_suffix(" *").unwrap_or(pattern);
+    let tokens = shlex::python_split(body)
+        .map_err(|e| format!("the pattern cannot be split into tokens ({e})"))?;
+    if tokens.is_empty() {
+        return Err("the pattern has no tokens; a prefix rule needs at least one".to_string());
+    }
+    if let Some(t) = tokens.iter().find(|t| t.contains(['*', '?', '['])) {
+        let glued = t.ends_with('*') && t.len() > 1 && !t[..t.len() - 1].contains(['*', '?', '[']);
+        if t == "*" {
+            return Err(
+                "a `*` between words stands for any words, but execpolicy compares fixed \
+                        token positions only"
+                    .to_string(),
+            );
+        }
+        return Err(if glued && tokens.last() == Some(t) {
+            format!(
+                "the trailing `*` is glued to `{}`, so it also matches `{}x`; execpolicy compares \
+                 whole tokens only",
+                &t[..t.len() - 1],
+                &t[..t.len() - 1]
+            )
+        } else {
+            format!(
+                "`{t}` contains a wildcard inside a token; execpolicy compares whole tokens only"
+            )
+        });
+    }
+    Ok(tokens)
+}
+
+/// Translates the lesson's table into an execpolicy (one prefix rule per translatable row, in
+/// table order) and lists the rows that have no execpolicy form.
+pub fn from_table(table: &RuleTable) -> (Policy, Vec<Untranslatable>) {
+    let (policy, _, skipped) = translate(table);
+    (policy, skipped)
+}
+
+fn translate(table: &RuleTable) -> (Policy, Vec<Option<usize>>, Vec<Untranslatable>) {
+    let mut policy = Policy::empty();
+    let mut rule_of_row = Vec::with_capacity(table.len());
+    let mut skipped = Vec::new();
+    for (row, r) in table.rules().iter().enumerate() {
+        if r.tool != SHELL_TOOL {
+            rule_of_row.push(None);
+            skipped.push(Untranslatable {
+                row,
+                reason: format!(
+                    "execpolicy only sees shell commands; `{}` calls never reach it",
+                    r.tool
+                ),
+            });
+            continue;
+        }
+        match translate_pattern(&r.pattern) {
+            Ok(mut tokens) => {
+                let first = tokens.remove(0);
+                let i = policy.push_rule(PrefixRule {
+                    first,
+                    rest: tokens.into_iter().map(PatternToken::Single).collect(),
+                    decision: decision_for(r.action),
+                    justification: None,
+                });
+                rule_of_row.push(Some(i));
+            }
+            Err(reason) => {
+                rule_of_row.push(None);
+                skipped.push(Untranslatable { row, reason });
+            }
+        }
+    }
+    (policy, rule_of_row, skipped)
+}
+
+/// Codex execpolicy over the lesson's table: the command string is split like Python's
+/// `shlex.split` and checked against every translated row; the strictest match decides.
+#[derive(Clone, Debug)]
+pub struct CodexEngine {
+    policy: Policy,
+    /// For each table row, the index of its rule in `policy`.
+    rule_of_row: Vec<Option<usize>>,
+    /// For each policy rule, its table row.
+    row_of_rule: Vec<usize>,
+    untranslatable: Vec<Untranslatable>,
+}
+
+impl CodexEngine {
+    /// Compiles `table` (see [`from_table`]).
+    pub fn new(table: &RuleTable) -> Self {
+        let (policy, rule_of_row, untranslatable) = translate(table);
+        let mut row_of_rule = vec![0; policy.rules().len()];
+        for (row, rule) in rule_of_row.iter().enumerate() {
+            if let Some(i) = rule {
+                row_of_rule[*i] = row;
+            }
+        }
+        CodexEngine {
+            policy,
+            rule_of_row,
+            row_of_rule,
+            untranslatable,
+        }
+    }
+
+    /// The translated policy.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// The rows left out, with reasons.
+    pub fn untranslatable(&self) -> &[Untranslatable] {
+        &self.untranslatable
+    }
+
+    /// The matching rows (table order) and the decision they give, or why there is none.
+    fn matching_rows(&self, call: &Call) -> Result<Vec<usize>, Reason> {
+        if call.tool != SHELL_TOOL {
+            return Err(Reason::CodexNotACommand {
+                tool: call.tool.clone(),
+            });
+        }
+        let argv = shlex::python_split(&call.input).map_err(|e| Reason::CodexUnsplittable {
+            message: e.to_string(),
+        })?;
+        // Rules under argv[0] come back in insertion order, which is table order.
+        Ok(self
+            .policy
+            .matching_rule_indices(&argv)
+            .into_iter()
+            .map(|i| self.row_of_rule[i])
+            .collect())
+    }
+
+    fn strictest(&self, rows: &[usize]) -> Option<(usize, Decision)> {
+        let mut best: Option<(usize, Decision)> = None;
+        for &row in rows {
+            let Some(rule) = self.rule_of_row[row] else {
+                continue;
+            };
+            let d = self.policy.rules()[rule].decision;
+            // Strictly greater: the first row (table order) reaching the maximum is reported.
+            if best.is_none_or(|(_, b)| d > b) {
+                best = Some((row, d));
+            }
+        }
+        best
+    }
+}
+
+impl Engine for CodexEngine {
+    fn id(&self) -> EngineId {
+        EngineId::Codex
+    }
+
+    fn evaluate(&self, call: &Call) -> Evaluation {
+        let outcome = self.matching_rows(call);
+        let is_shell = call.tool == SHELL_TOOL;
+        let argv_ok = outcome.is_ok();
+        let matches = outcome.clone().unwrap_or_default();
+        // Codex checks every rule (the decision is a maximum, so there is no early stop).
+        let steps = self
+            .rule_of_row
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.is_some())
+            .map(|(row, _)| Step {
+                row,
+                group: None,
+                tool_matched: is_shell,
+                pattern_matched: (is_shell && argv_ok).then(|| matches.contains(&row)),
+                stop: false,
+            })
+            .collect();
+        let (decision, rule, reason) = match outcome {
+            Err(reason) => (Verdict::Ask, None, reason),
+            Ok(rows) => match self.strictest(&rows) {
+                Some((row, d)) => (
+                    verdict(d),
+                    Some(row),
+                    Reason::CodexStrictest {
+                        row,
+                        action: action(d),
+                        matched: rows.len(),
+                    },
+                ),
+                None => (Verdict::Ask, None, Reason::CodexNoRuleMatched),
+            },
+        };
+        Evaluation {
+            engine: EngineId::Codex,
+            decision,
+            rule,
+            matches,
+            steps,
+            reason,
+            inferred: false,
+        }
+    }
+
+    fn decide(&self, call: &Call) -> (Verdict, Option<usize>) {
+        match self.matching_rows(call) {
+            Ok(rows) => match self.strictest(&rows) {
+                Some((row, d)) => (verdict(d), Some(row)),
+                None => (Verdict::Ask, None),
+            },
+            Err(_) => (Verdict::Ask, None),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

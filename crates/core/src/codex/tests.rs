@@ -1,0 +1,705 @@
+//! Table-driven tests for the corners of `codex.md`: the loader's error kinds, prefix matching,
+//! host executables, the shell split, the two shlex flavours and the lesson engine.
+
+use super::shell::{commands_for_exec_policy, parse_plain_script};
+use super::shlex::{python_split, rust_split, SplitError};
+use super::*;
+use crate::evaluation::Decision as Verdict;
+
+fn argv(s: &str) -> Vec<String> {
+    s.split(' ').map(String::from).collect()
+}
+
+fn toks(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+fn load(text: &str) -> Policy {
+    match Policy::parse("policy.rules", text) {
+        Ok(p) => p,
+        Err(e) => panic!("{}", e.cli_text()),
+    }
+}
+
+fn decide(p: &Policy, cmd: &[String]) -> Option<&'static str> {
+    p.check(cmd).decision.map(Decision::as_str)
+}
+
+#[test]
+fn load_errors_name_the_cause_and_position() {
+    // (policy, substring of the message, line, column)
+    let cases: &[(&str, &str, usize, usize)] = &[
+        (r#"prefix_rule(pattern=["git"], decision="Allow")"#, "invalid decision: Allow", 1, 1),
+        (r#"prefix_rule(pattern=["git"], decision="deny")"#, "invalid decision: deny", 1, 1),
+        (r#"prefix_rule(pattern=["git"], decision="auto_review")"#, "invalid decision: auto_review", 1, 1),
+        ("prefix_rule(pattern=[])", "pattern cannot be empty", 1, 1),
+        (r#"prefix_rule(pattern=["git", []])"#, "pattern alternatives cannot be empty", 1, 1),
+        (r#"prefix_rule(pattern=["git", 1])"#, "pattern element must be a string or list of strings (got int)", 1, 1),
+        (r#"prefix_rule(pattern=["git", [1]])"#, "pattern alternative must be a string (got int)", 1, 1),
+        (r#"prefix_rule(pattern="git status")"#, "Type of parameter `pattern` doesn't match, expected `list`, actual `string (repr: \"git status\")`", 1, 1),
+        (r#"prefix_rule(pattern=("git",))"#, "expected `list`, actual `tuple", 1, 1),
+        (r#"prefix_rule(decision="allow")"#, "Missing parameter `pattern`", 1, 1),
+        (r#"prefix_rule(pattern=["git"], reviewer="user")"#, "Found `reviewer` extra named parameter(s)", 1, 1),
+        (r#"prefix_rule(pattern=["git"], justification="  ")"#, "justification cannot be empty", 1, 1),
+        (r#"prefix_rule(pattern=["git"], match=["git \"x"])"#, "example string has invalid shell syntax", 1, 1),
+        (r#"prefix_rule(pattern=["git"], match=[""])"#, "example cannot be an empty string", 1, 1),
+        (r##"prefix_rule(pattern=["git"], match=["# only a comment"])"##, "example cannot be an empty string", 1, 1),
+        (r#"prefix_rule(pattern=["git"], match=[[]])"#, "example cannot be an empty list", 1, 1),
+        (r#"prefix_rule(pattern=["git"], match=[1])"#, "example must be a string or list of strings (got int)", 1, 1),
+        (r#"prefix_rule(pattern=["git", "push"], match=["git pull"])"#, "unmatched examples: [\"git pull\"]", 1, 1),
+        (r#"prefix_rule(pattern=["git"], not_match=["git status"])"#, "expected example to not match rule `PrefixRuleMatch { matched_prefix: [\"git\"]", 1, 1),
+        // Examples test only the rules of their own call, even when another rule would match.
+        ("prefix_rule(pattern=[\"git\"])\nprefix_rule(pattern=[\"git\", \"push\"], match=[\"git status\"])", "unmatched examples: [\"git status\"]", 2, 1),
+        ("allow_rule(pattern=[\"git\"])", "Variable `allow_rule` not found", 1, 1),
+        ("x = 1\n\ndef f():\n    return undefined_name\n", "Variable `undefined_name` not found", 4, 12),
+        ("t = [\"a\"]\nprefix_rule(pattern=[f\"{t[0]}\"])", "only a bare identifier", 2, 23),
+        ("prefix_rule(pattern=[\"git\"]", "Parse error", 1, 28),
+        ("x = \"unfinished\n", "unfinished string literal", 1, 5),
+        ("if True:\n    x = 1\n  y = 2\n", "inconsistent indentation", 3, 1),
+        ("while True:\n    pass\n", "reserved keyword", 1, 1),
+        ("load(\"x.star\", \"y\")", "load statements are not supported", 1, 1),
+        ("x = 1.5", "floating-point", 1, 5),
+        ("x = 7 / 2", "use `//`", 1, 5),
+        ("x = [1, 2, 3][1::9223372036854775807] + [1][::-9223372036854775807]\nfail(x)", "fail: [2, 1]", 2, 1),
+        (r#"prefix_rule(pattern=["git"], decision=None)"#, "expected `str`, actual `NoneType (repr: None)`", 1, 1),
+        (r#"network_rule(host="example.com", protocol="ftp", decision="deny")"#, "network_rule protocol must be one of", 1, 1),
+        (r#"network_rule(host="https://example.com", protocol="https", decision="deny")"#, "without scheme or path", 1, 1),
+        (r#"network_rule(host="*.example.com", protocol="https", decision="deny")"#, "wildcards are not allowed", 1, 1),
+        (r#"network_rule(host="example.com", protocol="https", decision="Deny")"#, "invalid decision: Deny", 1, 1),
+        (r#"host_executable(name="git", paths=["usr/bin/git"])"#, "must be absolute", 1, 1),
+        (r#"host_executable(name="git", paths=["/usr/bin/gitx"])"#, "must have basename `git`", 1, 1),
+        (r#"host_executable(name="a/git", paths=[])"#, "bare executable name", 1, 1),
+        (r#"host_executable(name="", paths=[])"#, "name cannot be empty", 1, 1),
+        // A runtime error inside a function is reported at the innermost call, with a traceback.
+        ("def deny(*t):\n    prefix_rule(pattern=list(t), decision=\"nope\")\ndeny(\"rm\")\n", "invalid decision: nope", 2, 5),
+        ("x = [1] + \"a\"", "Operation `+` not supported for types `list` and `string`", 1, 5),
+        ("x = {}[\"k\"]", "Key `\"k\"` was not found", 1, 5),
+        ("def f():\n    f()\nf()\n", "recursive call", 2, 5),
+        ("for i in range(100000000):\n    pass\n", "too large", 1, 10),
+        ("x = [1]\nfor i in range(1000000):\n    for j in range(1000000):\n        pass\n", "step budget", 3, 14),
+    ];
+    for (text, want, line, col) in cases {
+        let err = match Policy::parse("policy.rules", text) {
+            Ok(_) => panic!("should not load: {text}"),
+            Err(e) => e,
+        };
+        assert!(
+            err.message.contains(want) || err.cause.contains(want),
+            "{text}\n  want {want}\n  got {}",
+            err.cli_text()
+        );
+        assert_eq!((err.line, err.column), (*line, *col), "{text}: {}", err);
+        assert!(err
+            .cli_text()
+            .starts_with("Error: failed to parse policy at policy.rules\n\nCaused by:\n    "));
+        assert!(err.to_string().starts_with(&format!(
+            "failed to parse policy at policy.rules:{line}:{col}: "
+        )));
+    }
+}
+
+#[test]
+fn runtime_errors_in_functions_show_every_frame() {
+    let text = "def deny(*t):\n    prefix_rule(pattern=list(t), decision=\"nope\")\ndeny(\"rm\")\n";
+    let err = Policy::parse("p.rules", text).unwrap_err();
+    assert!(
+        err.cause
+            .contains("  * p.rules:3, in <module>\n      deny(\"rm\")\n  * p.rules:2, in deny\n"),
+        "{}",
+        err.cause
+    );
+    let e: crate::Error = err.into();
+    assert_eq!(e.source_name(), Some("p.rules"));
+    assert!(
+        e.to_string()
+            .contains("line 2, column 5: invalid decision: nope"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_failed_file_leaves_the_policy_unchanged() {
+    let mut p = load(r#"prefix_rule(pattern=["ls"])"#);
+    assert!(p
+        .add_file(
+            "bad.rules",
+            "prefix_rule(pattern=[\"rm\"])\nprefix_rule(pattern=[])"
+        )
+        .is_err());
+    assert_eq!(p.rules().len(), 1);
+}
+
+#[test]
+fn starlark_features_used_by_real_policies() {
+    let p = load(
+        r#"
+# comments, constants, loops, functions, f-strings and comprehensions
+SAFE = ["ls", "pwd"] + ['whoami']
+for tool in SAFE:
+    prefix_rule(pattern=[tool])
+def deny(*tokens, why=None):
+    name = tokens[0]
+    prefix_rule(pattern=list(tokens), decision="forbidden",
+                justification=why or f"{name} is blocked")
+deny("shutdown")
+deny("git", "clean", "-fdx", why="loses files")
+READ = {"cat": "allow", "rm": "prompt"}
+[prefix_rule(pattern=[k], decision=v) for k, v in READ.items() if k != "cat"]
+if len(SAFE) == 3 and "ls" in SAFE:
+    prefix_rule(pattern=["echo"], decision="prompt" if True else "allow")
+else:
+    fail("unreachable")
+x = r"C:\path"; y = """multi
+line"""
+prefix_rule(pattern=[" ".join(["a", "b"])], justification="%s-%d" % ("x", 3))
+def rules(prog, *subs, decision="allow", why: str = "ok") -> None:
+    mk = lambda sub: prefix_rule(pattern=[prog, sub], decision=decision, justification=why)
+    for sub in subs:
+        mk(sub)
+rules("gh", "view", "list")
+def strict(*, level):
+    prefix_rule(pattern=["kubectl"], decision=level)
+strict(level="forbidden")
+if -7 // 2 == -4 and -7 % 2 == 1 and 7 % -2 == -1:
+    prefix_rule(pattern=["floor"])
+"#,
+    );
+    assert_eq!(decide(&p, &argv("pwd")), Some("allow"));
+    assert_eq!(
+        p.check(&argv("shutdown now")).matched_rules[0]
+            .justification
+            .as_deref(),
+        Some("shutdown is blocked")
+    );
+    assert_eq!(
+        p.check(&argv("git clean -fdx")).matched_rules[0]
+            .justification
+            .as_deref(),
+        Some("loses files")
+    );
+    assert_eq!(decide(&p, &argv("rm x")), Some("prompt"));
+    assert_eq!(decide(&p, &argv("cat x")), None);
+    assert_eq!(decide(&p, &argv("echo")), Some("prompt"));
+    assert_eq!(
+        p.check(&toks(&["a b"])).matched_rules[0]
+            .justification
+            .as_deref(),
+        Some("x-3")
+    );
+    assert_eq!(decide(&p, &argv("gh list")), Some("allow"));
+    assert_eq!(decide(&p, &argv("floor")), Some("allow"));
+    assert_eq!(decide(&p, &argv("kubectl get")), Some("forbidden"));
+    assert!(
+        Policy::parse("p.rules", "def f(*, a):\n    pass\nf(1)").is_err(),
+        "keyword-only"
+    );
+}
+
+#[test]
+fn string_literals_decode_like_starlark() {
+    let p = load("prefix_rule(pattern=['.\\\\mvnw.cmd', \"\\x41\\u00e9\\n\", '\\q'])");
+    assert_eq!(p.rules()[0].first, ".\\mvnw.cmd");
+    assert_eq!(
+        p.rules()[0].rest,
+        [
+            PatternToken::Single("Aé\n".into()),
+            PatternToken::Single("\\q".into())
+        ]
+    );
+}
+
+#[test]
+fn prefix_matching_corners() {
+    let p = load(
+        r#"
+prefix_rule(pattern=["git", ["push", "fetch"]], decision="prompt")
+prefix_rule(pattern=["git", "push", "--force"], decision="forbidden")
+prefix_rule(pattern=["rm", "-rf", "/"], decision="forbidden")
+prefix_rule(pattern=[["python", "python3"], "-c"], decision="forbidden")
+prefix_rule(pattern=["npm", ["install", "i"], ["-g", "--global"]], decision="prompt")
+"#,
+    );
+    // (command tokens, decision)
+    let cases: &[(&[&str], Option<&str>)] = &[
+        // A later flag escapes the longer rule: only the shorter prompt rule matches.
+        (
+            &["git", "push", "origin", "main", "--force"],
+            Some("prompt"),
+        ),
+        (&["git", "push", "-f"], Some("prompt")),
+        (&["git", "push", "--force", "origin"], Some("forbidden")),
+        // Options before the subcommand escape; matching is case-sensitive.
+        (&["git", "--no-pager", "push"], None),
+        (&["Git", "push"], None),
+        // Flag spellings are different tokens; `/srv` is not `/`.
+        (&["rm", "-fr", "/"], None),
+        (&["rm", "-r", "-f", "/"], None),
+        (&["rm", "-rf", "/srv"], None),
+        (&["rm", "-rf", "/", "--no-preserve-root"], Some("forbidden")),
+        // One token containing a space never matches two pattern tokens.
+        (&["git", "push --force"], None),
+        // An empty string is a token.
+        (&["git", "push", ""], Some("prompt")),
+        // Shorter than the pattern: no match.
+        (&["rm", "-rf"], None),
+        (&["python3", "-c", "pass"], Some("forbidden")),
+        (&["python2", "-c", "pass"], None),
+        (&["npm", "i", "--global"], Some("prompt")),
+        (&["npm", "-g", "install"], None),
+        (&[], None),
+    ];
+    for (cmd, want) in cases {
+        assert_eq!(decide(&p, &toks(cmd)), *want, "{cmd:?}");
+    }
+    // The matched prefix is the command's own tokens, not the pattern's alternatives.
+    let m = p.check(&toks(&["python3", "-c", "x"]));
+    assert_eq!(m.matched_rules[0].matched_prefix, toks(&["python3", "-c"]));
+}
+
+#[test]
+fn all_matches_are_kept_in_order_with_duplicates() {
+    let p = load("prefix_rule(pattern=[\"ls\"])\nprefix_rule(pattern=[\"ls\"])\nprefix_rule(pattern=[\"ls\", \"-la\"], decision=\"prompt\")\n");
+    let c = p.check(&argv("ls -la"));
+    assert_eq!(c.matched_rules.len(), 3);
+    assert_eq!(c.decision, Some(Decision::Prompt));
+    assert_eq!(
+        c.to_cli_json(),
+        r#"{"matchedRules":[{"prefixRuleMatch":{"matchedPrefix":["ls"],"decision":"allow"}},{"prefixRuleMatch":{"matchedPrefix":["ls"],"decision":"allow"}},{"prefixRuleMatch":{"matchedPrefix":["ls","-la"],"decision":"prompt"}}],"decision":"prompt"}"#
+    );
+}
+
+#[test]
+fn files_load_in_order_and_the_strictest_wins_across_them() {
+    let p = Policy::parse_files([
+        (
+            "a.rules",
+            "prefix_rule(pattern=[\"git\"], decision=\"allow\")",
+        ),
+        (
+            "b.rules",
+            "prefix_rule(pattern=[\"git\", \"push\"], decision=\"forbidden\")",
+        ),
+    ])
+    .unwrap();
+    assert_eq!(decide(&p, &argv("git push --force")), Some("forbidden"));
+    let err = Policy::parse_files([
+        ("a.rules", "prefix_rule(pattern=[\"git\"])"),
+        ("b.rules", "oops("),
+    ])
+    .unwrap_err();
+    assert_eq!(err.file, "b.rules");
+}
+
+#[test]
+fn an_empty_policy_matches_nothing() {
+    let p = load("# no rules");
+    assert_eq!(
+        p.check(&argv("rm -rf /")).to_cli_json(),
+        r#"{"matchedRules":[]}"#
+    );
+}
+
+#[test]
+fn host_executables_resolve_only_when_asked() {
+    let p = load("prefix_rule(pattern=[\"git\", \"status\"], decision=\"prompt\")\nhost_executable(name=\"git\", paths=[\"/usr/bin/git\"])\nprefix_rule(pattern=[\"ls\"])\n");
+    let on = MatchOptions {
+        resolve_host_executables: true,
+        cwd: Some("/home/tester/proj".into()),
+    };
+    assert_eq!(decide(&p, &argv("/usr/bin/git status")), None);
+    let c = p.check_with_options(&argv("/usr/bin/git status"), &on);
+    assert_eq!(c.decision, Some(Decision::Prompt));
+    assert_eq!(
+        c.to_cli_json(),
+        r#"{"matchedRules":[{"prefixRuleMatch":{"matchedPrefix":["git","status"],"decision":"prompt","resolvedProgram":"/usr/bin/git"}}],"decision":"prompt"}"#
+    );
+    // Not in the allowlist; `..` is normalized first.
+    assert_eq!(
+        p.check_with_options(&argv("/opt/bin/git status"), &on)
+            .decision,
+        None
+    );
+    assert_eq!(
+        p.check_with_options(&argv("/usr/local/../bin/git status"), &on)
+            .decision,
+        Some(Decision::Prompt)
+    );
+    // No allowlist for `ls`: any absolute path resolves; a relative one needs the cwd.
+    assert_eq!(
+        p.check_with_options(&argv("/bin/ls"), &on).decision,
+        Some(Decision::Allow)
+    );
+    assert_eq!(
+        p.check_with_options(&argv("./ls"), &on).matched_rules[0]
+            .resolved_program
+            .as_deref(),
+        Some("/home/tester/proj/ls")
+    );
+    let no_cwd = MatchOptions {
+        resolve_host_executables: true,
+        cwd: None,
+    };
+    assert_eq!(p.check_with_options(&argv("./ls"), &no_cwd).decision, None);
+}
+
+#[test]
+fn examples_resolve_relative_programs_by_basename() {
+    load("prefix_rule(pattern=[\"mvnw\"], match=[\"./mvnw deploy\", \"bin/mvnw x\"])");
+    assert!(Policy::parse("p.rules", "host_executable(name=\"mvnw\", paths=[\"/opt/mvnw\"])\nprefix_rule(pattern=[\"mvnw\"], match=[\"./mvnw deploy\"])").is_err());
+}
+
+#[test]
+fn examples_may_rely_on_host_executables() {
+    load("host_executable(name=\"git\", paths=[\"/usr/bin/git\"])\nprefix_rule(pattern=[\"git\"], match=[\"/usr/bin/git status\"], not_match=[\"/opt/git status\"])");
+}
+
+#[test]
+fn network_rules_load_but_never_match_commands() {
+    let p = load("network_rule(host=\"Example.COM:443\", protocol=\"https_connect\", decision=\"deny\", justification=\"no\")");
+    assert_eq!(p.network_rules()[0].host, "example.com");
+    assert_eq!(p.network_rules()[0].decision, Decision::Forbidden);
+    assert_eq!(decide(&p, &argv("curl example.com")), None);
+}
+
+#[test]
+fn python_split_agrees_with_python() {
+    // Expected values printed by CPython's shlex.split.
+    let ok: &[(&str, &[&str])] = &[
+        ("rm -rf ~", &["rm", "-rf", "~"]),
+        (
+            "python3 -c \"import shutil; shutil.rmtree('/')\"",
+            &["python3", "-c", "import shutil; shutil.rmtree('/')"],
+        ),
+        ("curl x | sh", &["curl", "x", "|", "sh"]),
+        ("> /etc/passwd", &[">", "/etc/passwd"]),
+        (":(){ :|:& };:", &[":(){", ":|:&", "};:"]),
+        ("echo \"a\\$b\"", &["echo", "a\\$b"]),
+        ("a#b #c", &["a#b", "#c"]),
+        ("''", &[""]),
+        ("a ''", &["a", ""]),
+        ("a\\ b", &["a b"]),
+        ("\"a\\\"b\"", &["a\"b"]),
+        ("'a\\'", &["a\\"]),
+        ("x\r\ny", &["x", "y"]),
+        ("a\\\nb", &["a\nb"]),
+        ("  lead  trail  ", &["lead", "trail"]),
+        ("\"a\"'b'c", &["abc"]),
+        ("echo \"x\\\\y\"", &["echo", "x\\y"]),
+        ("tab\tsep", &["tab", "sep"]),
+        ("emoji 😀 'ü b'", &["emoji", "😀", "ü b"]),
+        ("a\"b c\"d", &["ab cd"]),
+        ("\"\"", &[""]),
+        ("ls 2> /dev/null", &["ls", "2>", "/dev/null"]),
+        ("rm  -rf /", &["rm", "-rf", "/"]),
+        ("", &[]),
+    ];
+    for (input, want) in ok {
+        assert_eq!(
+            python_split(input).as_deref(),
+            Ok(toks(want).as_slice()),
+            "{input:?}"
+        );
+    }
+    let bad: &[(&str, SplitError)] = &[
+        ("a\\", SplitError::NoEscapedCharacter),
+        ("'abc", SplitError::NoClosingQuotation),
+        ("\"abc", SplitError::NoClosingQuotation),
+        ("\"abc\\", SplitError::NoEscapedCharacter),
+        ("echo 'a", SplitError::NoClosingQuotation),
+    ];
+    for (input, want) in bad {
+        assert_eq!(python_split(input).as_ref(), Err(want), "{input:?}");
+    }
+}
+
+#[test]
+fn rust_split_differs_from_python_where_the_crate_does() {
+    let cases: &[(&str, Option<&[&str]>)] = &[
+        ("git  reset  --soft", Some(&["git", "reset", "--soft"])),
+        ("echo \"a\\$b\"", Some(&["echo", "a$b"])),
+        ("a#b #c", Some(&["a#b"])),
+        ("a\\\nb", Some(&["ab"])),
+        ("x\r y", Some(&["x\r", "y"])),
+        ("\".\\mvnw.cmd\" deploy", Some(&[".\\mvnw.cmd", "deploy"])),
+        ("''", Some(&[""])),
+        ("git \"unclosed", None),
+        ("trailing\\", None),
+    ];
+    for (input, want) in cases {
+        assert_eq!(rust_split(input), want.map(toks), "{input:?}");
+    }
+}
+
+#[test]
+fn shell_wrapper_split_corners() {
+    // (script, Some(split) when plain, None when the whole argv is kept)
+    let cases: &[(&str, Option<&[&[&str]]>)] = &[
+        (
+            "ls && pwd; echo 'hi there' | wc -l",
+            Some(&[&["ls"], &["pwd"], &["echo", "hi there"], &["wc", "-l"]]),
+        ),
+        (
+            "git commit -m \"line1\nline2\"",
+            Some(&[&["git", "commit", "-m", "line1\nline2"]]),
+        ),
+        (
+            "echo \"/usr\"'/'\"local\"/bin",
+            Some(&[&["echo", "/usr/local/bin"]]),
+        ),
+        (
+            "rg -n \"foo\" -g\"*.py\"",
+            Some(&[&["rg", "-n", "foo", "-g*.py"]]),
+        ),
+        ("echo 123 456", Some(&[&["echo", "123", "456"]])),
+        ("ls;", Some(&[&["ls"]])),
+        ("ls &&\n pwd", Some(&[&["ls"], &["pwd"]])),
+        ("echo a\\ b", Some(&[&["echo", "a\\ b"]])),
+        (
+            "echo \\$HOME \"\\$x\"",
+            Some(&[&["echo", "\\$HOME", "\\$x"]]),
+        ),
+        ("echo \"\" x", Some(&[&["echo", "", "x"]])),
+        ("echo \"\"''", None),
+        ("echo \"hi ${USER}\"", None),
+        ("echo \"$HOME\"", None),
+        ("(ls)", None),
+        ("ls || (pwd && echo hi)", None),
+        ("ls > out.txt", None),
+        ("echo hi & echo bye", None),
+        ("echo $(pwd)", None),
+        ("echo `pwd`", None),
+        ("FOO=bar ls", None),
+        ("ls &&", None),
+        ("&& ls", None),
+        ("ls ;; pwd", None),
+        ("ls | | wc", None),
+        ("\"git\" status", None),
+        ("ls # comment", None),
+        ("if true; then ls; fi", None),
+        ("ls 2>/dev/null", None),
+        ("", None),
+    ];
+    for (script, want) in cases {
+        let got = parse_plain_script(script).filter(|c| !c.is_empty());
+        let want: Option<Vec<Vec<String>>> = want.map(|cs| cs.iter().map(|c| toks(c)).collect());
+        assert_eq!(got, want, "{script:?}");
+    }
+    let run = |v: &[&str]| commands_for_exec_policy(&toks(v));
+    // Wrapper shapes: only [bash|zsh|sh (or a path), -c|-lc, script].
+    assert_eq!(run(&["/bin/zsh", "-lc", "ls"]).commands, [toks(&["ls"])]);
+    assert_eq!(run(&["bash.exe", "-c", "ls"]).commands, [toks(&["ls"])]);
+    assert_eq!(
+        run(&["bash", "-x", "-c", "ls"]).commands,
+        [toks(&["bash", "-x", "-c", "ls"])]
+    );
+    assert_eq!(
+        run(&["fish", "-c", "ls"]).commands,
+        [toks(&["fish", "-c", "ls"])]
+    );
+    assert_eq!(
+        run(&["bash", "-lc", "  \n\t  "]).commands,
+        [toks(&["bash", "-lc", "  \n\t  "])]
+    );
+    // The heredoc path: one literal command, body and redirects dropped.
+    let h = run(&["bash", "-lc", "python3 <<'PY'\nprint(1)\nPY"]);
+    assert_eq!(
+        (h.commands, h.used_complex_parsing),
+        (vec![toks(&["python3"])], true)
+    );
+    let h = run(&["bash", "-lc", "cat <<EOF > out.txt\n$(rm -rf /)\nEOF"]);
+    assert!(
+        !h.used_complex_parsing,
+        "a command substitution in the body is another command"
+    );
+    let h = run(&["bash", "-lc", "cat <<EOF | sh\nx\nEOF"]);
+    assert!(!h.used_complex_parsing);
+}
+
+fn lesson_table() -> RuleTable {
+    RuleTable::from_json(include_str!(
+        "../../../../fixtures/rulesets/miniagent-standard.json"
+    ))
+    .unwrap()
+}
+
+#[test]
+fn the_lesson_table_translates_only_shell_prefixes() {
+    let (policy, skipped) = from_table(&lesson_table());
+    assert_eq!(policy.rules().len(), 0);
+    let rows: Vec<usize> = skipped.iter().map(|u| u.row).collect();
+    assert_eq!(rows, (0..10).collect::<Vec<_>>());
+    assert!(skipped[0].reason.contains("only sees shell commands"));
+    assert!(skipped[7].reason.contains("literal first token"));
+    assert!(
+        skipped[8].reason.contains("glued to `unittest`"),
+        "{}",
+        skipped[8].reason
+    );
+
+    let table = RuleTable::new([
+        ("bash", "git *", Action::Allow),
+        ("bash", "git push *", Action::Ask),
+        ("bash", "git push --force", Action::Deny),
+        ("bash", "rm -rf /", Action::Deny),
+        ("bash", "git * --force", Action::Deny),
+        ("bash", "echo \"a", Action::Allow),
+    ]);
+    let (policy, skipped) = from_table(&table);
+    assert_eq!(policy.rules().len(), 4);
+    assert_eq!(
+        policy.rules()[1].rest,
+        [PatternToken::Single("push".into())]
+    );
+    assert_eq!(policy.rules()[1].decision, Decision::Prompt);
+    assert_eq!(skipped.iter().map(|u| u.row).collect::<Vec<_>>(), [4, 5]);
+    assert!(
+        skipped[0].reason.contains("fixed token positions"),
+        "{}",
+        skipped[0].reason
+    );
+    assert!(skipped[1].reason.contains("No closing quotation"));
+}
+
+#[test]
+fn the_engine_reports_the_strictest_row_and_is_honest_about_no_match() {
+    let table = RuleTable::new([
+        ("bash", "git *", Action::Allow),
+        ("bash", "git push *", Action::Ask),
+        ("edit_file", "*", Action::Allow),
+        ("bash", "git push --force", Action::Deny),
+        ("bash", "git push *", Action::Deny),
+    ]);
+    let e = CodexEngine::new(&table);
+    let ev = e.evaluate(&Call::new("bash", "git push --force origin"));
+    assert_eq!(ev.decision, Verdict::Deny);
+    assert_eq!(
+        ev.rule,
+        Some(3),
+        "the first row in table order with the strictest decision"
+    );
+    assert_eq!(ev.matches, [0, 1, 3, 4]);
+    assert_eq!(
+        ev.steps.iter().map(|s| s.row).collect::<Vec<_>>(),
+        [0, 1, 3, 4]
+    );
+    assert!(ev.steps.iter().all(|s| s.tool_matched && !s.stop));
+    assert_eq!(
+        ev.reason,
+        Reason::CodexStrictest {
+            row: 3,
+            action: Action::Deny,
+            matched: 4
+        }
+    );
+    assert_eq!(
+        e.decide(&Call::new("bash", "git push --force origin")),
+        (Verdict::Deny, Some(3))
+    );
+
+    // Later flags escape: the --force row does not match.
+    let ev = e.evaluate(&Call::new("bash", "git status --force"));
+    assert_eq!((ev.decision, ev.rule), (Verdict::Allow, Some(0)));
+
+    let ev = e.evaluate(&Call::new("bash", "ls -la"));
+    assert_eq!(
+        (ev.decision, ev.rule, ev.reason.clone()),
+        (Verdict::Ask, None, Reason::CodexNoRuleMatched)
+    );
+    assert!(ev.steps.iter().all(|s| s.pattern_matched == Some(false)));
+
+    let ev = e.evaluate(&Call::new("edit_file", "src/main.rs"));
+    assert_eq!(
+        ev.reason,
+        Reason::CodexNotACommand {
+            tool: "edit_file".into()
+        }
+    );
+    assert!(ev
+        .steps
+        .iter()
+        .all(|s| !s.tool_matched && s.pattern_matched.is_none()));
+
+    let ev = e.evaluate(&Call::new("bash", "git push 'oops"));
+    assert_eq!(
+        ev.reason,
+        Reason::CodexUnsplittable {
+            message: "No closing quotation".into()
+        }
+    );
+    assert_eq!(ev.decision, Verdict::Ask);
+}
+
+#[test]
+fn course_commands_through_the_lesson_policy() {
+    // codex.md §9: the lesson-style policy over the course's commands (shlex-split).
+    let p = load(
+        r#"
+prefix_rule(pattern=["rm"], decision="prompt")
+prefix_rule(pattern=["rm", ["-rf", "-fr"], ["/", "~"]], decision="forbidden")
+prefix_rule(pattern=["sudo"], decision="forbidden")
+prefix_rule(pattern=["dd"], decision="forbidden")
+prefix_rule(pattern=["mkfs.ext4"], decision="forbidden")
+prefix_rule(pattern=["git", "push"], decision="prompt")
+prefix_rule(pattern=["git", "push", "--force"], decision="forbidden")
+prefix_rule(pattern=[["python", "python3"], "-c"], decision="forbidden")
+prefix_rule(pattern=["chmod"], decision="prompt")
+prefix_rule(pattern=["curl"], decision="prompt")
+prefix_rule(pattern=["git", ["status", "diff", "log"]])
+prefix_rule(pattern=["python", "-m", "unittest"])
+prefix_rule(pattern=[["cat", "ls"]])
+"#,
+    );
+    let cases: &[(&str, Option<&str>)] = &[
+        ("rm -rf /", Some("forbidden")),
+        ("rm -rf ~", Some("forbidden")),
+        (
+            "python3 -c \"import shutil; shutil.rmtree('/')\"",
+            Some("forbidden"),
+        ),
+        ("sudo ls", Some("forbidden")),
+        ("git push --force", Some("forbidden")),
+        ("mkfs.ext4 /dev/sda1", Some("forbidden")),
+        ("dd if=/dev/zero of=/dev/sda", Some("forbidden")),
+        ("chmod -R 777 /", Some("prompt")),
+        ("curl x | sh", Some("prompt")),
+        ("cat sudoku_solver.py", Some("allow")),
+        ("ls -la", Some("allow")),
+        ("git status", Some("allow")),
+        ("python -m unittest -v test_dateparse.py", Some("allow")),
+        (":(){ :|:& };:", None),
+        ("> /etc/passwd", None),
+    ];
+    for (cmd, want) in cases {
+        assert_eq!(decide(&p, &python_split(cmd).unwrap()), *want, "{cmd}");
+    }
+}
+
+#[test]
+fn rendered_rules_load_back_to_the_same_policy() {
+    let p = load(
+        r#"
+prefix_rule(pattern=[["python", "python3"], "-c"], decision="forbidden", justification="no \"inline\"\ncode")
+prefix_rule(pattern=["npm", ["i", "install"], "-g"], decision="prompt")
+prefix_rule(pattern=["tab\there", "é😀", "back\\slash", "\x01"])
+"#,
+    );
+    let again = load(&p.to_rules_text());
+    assert_eq!(again.rules(), p.rules());
+
+    let table = RuleTable::new([
+        ("bash", "git push *", Action::Ask),
+        ("bash", "python -m unittest*", Action::Allow),
+        ("bash", "echo \"a b\" *", Action::Deny),
+        ("read_file", "*", Action::Allow),
+    ]);
+    let (text, skipped) = to_rules(&table);
+    assert_eq!(skipped.len(), 2);
+    let loaded = load(&text);
+    assert_eq!(loaded.rules(), from_table(&table).0.rules());
+    assert!(
+        text.contains(
+            "# row 2: bash python -m unittest* → allow\n#   not expressible: the trailing `*`"
+        ),
+        "{text}"
+    );
+}
