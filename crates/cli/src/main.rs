@@ -8,16 +8,32 @@ use std::fmt;
 use std::process::ExitCode;
 
 mod args;
+mod batch;
+mod bench;
 mod conformance;
+mod eval;
+mod rules;
 
-const USAGE: &str = "\
-permlab — how coding-agent harnesses decide whether a tool call may run
+const USAGE: &str = r#"permlab — how coding-agent harnesses decide whether a tool call may run
 
 usage:
-  permlab conformance FILE...     run conformance files (fixtures/conformance/*.json)
+  permlab eval --rules FILE --call 'bash: git push origin main' [--engine NAME|all] [--explain]
+      the verdict of each engine, its decisive rule and, with --explain, the steps it took
+  permlab conformance FILE...
+      run conformance files (fixtures/conformance/*.json); last line: N passed, M failed
+  permlab batch --engine NAME --rules FILE  < calls.jsonl
+      one JSON line {"decision", "rule"} per call line {"tool", "input"} on stdin
+  permlab bench --engine NAME --rules FILE --calls FILE [--seconds S]
+      evaluation throughput (evals/s) and the allow/ask/deny tally of one pass
+  permlab bench-data --out DIR [--sizes 10,100,1000,10000] [--calls 1000] [--seed N]
+      write the mixed rule tables and calls the benchmark figures use
   permlab --version
 
-exit status: 0 ok, 1 a check failed, 2 unusable input";
+--rules FILE: a JSON array of {"tool", "pattern", "action"} rows (the lesson's table), or
+OpenCode rules {"permission", "pattern", "action"}.
+engines: first-match, opencode, claude-code, corecoder, codex
+
+exit status: 0 ok, 1 a check failed, 2 unusable input"#;
 
 /// Why a command could not finish.
 pub enum Failure {
@@ -37,6 +53,13 @@ impl Failure {
     }
 }
 
+/// A message from the argument reader is a usage error.
+impl From<String> for Failure {
+    fn from(msg: String) -> Self {
+        Failure::Usage(msg)
+    }
+}
+
 /// Reads a file as UTF-8, with an error naming it.
 pub fn read_file(path: &str) -> Result<String, Failure> {
     let bytes =
@@ -49,6 +72,11 @@ pub fn read_file(path: &str) -> Result<String, Failure> {
     })
 }
 
+fn parse(raw: &[String], takes_value: &[&str], switches: &[&str]) -> Result<args::Args, Failure> {
+    let a = args::Args::parse(raw, takes_value, switches).map_err(Failure::Usage)?;
+    Ok(a)
+}
+
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let Some(command) = argv.first() else {
@@ -57,9 +85,17 @@ fn main() -> ExitCode {
     };
     let rest = &argv[1..];
     let result = match command.as_str() {
-        "conformance" => args::Args::parse(rest, &[], &[])
-            .map_err(Failure::Usage)
-            .and_then(|a| conformance::run(&a.positional)),
+        "conformance" => parse(rest, &[], &[]).and_then(|a| conformance::run(&a.positional)),
+        "eval" => {
+            parse(rest, &["rules", "call", "engine"], &["explain"]).and_then(|a| eval::run(&a))
+        }
+        "batch" => parse(rest, &["rules", "engine"], &[]).and_then(|a| batch::run(&a)),
+        "bench" => {
+            parse(rest, &["rules", "calls", "engine", "seconds"], &[]).and_then(|a| bench::run(&a))
+        }
+        "bench-data" => {
+            parse(rest, &["out", "sizes", "calls", "seed"], &[]).and_then(|a| bench::data(&a))
+        }
         "--version" | "-V" | "version" => {
             println!("permlab {}", env!("CARGO_PKG_VERSION"));
             Ok(true)

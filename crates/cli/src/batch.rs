@@ -1,0 +1,57 @@
+//! `permlab batch --engine NAME --rules FILE`: JSON lines of calls on stdin, one JSON line of
+//! verdict per call on stdout, in order. Patterns are compiled once for the whole stream.
+
+use std::io::{BufRead, BufWriter, Write};
+
+use permlab_core::json;
+use permlab_core::{engines, Call, Decision};
+
+use crate::args::Args;
+use crate::rules::{load_table, one_engine};
+use crate::Failure;
+
+pub fn run(args: &Args) -> Result<bool, Failure> {
+    let id = one_engine(args.value("engine"))?;
+    let table = load_table(args.required("rules", "fixtures/rulesets/miniagent-standard.json")?)?;
+    let engine = engines::build(id, &table);
+    let stdin = std::io::stdin().lock();
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut line_text = String::new();
+    for (n, line) in stdin.lines().enumerate() {
+        let line =
+            line.map_err(|e| Failure::input(format!("stdin: line {}: cannot read: {e}", n + 1)))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = |msg: String| Failure::input(format!("stdin: line {}: {msg}", n + 1));
+        let value = json::parse(&line).map_err(|e| {
+            at(format!(
+                "invalid JSON at column {}: {}",
+                e.position.column, e.message
+            ))
+        })?;
+        let call = Call::from_value(&value).map_err(|e| at(e.to_string()))?;
+        let (decision, rule) = engine.decide(&call);
+        line_text.clear();
+        line_text.push_str("{\"decision\":");
+        let shown = if decision == Decision::Unavailable {
+            Decision::Deny
+        } else {
+            decision
+        };
+        json::write_string(shown.as_str(), &mut line_text);
+        line_text.push_str(",\"rule\":");
+        match rule {
+            Some(r) => line_text.push_str(&r.to_string()),
+            None => line_text.push_str("null"),
+        }
+        if decision == Decision::Unavailable {
+            line_text.push_str(",\"unavailable\":true");
+        }
+        line_text.push('}');
+        writeln!(out, "{line_text}").map_err(|e| Failure::input(format!("stdout: {e}")))?;
+    }
+    out.flush()
+        .map_err(|e| Failure::input(format!("stdout: {e}")))?;
+    Ok(true)
+}

@@ -1,0 +1,269 @@
+//! `permlab bench`: evaluation throughput of one engine on one table, and `permlab bench-data`,
+//! which writes the mixed tables and calls the benchmark figures are measured on.
+
+use std::time::{Duration, Instant};
+
+use permlab_core::json::write_string;
+use permlab_core::{engines, Decision};
+
+use crate::args::Args;
+use crate::rules::{load_calls, load_table, one_engine};
+use crate::Failure;
+
+pub fn run(args: &Args) -> Result<bool, Failure> {
+    let id = one_engine(args.value("engine"))?;
+    let table = load_table(args.required("rules", "bench/rules-1000.json")?)?;
+    let calls = load_calls(args.required("calls", "bench/calls.json")?)?;
+    let seconds: f64 = match args.value("seconds") {
+        None => 2.0,
+        Some(s) => s
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite() && *v > 0.0)
+            .ok_or_else(|| Failure::usage(format!("--seconds {s}: expected a positive number")))?,
+    };
+    if calls.is_empty() {
+        return Err(Failure::input(
+            "the calls file is empty: nothing to measure",
+        ));
+    }
+    // Compiling the table is part of what a caller pays once per table; time it separately.
+    let t0 = Instant::now();
+    let engine = engines::build(id, &table);
+    let compile = t0.elapsed();
+
+    let mut tally = [0usize; 4];
+    for call in &calls {
+        let (d, _) = engine.decide(call);
+        tally[index(d)] += 1;
+    }
+
+    let budget = Duration::from_secs_f64(seconds);
+    let start = Instant::now();
+    let mut evals: u64 = 0;
+    let mut sink = 0usize;
+    while start.elapsed() < budget {
+        for call in &calls {
+            let (d, rule) = engine.decide(call);
+            sink = sink.wrapping_add(index(d)).wrapping_add(rule.unwrap_or(0));
+        }
+        evals += calls.len() as u64;
+    }
+    let rate = evals as f64 / start.elapsed().as_secs_f64();
+    println!("{:.0} evals/s", rate);
+    println!(
+        "engine {}, {} rules, {} calls, compile {:.3} ms; one pass: {} allow, {} ask, {} deny{}",
+        id.slug(),
+        table.len(),
+        calls.len(),
+        compile.as_secs_f64() * 1000.0,
+        tally[0],
+        tally[1],
+        tally[2],
+        if tally[3] > 0 {
+            format!(", {} unavailable", tally[3])
+        } else {
+            String::new()
+        }
+    );
+    std::hint::black_box(sink);
+    Ok(true)
+}
+
+fn index(d: Decision) -> usize {
+    match d {
+        Decision::Allow => 0,
+        Decision::Ask => 1,
+        Decision::Deny => 2,
+        Decision::Unavailable => 3,
+    }
+}
+
+/// A tiny deterministic generator (xorshift64*), so benchmark data is reproducible without a
+/// dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+const VERBS: &[&str] = &[
+    "git",
+    "npm",
+    "cargo",
+    "python",
+    "python3",
+    "ls",
+    "rm",
+    "docker",
+    "kubectl",
+    "make",
+    "curl",
+    "go",
+    "node",
+    "pip",
+    "yarn",
+    "terraform",
+    "aws",
+    "gh",
+    "sed",
+    "find",
+];
+const SUBS: &[&str] = &[
+    "push", "status", "run", "install", "build", "test", "log", "diff", "apply", "get", "exec",
+    "commit", "publish", "deploy", "delete",
+];
+const DIRS: &[&str] = &[
+    "src", "tests", "docs", "config", "scripts", "lib", "app", "vendor",
+];
+const EXTS: &[&str] = &["py", "rs", "ts", "md", "json", "env", "toml", "lock"];
+
+fn gen_rule(rng: &mut Rng, k: usize) -> (String, String, &'static str) {
+    let action = ["allow", "ask", "deny"][rng.below(3)];
+    let (tool, pattern) = match rng.below(10) {
+        0..=4 => {
+            // Many distinct verbs so that large tables are not 20 rules repeated.
+            let verb = if rng.below(3) == 0 {
+                format!("tool{}", k % 997)
+            } else {
+                rng.pick(VERBS).to_string()
+            };
+            let p = match rng.below(4) {
+                0 => "*".to_string(),
+                1 => format!("{verb} *"),
+                2 => format!("{verb} {} *", rng.pick(SUBS)),
+                _ => format!("{verb} {}*", rng.pick(SUBS)),
+            };
+            ("bash", p)
+        }
+        5 | 6 => ("edit_file", path_pattern(rng)),
+        7 | 8 => ("read_file", path_pattern(rng)),
+        _ => ("glob", path_pattern(rng)),
+    };
+    (tool.to_string(), pattern, action)
+}
+
+fn path_pattern(rng: &mut Rng) -> String {
+    match rng.below(5) {
+        0 => "*".to_string(),
+        1 => format!("{}/*", rng.pick(DIRS)),
+        2 => format!("*.{}", rng.pick(EXTS)),
+        3 => format!("{}/**/*.{}", rng.pick(DIRS), rng.pick(EXTS)),
+        _ => "test_*".to_string(),
+    }
+}
+
+fn gen_call(rng: &mut Rng) -> (&'static str, String) {
+    match rng.below(10) {
+        0..=4 => {
+            let verb = rng.pick(VERBS);
+            (
+                "bash",
+                format!("{verb} {} --flag value{}", rng.pick(SUBS), rng.below(100)),
+            )
+        }
+        5 | 6 => (
+            "edit_file",
+            format!(
+                "{}/mod{}/file{}.{}",
+                rng.pick(DIRS),
+                rng.below(9),
+                rng.below(50),
+                rng.pick(EXTS)
+            ),
+        ),
+        7 | 8 => (
+            "read_file",
+            format!(
+                "{}/file{}.{}",
+                rng.pick(DIRS),
+                rng.below(50),
+                rng.pick(EXTS)
+            ),
+        ),
+        _ => (
+            "glob",
+            format!("{}/**/*.{}", rng.pick(DIRS), rng.pick(EXTS)),
+        ),
+    }
+}
+
+/// `permlab bench-data --out DIR [--sizes 10,100,1000,10000] [--calls 1000] [--seed N]`.
+pub fn data(args: &Args) -> Result<bool, Failure> {
+    let out = args.required("out", "target/bench-data")?;
+    let sizes: Vec<usize> = args
+        .value("sizes")
+        .unwrap_or("10,100,1000,10000")
+        .split(',')
+        .map(|s| {
+            s.trim()
+                .parse()
+                .map_err(|_| Failure::usage(format!("--sizes: \"{s}\" is not a number")))
+        })
+        .collect::<Result<_, _>>()?;
+    let ncalls: usize = args
+        .value("calls")
+        .unwrap_or("1000")
+        .parse()
+        .map_err(|_| Failure::usage("--calls: expected a number"))?;
+    let seed: u64 = args
+        .value("seed")
+        .unwrap_or("42")
+        .parse()
+        .map_err(|_| Failure::usage("--seed: expected a number"))?;
+    std::fs::create_dir_all(out).map_err(|e| Failure::input(format!("{out}: {e}")))?;
+    let write = |name: &str, text: String| {
+        let path = format!("{out}/{name}");
+        std::fs::write(&path, text).map_err(|e| Failure::input(format!("{path}: {e}")))?;
+        println!("wrote {path}");
+        Ok::<(), Failure>(())
+    };
+    for &n in &sizes {
+        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let mut text = String::from("[");
+        for k in 0..n {
+            let (tool, pattern, action) = gen_rule(&mut rng, k);
+            text.push_str(if k == 0 {
+                "\n  {\"tool\": "
+            } else {
+                ",\n  {\"tool\": "
+            });
+            write_string(&tool, &mut text);
+            text.push_str(", \"pattern\": ");
+            write_string(&pattern, &mut text);
+            text.push_str(&format!(", \"action\": \"{action}\"}}"));
+        }
+        text.push_str("\n]\n");
+        write(&format!("rules-{n}.json"), text)?;
+    }
+    let mut rng = Rng(seed.wrapping_add(7) | 1);
+    let mut text = String::from("[");
+    for k in 0..ncalls {
+        let (tool, input) = gen_call(&mut rng);
+        text.push_str(if k == 0 {
+            "\n  {\"tool\": "
+        } else {
+            ",\n  {\"tool\": "
+        });
+        write_string(tool, &mut text);
+        text.push_str(", \"input\": ");
+        write_string(&input, &mut text);
+        text.push('}');
+    }
+    text.push_str("\n]\n");
+    write("calls.json", text)?;
+    Ok(true)
+}

@@ -1,0 +1,76 @@
+//! `permlab eval --rules FILE --call 'tool: input' [--engine NAME|all] [--explain]`.
+
+use permlab_core::{engines, Call, Decision, Evaluation, Reason, RuleTable};
+
+use crate::args::Args;
+use crate::rules::{self, load_table};
+use crate::Failure;
+
+pub fn run(args: &Args) -> Result<bool, Failure> {
+    let table = load_table(args.required("rules", "fixtures/rulesets/miniagent-standard.json")?)?;
+    let call_text = args.required("call", "'bash: git push origin main'")?;
+    let call = Call::parse(call_text).map_err(Failure::input)?;
+    let ids = rules::engines(args.value("engine"))?;
+    println!("call: {call}");
+    println!("{:<12} {:<12} decisive rule", "engine", "verdict");
+    for id in ids {
+        let e = engines::build(id, &table).evaluate(&call);
+        println!(
+            "{:<12} {:<12} {}",
+            id.slug(),
+            e.decision.as_str(),
+            decisive(&table, &e)
+        );
+        if args.switch("explain") {
+            explain(&table, &e);
+        }
+    }
+    Ok(true)
+}
+
+fn row_text(table: &RuleTable, row: usize) -> String {
+    match table.rules().get(row) {
+        Some(r) => format!("#{} {} {:?} {}", row + 1, r.tool, r.pattern, r.action),
+        None => format!("#{}", row + 1),
+    }
+}
+
+fn decisive(table: &RuleTable, e: &Evaluation) -> String {
+    match e.rule {
+        Some(row) => row_text(table, row),
+        None if e.decision == Decision::Unavailable => "— (tool removed)".to_string(),
+        None => "— (no rule decided)".to_string(),
+    }
+}
+
+fn explain(table: &RuleTable, e: &Evaluation) {
+    for (k, s) in e.steps.iter().enumerate() {
+        let mark = |b: Option<bool>| match b {
+            Some(true) => "✓",
+            Some(false) => "✗",
+            None => "–",
+        };
+        let group = s.group.map(|g| format!("[{g} group] ")).unwrap_or_default();
+        println!(
+            "    step {}: {group}{} — tool {} pattern {}{}",
+            k + 1,
+            row_text(table, s.row),
+            mark(Some(s.tool_matched)),
+            mark(s.pattern_matched),
+            if s.stop { " → stop" } else { "" }
+        );
+    }
+    if !e.matches.is_empty() {
+        let rows: Vec<String> = e.matches.iter().map(|r| format!("#{}", r + 1)).collect();
+        println!("    matching rows: {}", rows.join(", "));
+    }
+    println!("    why: {}", reason(&e.reason));
+    if e.inferred {
+        println!("    (rests on a point inferred from the documentation)");
+    }
+}
+
+fn reason(r: &Reason) -> String {
+    // The widget renders reasons in zh/en; the CLI shows the structured value itself.
+    format!("{r:?}")
+}
