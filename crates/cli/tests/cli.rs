@@ -1,0 +1,270 @@
+//! The CLI as a course author uses it: real files, real processes, exit codes and messages.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const RULES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../fixtures/rulesets/miniagent-standard.json"
+);
+const CONFORMANCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/conformance");
+
+fn permlab(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_permlab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("permlab runs");
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn temp_file(name: &str, content: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("permlab-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn eval_shows_each_engine_and_the_decisive_rule() {
+    let out = permlab(
+        &[
+            "eval",
+            "--rules",
+            RULES,
+            "--call",
+            "bash: python -m unittest -v test_dateparse.py",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let line = |engine: &str| {
+        stdout
+            .lines()
+            .find(|l| l.starts_with(engine))
+            .unwrap_or_else(|| panic!("no line for {engine} in\n{stdout}"))
+            .to_string()
+    };
+    assert!(line("first-match").contains("deny") && line("first-match").contains("#8"));
+    assert!(line("opencode").contains("allow") && line("opencode").contains("#9"));
+    assert!(line("claude-code").contains("unavailable"));
+    assert!(line("corecoder").contains("ask"));
+}
+
+#[test]
+fn eval_explain_lists_the_steps_in_scan_order() {
+    let out = permlab(
+        &[
+            "eval",
+            "--rules",
+            RULES,
+            "--call",
+            "bash: git status",
+            "--engine",
+            "opencode",
+            "--explain",
+        ],
+        None,
+    );
+    let stdout = text(&out.stdout);
+    // Last-match walks up from the bottom: #10, #9, then #8 matches and stops.
+    let steps: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.trim_start().starts_with("step"))
+        .collect();
+    assert_eq!(steps.len(), 3, "{stdout}");
+    assert!(
+        steps[0].contains("#10") && steps[2].contains("#8") && steps[2].contains("stop"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn conformance_runs_every_fixture_and_ends_with_the_tally() {
+    let files: Vec<String> = std::fs::read_dir(CONFORMANCE)
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .collect();
+    let mut args = vec!["conformance"];
+    args.extend(files.iter().map(String::as_str));
+    let out = permlab(&args, None);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let last = stdout.lines().last().unwrap();
+    assert!(last.ends_with(" passed, 0 failed"), "{last}");
+    for section in [
+        "opencode evaluate:",
+        "codex cases/cli:",
+        "claude-code cases:",
+        "corecoder cases:",
+        "lcc cases:",
+    ] {
+        assert!(stdout.contains(section), "missing {section}");
+    }
+}
+
+#[test]
+fn a_failing_case_is_shown_and_exits_1() {
+    let file = temp_file(
+        "wrong.json",
+        r#"{"engine": "opencode", "wildcard": [
+            {"str": "git status", "pattern": "git *", "match": false},
+            {"str": "ls", "pattern": "ls", "match": true}]}"#,
+    );
+    let out = permlab(&["conformance", &file], None);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("opencode wildcard: 1 passed, 1 failed"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("expected: false") || stdout.contains("expected:"),
+        "{stdout}"
+    );
+    assert_eq!(stdout.lines().last(), Some("1 passed, 1 failed"));
+}
+
+#[test]
+fn batch_answers_one_line_per_call_in_order() {
+    let calls = "{\"tool\": \"bash\", \"input\": \"git status\"}\n{\"tool\": \"read_file\", \"input\": \"a.py\"}\n\n{\"tool\": \"bash\", \"input\": \"python3 -m unittest\"}\n";
+    let out = permlab(
+        &["batch", "--engine", "opencode", "--rules", RULES],
+        Some(calls),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "{\"decision\":\"deny\",\"rule\":7}\n{\"decision\":\"allow\",\"rule\":0}\n{\"decision\":\"allow\",\"rule\":9}\n"
+    );
+}
+
+#[test]
+fn opencode_rules_files_are_accepted() {
+    let file = temp_file(
+        "opencode-rules.json",
+        r#"[{"permission": "bash", "pattern": "git *", "action": "allow"},
+            {"permission": "bash", "pattern": "git push *", "action": "deny"}]"#,
+    );
+    let out = permlab(
+        &[
+            "eval",
+            "--rules",
+            &file,
+            "--call",
+            "bash: git push origin main",
+            "--engine",
+            "opencode",
+        ],
+        None,
+    );
+    assert!(text(&out.stdout).contains("deny"), "{}", text(&out.stdout));
+}
+
+#[test]
+fn bad_input_names_the_file_and_position_and_exits_2() {
+    let broken = temp_file(
+        "broken.json",
+        "[\n  {\"tool\": \"bash\", \"pattern\": \"*\", \"action\": \"deny\"},\n]",
+    );
+    let cases: Vec<(Vec<&str>, Option<&str>, &str)> = vec![
+        (
+            vec!["eval", "--rules", &broken, "--call", "bash: ls"],
+            None,
+            "line 2, column 53: trailing comma",
+        ),
+        (
+            vec!["eval", "--rules", "/no/such/file", "--call", "bash: ls"],
+            None,
+            "/no/such/file: cannot read",
+        ),
+        (
+            vec!["eval", "--rules", RULES, "--call", "git push"],
+            None,
+            "write it as `tool: input`",
+        ),
+        (vec!["eval", "--rules", RULES], None, "--call is required"),
+        (
+            vec!["batch", "--engine", "opencode", "--rules", RULES],
+            Some("{\"tool\": \"bash\"\n"),
+            "stdin: line 1",
+        ),
+        (
+            vec![
+                "bench", "--engine", "nope", "--rules", RULES, "--calls", RULES,
+            ],
+            None,
+            "unknown engine \"nope\"",
+        ),
+        (vec!["conformance", &broken], None, "broken.json"),
+        (vec!["frobnicate"], None, "unknown command"),
+    ];
+    for (args, stdin, needle) in cases {
+        let out = permlab(&args, stdin);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(needle),
+            "{args:?}: expected {needle:?} in {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn bench_reports_a_rate_and_the_tally() {
+    let dir = std::env::temp_dir().join(format!("permlab-bench-{}", std::process::id()));
+    let dir = dir.to_string_lossy().into_owned();
+    let gen = permlab(
+        &[
+            "bench-data",
+            "--out",
+            &dir,
+            "--sizes",
+            "10",
+            "--calls",
+            "50",
+        ],
+        None,
+    );
+    assert!(gen.status.success(), "{}", text(&gen.stderr));
+    let out = permlab(
+        &[
+            "bench",
+            "--engine",
+            "first-match",
+            "--rules",
+            &format!("{dir}/rules-10.json"),
+            "--calls",
+            &format!("{dir}/calls.json"),
+            "--seconds",
+            "0.05",
+        ],
+        None,
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    let first = stdout.lines().next().unwrap();
+    let rate: f64 = first.strip_suffix(" evals/s").unwrap().parse().unwrap();
+    assert!(rate > 0.0);
+    let tally = stdout.lines().nth(1).unwrap();
+    let counts: usize = ["allow", "ask", "deny"]
+        .iter()
+        .map(|w| {
+            let before = tally.split(&format!(" {w}")).next().unwrap();
+            before.rsplit(' ').next().unwrap().parse::<usize>().unwrap()
+        })
+        .sum();
+    assert_eq!(counts, 50, "{tally}");
+}
