@@ -1,6 +1,6 @@
 //! Throughput of `decide` for OpenCode (last match) and first-match on large tables.
 //!
-//! `cargo run -p permlab-core --profile bench-native --example bench_opencode`
+//! `cargo run -p permlab-core --release --example bench_opencode`
 
 use std::hint::black_box;
 use std::time::Instant;
