@@ -26,45 +26,72 @@ const MAX_LEN: usize = 1_000_000;
 /// Nested function calls (Starlark forbids recursion; this bounds the call chain).
 const MAX_CALL_DEPTH: usize = 64;
 
+/// The names a policy file sees without defining them: starlark-rust 0.13's standard globals
+/// plus the three policy built-ins, in the order the real `Globals::names()` lists them (it
+/// matters for "did you mean" ties). No `print`: it is not in the standard set.
 const BUILTINS: &[&str] = &[
-    "prefix_rule",
-    "network_rule",
+    "False",
+    "None",
+    "True",
+    "abs",
+    "all",
+    "any",
+    "bool",
+    "chr",
+    "dict",
+    "dir",
+    "enumerate",
+    "fail",
+    "float",
+    "getattr",
+    "hasattr",
+    "hash",
     "host_executable",
+    "int",
     "len",
     "list",
-    "tuple",
-    "dict",
-    "str",
-    "int",
-    "bool",
-    "range",
-    "print",
-    "type",
-    "enumerate",
-    "sorted",
-    "reversed",
-    "any",
-    "all",
-    "min",
     "max",
-    "zip",
-    "fail",
+    "min",
+    "network_rule",
+    "ord",
+    "prefix_rule",
+    "range",
     "repr",
-    "hasattr",
+    "reversed",
+    "sorted",
+    "str",
+    "tuple",
+    "type",
+    "zip",
 ];
+
+/// A user function as a value.
+#[derive(Debug)]
+pub(crate) struct Closure {
+    def: Rc<FnDef>,
+    /// Evaluated default values, one per parameter.
+    defaults: Vec<Option<Value>>,
+    /// The enclosing function's variables at definition time (empty at top level).
+    captured: Vec<(String, Value)>,
+    /// Names local to the function (parameters and anything it assigns): reading one before
+    /// it is bound is an error, never a fallback to a global of the same name.
+    locals: HashSet<String>,
+    /// The file it was defined in (`str(f)` is `policy.rules.f`).
+    module: Rc<str>,
+}
 
 #[derive(Clone, Debug)]
 pub(crate) enum Value {
     None,
     Bool(bool),
     Int(i64),
+    Float(f64),
     Str(Rc<str>),
     List(Rc<RefCell<Vec<Value>>>),
     Tuple(Rc<Vec<Value>>),
     Dict(Rc<RefCell<Vec<(Value, Value)>>>),
-    /// A user function: its definition, evaluated defaults, and the enclosing function's
-    /// variables at definition time (closures; empty at top level).
-    Func(Rc<FnDef>, Rc<Vec<Option<Value>>>, Rc<Vec<(String, Value)>>),
+    /// A user function (`def` or `lambda`).
+    Func(Rc<Closure>),
     Builtin(&'static str),
     Method(Rc<Value>, &'static str),
 }
@@ -83,6 +110,7 @@ impl Value {
             Value::None => "NoneType",
             Value::Bool(_) => "bool",
             Value::Int(_) => "int",
+            Value::Float(_) => "float",
             Value::Str(_) => "string",
             Value::List(_) => "list",
             Value::Tuple(_) => "tuple",
@@ -96,6 +124,7 @@ impl Value {
             Value::None => false,
             Value::Bool(b) => *b,
             Value::Int(n) => *n != 0,
+            Value::Float(f) => *f != 0.0,
             Value::Str(s) => !s.is_empty(),
             Value::List(l) => !l.borrow().is_empty(),
             Value::Tuple(t) => !t.is_empty(),
@@ -119,7 +148,8 @@ impl Value {
             Value::None => out.push_str("None"),
             Value::Bool(b) => out.push_str(if *b { "True" } else { "False" }),
             Value::Int(n) => out.push_str(&n.to_string()),
-            Value::Str(s) => out.push_str(&super::policy::debug_str(s)),
+            Value::Float(f) => out.push_str(&format_float(*f)),
+            Value::Str(s) => repr_str(s, out),
             Value::List(l) => {
                 out.push('[');
                 for (i, v) in l.borrow().iter().enumerate() {
@@ -155,8 +185,8 @@ impl Value {
                 }
                 out.push('}');
             }
-            Value::Func(f, ..) => out.push_str(&format!("<function {}>", f.name)),
-            Value::Builtin(n) => out.push_str(&format!("<built-in function {n}>")),
+            Value::Func(f) => out.push_str(&format!("{}.{}", f.module, f.def.name)),
+            Value::Builtin(n) => out.push_str(n),
             Value::Method(_, n) => out.push_str(&format!("<built-in method {n}>")),
         }
     }
@@ -184,6 +214,8 @@ impl Value {
             (Value::None, Value::None) => true,
             (Value::Bool(a), Value::Bool(b)) => a == b,
             (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Float(_), Value::Int(_) | Value::Float(_))
+            | (Value::Int(_), Value::Float(_)) => num(self) == num(other),
             (Value::Str(a), Value::Str(b)) => a == b,
             (Value::List(a), Value::List(b)) => {
                 Rc::ptr_eq(a, b) || {
@@ -206,7 +238,7 @@ impl Value {
                             .all(|(k, v)| b.iter().any(|(k2, v2)| eq(k, k2) && eq(v, v2)))
                 }
             }
-            (Value::Func(a, ..), Value::Func(b, ..)) => Rc::ptr_eq(a, b),
+            (Value::Func(a), Value::Func(b)) => Rc::ptr_eq(a, b),
             (Value::Builtin(a), Value::Builtin(b)) => a == b,
             _ => false,
         }
@@ -253,6 +285,9 @@ pub(crate) fn run_file(
         frames: Vec::new(),
         fn_names: Vec::new(),
         active: Vec::new(),
+        iterating: Vec::new(),
+        module: Rc::from(name),
+        local_names: Vec::new(),
         budget: BUDGET,
     };
     let mut scope = Scope::Module;
@@ -312,6 +347,28 @@ fn resolve_module(stmts: &[Stmt]) -> R<()> {
 }
 
 impl Resolver {
+    /// starlark-rust's message, with its "did you mean" over the visible names (innermost
+    /// scope first, then module names, then the built-ins).
+    fn not_found(&self, name: &str, span: Span) -> Diag {
+        let mut visible: Vec<&str> = Vec::new();
+        for scope in self.scopes.iter().rev() {
+            let mut names: Vec<&str> = scope.iter().map(String::as_str).collect();
+            names.sort_unstable();
+            visible.extend(names);
+        }
+        let mut globals: Vec<&str> = self.globals.iter().map(String::as_str).collect();
+        globals.sort_unstable();
+        visible.extend(globals);
+        visible.extend(BUILTINS.iter().copied());
+        match did_you_mean(name, &visible) {
+            Some(better) => Diag::stat(
+                span,
+                format!("Variable `{name}` not found, did you mean `{better}`?"),
+            ),
+            None => Diag::stat(span, format!("Variable `{name}` not found")),
+        }
+    }
+
     fn known(&self, name: &str) -> bool {
         self.scopes.iter().any(|s| s.contains(name))
             || self.globals.contains(name)
@@ -423,20 +480,20 @@ impl Resolver {
                 if self.known(n) {
                     Ok(())
                 } else {
-                    Err(Diag::stat(e.span, format!("Variable `{n}` not found")))
+                    Err(self.not_found(n, e.span))
                 }
             }
             ExprKind::FStr(parts) => {
                 for p in parts {
                     if let FPart::Var(n, span) = p {
                         if !self.known(n) {
-                            return Err(Diag::stat(*span, format!("Variable `{n}` not found")));
+                            return Err(self.not_found(n, *span));
                         }
                     }
                 }
                 Ok(())
             }
-            ExprKind::None | ExprKind::Bool(_) | ExprKind::Int(_) | ExprKind::Str(_) => Ok(()),
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Str(_) => Ok(()),
             ExprKind::List(items) | ExprKind::Tuple(items) => {
                 items.iter().try_for_each(|i| self.expr(i))
             }
@@ -468,9 +525,11 @@ impl Resolver {
                 self.expr(a)?;
                 parts.iter().flatten().try_for_each(|p| self.expr(p))
             }
-            ExprKind::Attr(a, _) | ExprKind::Neg(a) | ExprKind::Pos(a) | ExprKind::Not(a) => {
-                self.expr(a)
-            }
+            ExprKind::Attr(a, _)
+            | ExprKind::Neg(a)
+            | ExprKind::Pos(a)
+            | ExprKind::Invert(a)
+            | ExprKind::Not(a) => self.expr(a),
             ExprKind::Cond(c, a, b) => {
                 self.expr(c)?;
                 self.expr(a)?;
@@ -498,6 +557,12 @@ struct Interp<'p> {
     fn_names: Vec<String>,
     /// The same functions, to refuse recursion (Starlark forbids it).
     active: Vec<Rc<FnDef>>,
+    /// Lists and dicts being iterated by a `for` (by address): mutating one is an error.
+    iterating: Vec<usize>,
+    /// The file's name, for `str()` of its functions.
+    module: Rc<str>,
+    /// For each active user function, the names local to it (innermost last).
+    local_names: Vec<Rc<Closure>>,
     budget: u64,
 }
 
@@ -566,6 +631,7 @@ impl Interp<'_> {
                 let rhs = self.eval(e, scope)?;
                 // `list += x` extends in place (the list is shared), like Python.
                 let v = if let (BinOp::Add, Value::List(l)) = (op, &cur) {
+                    self.check_mutable(&cur, *span)?;
                     let items = self.iterate(&rhs, e.span)?;
                     self.grow_check(l.borrow().len() + items.len(), *span)?;
                     l.borrow_mut().extend(items);
@@ -589,14 +655,14 @@ impl Interp<'_> {
             Stmt::For(t, e, body) => {
                 let it = self.eval(e, scope)?;
                 let items = self.iterate(&it, e.span)?;
-                for item in items {
-                    self.tick(e.span)?;
-                    self.assign(t, item, scope, e.span)?;
-                    match self.exec_block(body, scope)? {
-                        Flow::Break => break,
-                        Flow::Return(v) => return Ok(Flow::Return(v)),
-                        Flow::Normal | Flow::Continue => {}
-                    }
+                let id = Self::container_id(&it);
+                self.iterating.extend(id);
+                let r = self.for_body(t, items, body, scope, e.span);
+                if id.is_some() {
+                    self.iterating.pop();
+                }
+                if let Flow::Return(v) = r? {
+                    return Ok(Flow::Return(v));
                 }
             }
             Stmt::If(c, a, b) => {
@@ -622,7 +688,35 @@ impl Interp<'_> {
             Scope::Module => Vec::new(),
             Scope::Function(locals) => locals.clone(),
         };
-        Value::Func(f.clone(), Rc::new(defaults), Rc::new(captured))
+        let mut locals: HashSet<String> = f.params.iter().map(|p| p.name.clone()).collect();
+        bound_names(&f.body, &mut locals);
+        Value::Func(Rc::new(Closure {
+            def: f.clone(),
+            defaults,
+            captured,
+            locals,
+            module: self.module.clone(),
+        }))
+    }
+
+    fn for_body(
+        &mut self,
+        t: &Target,
+        items: Vec<Value>,
+        body: &[Stmt],
+        scope: &mut Scope,
+        span: Span,
+    ) -> R<Flow> {
+        for item in items {
+            self.tick(span)?;
+            self.assign(t, item, scope, span)?;
+            match self.exec_block(body, scope)? {
+                Flow::Break => break,
+                Flow::Return(v) => return Ok(Flow::Return(v)),
+                Flow::Normal | Flow::Continue => {}
+            }
+        }
+        Ok(Flow::Normal)
     }
 
     fn bind(&mut self, name: &str, v: Value, scope: &mut Scope) {
@@ -654,6 +748,7 @@ impl Interp<'_> {
             Target::Index(a, b) => {
                 let obj = self.eval(a, scope)?;
                 let key = self.eval(b, scope)?;
+                self.check_mutable(&obj, span)?;
                 match &obj {
                     Value::List(l) => {
                         let len = l.borrow().len();
@@ -685,9 +780,27 @@ impl Interp<'_> {
             if let Some(v) = lookup(locals, name) {
                 return Ok(v.clone());
             }
+            // Assigned somewhere in this function, so local for all of it (Starlark's static
+            // scoping): not yet bound here.
+            if self
+                .local_names
+                .last()
+                .is_some_and(|c| c.locals.contains(name))
+            {
+                return Err(self.err(
+                    span,
+                    format!("Local variable `{name}` referenced before assignment"),
+                ));
+            }
         }
         if let Some(v) = lookup(&self.globals, name) {
             return Ok(v.clone());
+        }
+        match name {
+            "None" => return Ok(Value::None),
+            "True" => return Ok(Value::Bool(true)),
+            "False" => return Ok(Value::Bool(false)),
+            _ => {}
         }
         if let Some(b) = BUILTINS.iter().find(|b| **b == name) {
             return Ok(Value::Builtin(b));
@@ -707,6 +820,25 @@ impl Interp<'_> {
                 span,
                 format!("Type `{}` is not iterable", other.type_name()),
             )),
+        }
+    }
+
+    /// The identity of a mutable container, if `v` is one.
+    fn container_id(v: &Value) -> Option<usize> {
+        match v {
+            Value::List(l) => Some(Rc::as_ptr(l) as *const () as usize),
+            Value::Dict(d) => Some(Rc::as_ptr(d) as *const () as usize),
+            _ => None,
+        }
+    }
+
+    fn check_mutable(&self, v: &Value, span: Span) -> R<()> {
+        match Self::container_id(v) {
+            Some(id) if self.iterating.contains(&id) => Err(self.err(
+                span,
+                "This operation mutate an iterable for an iterator while iterating.",
+            )),
+            _ => Ok(()),
         }
     }
 
@@ -733,9 +865,8 @@ impl Interp<'_> {
         self.tick(e.span)?;
         Ok(match &e.kind {
             ExprKind::Ident(n) => self.var(n, e.span, scope)?,
-            ExprKind::None => Value::None,
-            ExprKind::Bool(b) => Value::Bool(*b),
             ExprKind::Int(n) => Value::Int(*n),
+            ExprKind::Float(f) => Value::Float(*f),
             ExprKind::Str(s) => Value::Str(s.clone()),
             ExprKind::FStr(parts) => {
                 let mut out = String::new();
@@ -767,11 +898,13 @@ impl Interp<'_> {
                     let k = self.eval(kx, scope)?;
                     self.key_check(&k, kx.span)?;
                     let val = self.eval(val, scope)?;
-                    if let Some(slot) = v.iter_mut().find(|(k2, _)| k2.equals(&k)) {
-                        slot.1 = val;
-                    } else {
-                        v.push((k, val));
+                    if v.iter().any(|(k2, _)| k2.equals(&k)) {
+                        return Err(self.err(
+                            kx.span,
+                            format!("Dictionary key repeated for `{}`", k.to_str()),
+                        ));
                     }
+                    v.push((k, val));
                 }
                 Value::Dict(Rc::new(RefCell::new(v)))
             }
@@ -876,6 +1009,7 @@ impl Interp<'_> {
                     n.checked_neg()
                         .ok_or_else(|| self.err(e.span, "integer overflow"))?,
                 ),
+                Value::Float(f) => Value::Float(-f),
                 other => {
                     return Err(self.err(
                         e.span,
@@ -886,8 +1020,21 @@ impl Interp<'_> {
                     ))
                 }
             },
+            ExprKind::Invert(a) => match self.eval(a, scope)? {
+                Value::Int(n) => Value::Int(!n),
+                other => {
+                    return Err(self.err(
+                        e.span,
+                        format!(
+                            "Operation `~` not supported on type `{}`",
+                            other.type_name()
+                        ),
+                    ))
+                }
+            },
             ExprKind::Pos(a) => match self.eval(a, scope)? {
                 Value::Int(n) => Value::Int(n),
+                Value::Float(f) => Value::Float(f),
                 other => {
                     return Err(self.err(
                         e.span,
@@ -959,16 +1106,36 @@ impl Interp<'_> {
             }
             Clause::For(t, e) => {
                 let it = self.eval(e, scope)?;
-                for item in self.iterate(&it, e.span)? {
-                    self.tick(e.span)?;
-                    // Comprehension variables live in the enclosing scope here; the static
-                    // resolver already kept them from leaking into name checks.
-                    self.assign(t, item, scope, e.span)?;
-                    self.comprehension(clauses, k + 1, scope, body)?;
+                let id = Self::container_id(&it);
+                self.iterating.extend(id);
+                let r = self.comprehension_items(t, &it, e.span, clauses, k, scope, body);
+                if id.is_some() {
+                    self.iterating.pop();
                 }
-                Ok(())
+                r
             }
         }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn comprehension_items(
+        &mut self,
+        t: &Target,
+        it: &Value,
+        span: Span,
+        clauses: &[Clause],
+        k: usize,
+        scope: &mut Scope,
+        body: &mut dyn FnMut(&mut Self, &mut Scope) -> R<()>,
+    ) -> R<()> {
+        for item in self.iterate(it, span)? {
+            self.tick(span)?;
+            // Comprehension variables live in the enclosing scope here; the static resolver
+            // already kept them from leaking into name checks.
+            self.assign(t, item, scope, span)?;
+            self.comprehension(clauses, k + 1, scope, body)?;
+        }
+        Ok(())
     }
 }
 
@@ -1022,8 +1189,10 @@ impl Interp<'_> {
         span: Span,
     ) -> R<Value> {
         match f {
-            Value::Func(def, defaults, captured) => {
-                if self.active.iter().any(|d| Rc::ptr_eq(d, &def)) {
+            Value::Func(closure) => {
+                let (def, defaults, captured) =
+                    (&closure.def, &closure.defaults, &closure.captured);
+                if self.active.iter().any(|d| Rc::ptr_eq(d, def)) {
                     return Err(self.err(
                         span,
                         format!(
@@ -1032,7 +1201,7 @@ impl Interp<'_> {
                         ),
                     ));
                 }
-                let mut locals: Vec<(String, Value)> = captured.as_ref().clone();
+                let mut locals: Vec<(String, Value)> = captured.clone();
                 let mut pos = pos.into_iter();
                 let mut named = named;
                 // After `*args` or a bare `*`, parameters are keyword-only.
@@ -1103,8 +1272,10 @@ impl Interp<'_> {
                 }
                 self.fn_names.push(def.name.clone());
                 self.active.push(def.clone());
+                self.local_names.push(closure.clone());
                 let mut scope = Scope::Function(locals);
                 let r = self.exec_block(&def.body, &mut scope);
+                self.local_names.pop();
                 self.active.pop();
                 self.fn_names.pop();
                 Ok(match r? {
@@ -1456,7 +1627,7 @@ impl Interp<'_> {
         named: Vec<(String, Value)>,
         span: Span,
     ) -> R<Value> {
-        if name != "dict" {
+        if name != "dict" && name != "sorted" {
             if let Some((n, _)) = named.first() {
                 return Err(self.err(
                     span,
@@ -1533,15 +1704,30 @@ impl Interp<'_> {
                 Ok(Value::str(&pos[0].repr()))
             }
             "int" => {
-                arity(self, 1, 1)?;
+                arity(self, 1, 2)?;
+                if let Some(base) = pos.get(1) {
+                    let (Value::Str(text), Value::Int(base)) = (&pos[0], base) else {
+                        return Err(self.err(span, "int() with a base wants a string and an int"));
+                    };
+                    return parse_int(text, *base).map(Value::Int).ok_or_else(|| {
+                        self.err(
+                            span,
+                            format!("Cannot parse `{text}` as an integer in base {base}"),
+                        )
+                    });
+                }
                 match &pos[0] {
                     Value::Int(n) => Ok(Value::Int(*n)),
+                    Value::Float(f) if f.is_finite() && f.abs() < 9.2e18 => {
+                        Ok(Value::Int(f.trunc() as i64))
+                    }
+                    Value::Float(_) => {
+                        Err(self.err(span, "int() of this float is out of permlab's 64-bit range"))
+                    }
                     Value::Bool(b) => Ok(Value::Int(*b as i64)),
-                    Value::Str(s) => s
-                        .trim()
-                        .parse()
-                        .map(Value::Int)
-                        .map_err(|_| self.err(span, format!("int(): invalid literal {s:?}"))),
+                    Value::Str(s) => parse_int(s, 10).map(Value::Int).ok_or_else(|| {
+                        self.err(span, format!("Cannot parse `{s}` as an integer in base 10"))
+                    }),
                     other => {
                         Err(self.err(span, format!("int() does not accept {}", other.type_name())))
                     }
@@ -1555,7 +1741,111 @@ impl Interp<'_> {
                 arity(self, 1, 1)?;
                 Ok(Value::str(pos[0].type_name()))
             }
-            "print" => Ok(Value::None),
+            "abs" => {
+                arity(self, 1, 1)?;
+                match &pos[0] {
+                    Value::Int(n) => n
+                        .checked_abs()
+                        .map(Value::Int)
+                        .ok_or_else(|| self.err(span, "integer overflow")),
+                    Value::Float(f) => Ok(Value::Float(f.abs())),
+                    other => Err(self.err(
+                        span,
+                        format!("abs() of {} is not supported", other.type_name()),
+                    )),
+                }
+            }
+            "chr" => {
+                arity(self, 1, 1)?;
+                match &pos[0] {
+                    Value::Int(n) => u32::try_from(*n)
+                        .ok()
+                        .and_then(char::from_u32)
+                        .map(|c| Value::str(&c.to_string()))
+                        .ok_or_else(|| self.err(span, format!("chr() parameter value is {n} which is not a valid UTF-8 codepoint"))),
+                    other => Err(self.err(span, format!("chr() wants an int, got {}", other.type_name()))),
+                }
+            }
+            "ord" => {
+                arity(self, 1, 1)?;
+                match &pos[0] {
+                    Value::Str(s) if s.chars().count() == 1 => {
+                        Ok(Value::Int(s.chars().next().map_or(0, |c| c as i64)))
+                    }
+                    other => Err(self.err(
+                        span,
+                        format!("ord() wants a one-character string, got {}", other.repr()),
+                    )),
+                }
+            }
+            "float" => {
+                arity(self, 0, 1)?;
+                match pos.first() {
+                    None => Ok(Value::Float(0.0)),
+                    Some(Value::Float(f)) => Ok(Value::Float(*f)),
+                    Some(Value::Int(n)) => Ok(Value::Float(*n as f64)),
+                    Some(Value::Bool(b)) => Ok(Value::Float(if *b { 1.0 } else { 0.0 })),
+                    Some(Value::Str(s)) => {
+                        s.trim().parse::<f64>().map(Value::Float).map_err(|_| {
+                            self.err(
+                                span,
+                                format!(
+                                    "{} is not a valid number: invalid float literal",
+                                    Value::Str(s.clone()).repr()
+                                ),
+                            )
+                        })
+                    }
+                    Some(other) => Err(self.err(
+                        span,
+                        format!("float() does not accept {}", other.type_name()),
+                    )),
+                }
+            }
+            "hash" => {
+                arity(self, 1, 1)?;
+                match &pos[0] {
+                    // Java's String.hashCode over UTF-16 units, as the Starlark spec says.
+                    Value::Str(s) => {
+                        let h = s
+                            .encode_utf16()
+                            .fold(0i32, |h, u| h.wrapping_mul(31).wrapping_add(u as i32));
+                        Ok(Value::Int(h as i64))
+                    }
+                    other => Err(self.err(
+                        span,
+                        format!(
+                            "hash() of {} is not supported by permlab",
+                            other.type_name()
+                        ),
+                    )),
+                }
+            }
+            "dir" => {
+                arity(self, 1, 1)?;
+                Ok(Value::list(
+                    methods_of(&pos[0]).iter().map(|m| Value::str(m)).collect(),
+                ))
+            }
+            "getattr" => {
+                arity(self, 2, 3)?;
+                let Value::Str(attr) = &pos[1] else {
+                    return Err(self.err(span, "getattr() wants a string attribute name"));
+                };
+                match method_name(&pos[0], attr) {
+                    Some(m) => Ok(Value::Method(Rc::new(pos[0].clone()), m)),
+                    None => match pos.get(2) {
+                        Some(default) => Ok(default.clone()),
+                        None => Err(self.err(
+                            span,
+                            format!(
+                                "Object of type `{}` has no attribute `{attr}`",
+                                pos[0].type_name()
+                            ),
+                        )),
+                    },
+                }
+            }
             "fail" => {
                 let msg: Vec<String> = pos.iter().map(Value::to_str).collect();
                 Err(self.err(span, format!("fail: {}", msg.join(" "))))
@@ -1605,13 +1895,31 @@ impl Interp<'_> {
                 Ok(Value::list(items))
             }
             "enumerate" => {
-                arity(self, 1, 1)?;
+                arity(self, 1, 2)?;
+                let start = match pos.get(1) {
+                    Some(Value::Int(n)) => *n,
+                    Some(other) => {
+                        return Err(self.err(
+                            span,
+                            format!(
+                                "enumerate() start must be an int, got {}",
+                                other.type_name()
+                            ),
+                        ))
+                    }
+                    None => 0,
+                };
                 let items = self.iterate(&pos[0], span)?;
                 Ok(Value::list(
                     items
                         .into_iter()
                         .enumerate()
-                        .map(|(i, v)| Value::Tuple(Rc::new(vec![Value::Int(i as i64), v])))
+                        .map(|(i, v)| {
+                            Value::Tuple(Rc::new(vec![
+                                Value::Int(start.saturating_add(i as i64)),
+                                v,
+                            ]))
+                        })
                         .collect(),
                 ))
             }
@@ -1636,14 +1944,40 @@ impl Interp<'_> {
                 Ok(Value::list(items))
             }
             "sorted" | "min" | "max" => {
+                let mut key = None;
+                let mut reverse = false;
+                for (n, v) in named {
+                    match n.as_str() {
+                        "key" => key = Some(v),
+                        "reverse" => reverse = v.truthy(),
+                        other => {
+                            return Err(self.err(
+                                span,
+                                format!(
+                                    "Found `{other}` extra named parameter(s) for call to {name}"
+                                ),
+                            ))
+                        }
+                    }
+                }
                 let items = if pos.len() == 1 {
                     self.iterate(&pos[0], span)?
                 } else {
                     pos
                 };
-                let mut items = items;
+                // Sort (key, value) pairs so a key function runs once per item.
+                let mut keyed: Vec<(Value, Value)> = Vec::with_capacity(items.len());
+                for v in items {
+                    let k = match &key {
+                        Some(f) if !matches!(f, Value::None) => {
+                            self.call(f.clone(), vec![v.clone()], Vec::new(), span)?
+                        }
+                        _ => v.clone(),
+                    };
+                    keyed.push((k, v));
+                }
                 let mut err = None;
-                items.sort_by(|a, b| match compare(a, b) {
+                keyed.sort_by(|(a, _), (b, _)| match compare(a, b) {
                     Some(o) => o,
                     None => {
                         err = Some(format!(
@@ -1657,6 +1991,10 @@ impl Interp<'_> {
                 if let Some(e) = err {
                     return Err(self.err(span, e));
                 }
+                if reverse {
+                    keyed.reverse();
+                }
+                let items: Vec<Value> = keyed.into_iter().map(|(_, v)| v).collect();
                 match name {
                     "sorted" => Ok(Value::list(items)),
                     _ if items.is_empty() => {
@@ -1700,11 +2038,13 @@ impl Interp<'_> {
         named: Vec<(String, Value)>,
         span: Span,
     ) -> R<Value> {
-        if let Some((n, _)) = named.first() {
-            return Err(self.err(
-                span,
-                format!("Found `{n}` extra named parameter(s) for call to {name}"),
-            ));
+        if name != "format" {
+            if let Some((n, _)) = named.first() {
+                return Err(self.err(
+                    span,
+                    format!("Found `{n}` extra named parameter(s) for call to {name}"),
+                ));
+            }
         }
         let want_str = |me: &Self, i: usize| -> R<Rc<str>> {
             match pos.get(i) {
@@ -1716,7 +2056,257 @@ impl Interp<'_> {
                 None => Err(me.err(span, format!("Missing argument for call to {name}"))),
             }
         };
+        const MUTATING: &[&str] = &[
+            "append",
+            "clear",
+            "extend",
+            "insert",
+            "pop",
+            "remove",
+            "popitem",
+            "setdefault",
+            "update",
+        ];
+        if MUTATING.contains(&name) {
+            self.check_mutable(obj, span)?;
+        }
+        let want_int = |me: &Self, i: usize| -> R<Option<i64>> {
+            match pos.get(i) {
+                Some(Value::Int(n)) => Ok(Some(*n)),
+                None | Some(Value::None) => Ok(None),
+                Some(other) => Err(me.err(
+                    span,
+                    format!("{name}() wants an int, got {}", other.type_name()),
+                )),
+            }
+        };
         match (obj, name) {
+            (Value::List(l), "clear") => {
+                l.borrow_mut().clear();
+                Ok(Value::None)
+            }
+            (Value::Dict(d), "clear") => {
+                d.borrow_mut().clear();
+                Ok(Value::None)
+            }
+            (Value::List(l), "insert") => {
+                let (Some(i), Some(v)) = (want_int(self, 0)?, pos.get(1)) else {
+                    return Err(self.err(span, "insert() wants an index and a value"));
+                };
+                let len = l.borrow().len() as i64;
+                let i = if i < 0 { (i + len).max(0) } else { i.min(len) } as usize;
+                self.grow_check(len as usize + 1, span)?;
+                l.borrow_mut().insert(i, v.clone());
+                Ok(Value::None)
+            }
+            (Value::List(l), "pop") => {
+                let len = l.borrow().len();
+                let i = match want_int(self, 0)? {
+                    Some(i) => self.list_index(&Value::Int(i), len, span)?,
+                    None if len > 0 => len - 1,
+                    None => return Err(self.err(span, "pop from empty list")),
+                };
+                Ok(l.borrow_mut().remove(i))
+            }
+            (Value::List(l), "remove") => {
+                let Some(v) = pos.first() else {
+                    return Err(self.err(span, "Missing argument for call to remove"));
+                };
+                let at = l.borrow().iter().position(|x| x.equals(v));
+                match at {
+                    Some(i) => {
+                        l.borrow_mut().remove(i);
+                        Ok(Value::None)
+                    }
+                    None => {
+                        Err(self.err(span, format!("Element `{}` not found in list", v.repr())))
+                    }
+                }
+            }
+            (Value::Dict(d), "pop") => {
+                let Some(k) = pos.first() else {
+                    return Err(self.err(span, "Missing argument for call to pop"));
+                };
+                let at = d.borrow().iter().position(|(k2, _)| k2.equals(k));
+                match (at, pos.get(1)) {
+                    (Some(i), _) => Ok(d.borrow_mut().remove(i).1),
+                    (None, Some(default)) => Ok(default.clone()),
+                    (None, None) => {
+                        Err(self.err(span, format!("Key `{}` was not found", k.repr())))
+                    }
+                }
+            }
+            (Value::Dict(d), "popitem") => {
+                if d.borrow().is_empty() {
+                    return Err(self.err(span, "popitem: empty dictionary"));
+                }
+                let (k, v) = d.borrow_mut().remove(0);
+                Ok(Value::Tuple(Rc::new(vec![k, v])))
+            }
+            (Value::Dict(d), "setdefault") => {
+                let Some(k) = pos.first() else {
+                    return Err(self.err(span, "Missing argument for call to setdefault"));
+                };
+                self.key_check(k, span)?;
+                let found = d
+                    .borrow()
+                    .iter()
+                    .find(|(k2, _)| k2.equals(k))
+                    .map(|(_, v)| v.clone());
+                Ok(match found {
+                    Some(v) => v,
+                    None => {
+                        let v = pos.get(1).cloned().unwrap_or(Value::None);
+                        d.borrow_mut().push((k.clone(), v.clone()));
+                        v
+                    }
+                })
+            }
+            (Value::Dict(d), "update") => {
+                if let Some(other) = pos.first() {
+                    let pairs: Vec<(Value, Value)> = match other {
+                        Value::Dict(o) => o.borrow().clone(),
+                        v => {
+                            let mut out = Vec::new();
+                            for pair in self.iterate(v, span)? {
+                                let kv = self.iterate(&pair, span)?;
+                                if kv.len() != 2 {
+                                    return Err(self.err(span, "update() wants pairs"));
+                                }
+                                out.push((kv[0].clone(), kv[1].clone()));
+                            }
+                            out
+                        }
+                    };
+                    for (k, v) in pairs {
+                        self.key_check(&k, span)?;
+                        let mut dm = d.borrow_mut();
+                        if let Some(slot) = dm.iter_mut().find(|(k2, _)| k2.equals(&k)) {
+                            slot.1 = v;
+                        } else {
+                            dm.push((k, v));
+                        }
+                    }
+                }
+                Ok(Value::None)
+            }
+            (Value::Str(s), "elems") => Ok(Value::list(
+                s.chars().map(|c| Value::str(&c.to_string())).collect(),
+            )),
+            (Value::Str(s), "codepoints") => Ok(Value::list(
+                s.chars().map(|c| Value::Int(c as i64)).collect(),
+            )),
+            (Value::Str(s), "count") => {
+                let sub = want_str(self, 0)?;
+                Ok(Value::Int(if sub.is_empty() {
+                    s.chars().count() as i64 + 1
+                } else {
+                    s.matches(&*sub).count() as i64
+                }))
+            }
+            (Value::Str(s), "find" | "rfind" | "index" | "rindex") => {
+                let sub = want_str(self, 0)?;
+                let at = if name.starts_with('r') {
+                    s.rfind(&*sub)
+                } else {
+                    s.find(&*sub)
+                };
+                match at {
+                    Some(b) => Ok(Value::Int(s[..b].chars().count() as i64)),
+                    None if name.ends_with("find") => Ok(Value::Int(-1)),
+                    None => Err(self.err(span, "substring not found")),
+                }
+            }
+            (Value::Str(s), "isalnum") => Ok(Value::Bool(
+                !s.is_empty() && s.chars().all(char::is_alphanumeric),
+            )),
+            (Value::Str(s), "isalpha") => Ok(Value::Bool(
+                !s.is_empty() && s.chars().all(char::is_alphabetic),
+            )),
+            (Value::Str(s), "isdigit") => Ok(Value::Bool(
+                !s.is_empty() && s.chars().all(|c| c.is_ascii_digit()),
+            )),
+            (Value::Str(s), "isspace") => Ok(Value::Bool(
+                !s.is_empty() && s.chars().all(char::is_whitespace),
+            )),
+            (Value::Str(s), "islower") => Ok(Value::Bool(
+                s.chars().any(char::is_lowercase) && !s.chars().any(char::is_uppercase),
+            )),
+            (Value::Str(s), "isupper") => Ok(Value::Bool(
+                s.chars().any(char::is_uppercase) && !s.chars().any(char::is_lowercase),
+            )),
+            (Value::Str(s), "istitle") => {
+                let mut prev_cased = false;
+                let mut ok = false;
+                for c in s.chars() {
+                    if c.is_uppercase() {
+                        if prev_cased {
+                            return Ok(Value::Bool(false));
+                        }
+                        ok = true;
+                        prev_cased = true;
+                    } else if c.is_lowercase() {
+                        if !prev_cased {
+                            return Ok(Value::Bool(false));
+                        }
+                        prev_cased = true;
+                    } else {
+                        prev_cased = false;
+                    }
+                }
+                Ok(Value::Bool(ok))
+            }
+            (Value::Str(s), "capitalize") => {
+                let mut c = s.chars();
+                Ok(Value::str(&match c.next() {
+                    Some(f) => f
+                        .to_uppercase()
+                        .chain(c.flat_map(char::to_lowercase))
+                        .collect::<String>(),
+                    None => String::new(),
+                }))
+            }
+            (Value::Str(s), "title") => {
+                let mut out = String::new();
+                let mut prev_cased = false;
+                for c in s.chars() {
+                    if prev_cased {
+                        out.extend(c.to_lowercase());
+                    } else {
+                        out.extend(c.to_uppercase());
+                    }
+                    prev_cased = c.is_alphabetic();
+                }
+                Ok(Value::str(&out))
+            }
+            (Value::Str(s), "removeprefix") => {
+                let p = want_str(self, 0)?;
+                Ok(Value::str(s.strip_prefix(&*p).unwrap_or(s)))
+            }
+            (Value::Str(s), "removesuffix") => {
+                let p = want_str(self, 0)?;
+                Ok(Value::str(s.strip_suffix(&*p).unwrap_or(s)))
+            }
+            (Value::Str(s), "partition" | "rpartition") => {
+                let sep = want_str(self, 0)?;
+                if sep.is_empty() {
+                    return Err(self.err(span, "Empty separator"));
+                }
+                let at = if name == "partition" {
+                    s.find(&*sep)
+                } else {
+                    s.rfind(&*sep)
+                };
+                let parts = match at {
+                    Some(b) => [&s[..b], &*sep, &s[b + sep.len()..]],
+                    None if name == "partition" => [&**s, "", ""],
+                    None => ["", "", &**s],
+                };
+                Ok(Value::Tuple(Rc::new(
+                    parts.iter().map(|p| Value::str(p)).collect(),
+                )))
+            }
+            (Value::Str(s), "splitlines") => Ok(Value::list(s.lines().map(Value::str).collect())),
             (Value::List(l), "append") => {
                 let Some(v) = pos.into_iter().next() else {
                     return Err(self.err(span, "Missing argument for call to append"));
@@ -1734,7 +2324,7 @@ impl Interp<'_> {
                 l.borrow_mut().extend(items);
                 Ok(Value::None)
             }
-            (Value::List(l), "index") | (Value::List(l), "count") => {
+            (Value::List(l), "index") => {
                 let Some(v) = pos.first() else {
                     return Err(self.err(span, format!("Missing argument for call to {name}")));
                 };
@@ -1792,26 +2382,67 @@ impl Interp<'_> {
                 self.grow_check(out.len(), span)?;
                 Ok(Value::str(&out))
             }
-            (Value::Str(s), "split") => {
-                let parts: Vec<Value> = match pos.first() {
-                    None | Some(Value::None) => s.split_whitespace().map(Value::str).collect(),
-                    Some(_) => {
-                        let sep = want_str(self, 0)?;
-                        if sep.is_empty() {
-                            return Err(self.err(span, "split() separator cannot be empty"));
-                        }
-                        s.split(&*sep).map(Value::str).collect()
+            (Value::Str(s), "split" | "rsplit") => {
+                let max = match pos.get(1) {
+                    Some(Value::Int(n)) if *n >= 0 => Some(*n as usize),
+                    Some(Value::Int(_)) | Some(Value::None) | None => None,
+                    Some(other) => {
+                        return Err(self.err(
+                            span,
+                            format!(
+                                "{name}() maxsplit must be an int, got {}",
+                                other.type_name()
+                            ),
+                        ))
                     }
                 };
-                Ok(Value::list(parts))
+                Ok(Value::list(
+                    split_str(s, pos.first(), max, name == "rsplit", |i| want_str(self, i))?
+                        .into_iter()
+                        .map(|p| Value::str(&p))
+                        .collect(),
+                ))
             }
-            (Value::Str(s), "strip") => Ok(Value::str(s.trim())),
-            (Value::Str(s), "lstrip") => Ok(Value::str(s.trim_start())),
-            (Value::Str(s), "rstrip") => Ok(Value::str(s.trim_end())),
+            (Value::Str(s), "strip" | "lstrip" | "rstrip") => {
+                let chars: Option<Vec<char>> = match pos.first() {
+                    None | Some(Value::None) => None,
+                    Some(_) => Some(want_str(self, 0)?.chars().collect()),
+                };
+                let strip = |c: char| match &chars {
+                    Some(set) => set.contains(&c),
+                    None => c.is_whitespace(),
+                };
+                let out = match name {
+                    "lstrip" => s.trim_start_matches(strip),
+                    "rstrip" => s.trim_end_matches(strip),
+                    _ => s.trim_matches(strip),
+                };
+                Ok(Value::str(out))
+            }
             (Value::Str(s), "lower") => Ok(Value::str(&s.to_lowercase())),
             (Value::Str(s), "upper") => Ok(Value::str(&s.to_uppercase())),
-            (Value::Str(s), "startswith") => Ok(Value::Bool(s.starts_with(&*want_str(self, 0)?))),
-            (Value::Str(s), "endswith") => Ok(Value::Bool(s.ends_with(&*want_str(self, 0)?))),
+            (Value::Str(s), "startswith" | "endswith") => {
+                let candidates: Vec<Rc<str>> = match pos.first() {
+                    Some(Value::Tuple(t)) => t
+                        .iter()
+                        .map(|v| match v {
+                            Value::Str(x) => Ok(x.clone()),
+                            other => Err(self.err(
+                                span,
+                                format!("{name}() wants strings, got {}", other.type_name()),
+                            )),
+                        })
+                        .collect::<R<_>>()?,
+                    _ => vec![want_str(self, 0)?],
+                };
+                Ok(Value::Bool(candidates.iter().any(|c| {
+                    if name == "startswith" {
+                        s.starts_with(&**c)
+                    } else {
+                        s.ends_with(&**c)
+                    }
+                })))
+            }
             (Value::Str(s), "replace") => {
                 let (a, b) = (want_str(self, 0)?, want_str(self, 1)?);
                 if a.is_empty() {
@@ -1822,16 +2453,53 @@ impl Interp<'_> {
                 Ok(Value::str(&out))
             }
             (Value::Str(s), "format") => {
-                // Positional `{}` only: enough for messages.
+                // `{}` (next positional), `{0}` (by index), `{name}` (by keyword), `{{`/`}}`.
                 let mut out = String::new();
-                let mut args = pos.iter();
-                let mut rest = &**s;
-                while let Some(i) = rest.find("{}") {
-                    out.push_str(&rest[..i]);
-                    out.push_str(&args.next().map(Value::to_str).unwrap_or_default());
-                    rest = &rest[i + 2..];
+                let mut next = 0usize;
+                let mut chars = s.chars().peekable();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '{' if chars.peek() == Some(&'{') => {
+                            chars.next();
+                            out.push('{');
+                        }
+                        '}' if chars.peek() == Some(&'}') => {
+                            chars.next();
+                            out.push('}');
+                        }
+                        '{' => {
+                            let mut field = String::new();
+                            let mut closed = false;
+                            for c in chars.by_ref() {
+                                if c == '}' {
+                                    closed = true;
+                                    break;
+                                }
+                                field.push(c);
+                            }
+                            if !closed {
+                                return Err(self.err(span, "Unmatched '{' in format string"));
+                            }
+                            let v = if field.is_empty() {
+                                next += 1;
+                                pos.get(next - 1)
+                            } else if let Ok(i) = field.parse::<usize>() {
+                                pos.get(i)
+                            } else {
+                                named.iter().find(|(n, _)| *n == field).map(|(_, v)| v)
+                            };
+                            let Some(v) = v else {
+                                return Err(self.err(
+                                    span,
+                                    format!("Missing argument for format field `{{{field}}}`"),
+                                ));
+                            };
+                            out.push_str(&v.to_str());
+                        }
+                        '}' => return Err(self.err(span, "Standalone '}' in format string")),
+                        c => out.push(c),
+                    }
                 }
-                out.push_str(rest);
                 Ok(Value::str(&out))
             }
             _ => Err(self.err(
@@ -1977,13 +2645,6 @@ impl Interp<'_> {
             (BinOp::Add, Int(a), Int(b)) => Int(a.checked_add(*b).ok_or_else(overflow)?),
             (BinOp::Sub, Int(a), Int(b)) => Int(a.checked_sub(*b).ok_or_else(overflow)?),
             (BinOp::Mul, Int(a), Int(b)) => Int(a.checked_mul(*b).ok_or_else(overflow)?),
-            // Starlark's `/` yields a float, which policy files have no use for.
-            (BinOp::Div, Int(_), Int(_)) => {
-                return Err(self.err(
-                    span,
-                    "floating-point numbers are not supported in policy files; use `//`",
-                ))
-            }
             (BinOp::FloorDiv, Int(a), Int(b)) => {
                 if *b == 0 {
                     return Err(self.err(span, "Integer division by zero"));
@@ -2011,6 +2672,72 @@ impl Interp<'_> {
             (BinOp::BitOr, Int(a), Int(b)) => Int(a | b),
             (BinOp::BitAnd, Int(a), Int(b)) => Int(a & b),
             (BinOp::BitXor, Int(a), Int(b)) => Int(a ^ b),
+            (BinOp::Shl | BinOp::Shr, Int(a), Int(b)) => {
+                if *b < 0 {
+                    let which = if op == BinOp::Shl { "left" } else { "right" };
+                    return Err(self.err(span, format!("Negative {which} shift")));
+                }
+                if op == BinOp::Shr {
+                    Int(if *b >= 64 {
+                        if *a < 0 {
+                            -1
+                        } else {
+                            0
+                        }
+                    } else {
+                        a >> b
+                    })
+                } else {
+                    // starlark-rust has big integers; permlab stops at 64 bits.
+                    let r = if *b >= 64 {
+                        None
+                    } else {
+                        a.checked_mul(1i64 << b)
+                    };
+                    Int(r.ok_or_else(overflow)?)
+                }
+            }
+            // Mixed or float arithmetic; `/` always gives a float.
+            (
+                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::FloorDiv | BinOp::Mod,
+                Int(_) | Value::Float(_),
+                Int(_) | Value::Float(_),
+            ) if op == BinOp::Div
+                || matches!(l, Value::Float(_))
+                || matches!(r, Value::Float(_)) =>
+            {
+                let (x, y) = (num(l).unwrap_or(0.0), num(r).unwrap_or(0.0));
+                match op {
+                    BinOp::Add => Value::Float(x + y),
+                    BinOp::Sub => Value::Float(x - y),
+                    BinOp::Mul => Value::Float(x * y),
+                    BinOp::Div => {
+                        if y == 0.0 {
+                            return Err(self.err(
+                                span,
+                                format!("float division by zero: {} / {}", l.repr(), r.repr()),
+                            ));
+                        }
+                        Value::Float(x / y)
+                    }
+                    _ => {
+                        if y == 0.0 {
+                            return Err(self.err(span, "Cannot divide by zero"));
+                        }
+                        if op == BinOp::FloorDiv {
+                            Value::Float((x / y).floor())
+                        } else {
+                            // The remainder takes the divisor's sign.
+                            let m = x % y;
+                            Value::Float(if m != 0.0 && (m < 0.0) != (y < 0.0) {
+                                m + y
+                            } else {
+                                m
+                            })
+                        }
+                    }
+                }
+            }
             (BinOp::Add, Str(a), Str(b)) => {
                 self.grow_check(a.len() + b.len(), span)?;
                 Value::str(&format!("{a}{b}"))
@@ -2120,6 +2847,8 @@ fn op_str(op: BinOp) -> &'static str {
         BinOp::BitOr => "|",
         BinOp::BitAnd => "&",
         BinOp::BitXor => "^",
+        BinOp::Shl => "<<",
+        BinOp::Shr => ">>",
     }
 }
 
@@ -2133,6 +2862,14 @@ fn compare_at(a: &Value, b: &Value, depth: usize) -> Option<std::cmp::Ordering> 
     }
     match (a, b) {
         (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
+        (Value::Float(_), Value::Int(_) | Value::Float(_)) | (Value::Int(_), Value::Float(_)) => {
+            // NaN compares equal to NaN and above every other float, as in starlark-rust.
+            let (x, y) = (num(a)?, num(b)?);
+            Some(
+                x.partial_cmp(&y)
+                    .unwrap_or_else(|| x.is_nan().cmp(&y.is_nan())),
+            )
+        }
         (Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
         (Value::List(x), Value::List(y)) => seq_cmp(&x.borrow(), &y.borrow(), depth),
@@ -2151,29 +2888,67 @@ fn seq_cmp(a: &[Value], b: &[Value], depth: usize) -> Option<std::cmp::Ordering>
     Some(a.len().cmp(&b.len()))
 }
 
-fn method_name(obj: &Value, name: &str) -> Option<&'static str> {
-    const LIST: &[&str] = &["append", "extend", "index", "count"];
-    const DICT: &[&str] = &["get", "keys", "values", "items"];
-    const STR: &[&str] = &[
-        "join",
-        "split",
-        "strip",
-        "lstrip",
-        "rstrip",
-        "lower",
-        "upper",
-        "startswith",
-        "endswith",
-        "replace",
-        "format",
+/// The methods starlark-rust 0.13 lists with `dir()`, per type.
+fn methods_of(obj: &Value) -> &'static [&'static str] {
+    const LIST: &[&str] = &[
+        "append", "clear", "extend", "index", "insert", "pop", "remove",
     ];
-    let table = match obj {
+    const DICT: &[&str] = &[
+        "clear",
+        "get",
+        "items",
+        "keys",
+        "pop",
+        "popitem",
+        "setdefault",
+        "update",
+        "values",
+    ];
+    const STR: &[&str] = &[
+        "capitalize",
+        "codepoints",
+        "count",
+        "elems",
+        "endswith",
+        "find",
+        "format",
+        "index",
+        "isalnum",
+        "isalpha",
+        "isdigit",
+        "islower",
+        "isspace",
+        "istitle",
+        "isupper",
+        "join",
+        "lower",
+        "lstrip",
+        "partition",
+        "removeprefix",
+        "removesuffix",
+        "replace",
+        "rfind",
+        "rindex",
+        "rpartition",
+        "rsplit",
+        "rstrip",
+        "split",
+        "splitlines",
+        "startswith",
+        "strip",
+        "title",
+        "upper",
+    ];
+    match obj {
         Value::List(_) => LIST,
         Value::Dict(_) => DICT,
         Value::Str(_) => STR,
-        _ => return None,
-    };
-    table.iter().find(|m| **m == name).copied()
+        _ => &[],
+    }
+}
+
+fn method_name(obj: &Value, name: &str) -> Option<&'static str> {
+    methods_of(obj).iter().find(|m| **m == name).copied()
 }
 
 /// `network_rule` hosts: a hostname or IP literal, optionally with a port; normalized to lower
@@ -2220,4 +2995,185 @@ fn normalize_host(raw: &str) -> Result<String, String> {
         return Err("network_rule host cannot contain whitespace".into());
     }
     Ok(normalized)
+}
+
+/// A number as `f64` (ints widen), for mixed int/float arithmetic.
+fn num(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(n) => Some(*n as f64),
+        Value::Float(f) => Some(*f),
+        _ => None,
+    }
+}
+
+/// Digits after the point in starlark-rust's float output.
+const FLOAT_PRECISION: i32 = 6;
+
+/// `str(float)` as starlark-rust writes it: scientific notation when the decimal exponent is 6
+/// or more away from zero (mantissa to 6 places, trailing zeros dropped, `e+20`), `1.0` for
+/// integral values, the shortest round-trip form otherwise.
+fn format_float(f: f64) -> String {
+    if f.is_nan() {
+        return "nan".to_string();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "+inf" } else { "-inf" }.to_string();
+    }
+    let exponent = if f == 0.0 {
+        0
+    } else {
+        f.abs().log10().floor() as i32
+    };
+    if exponent.abs() >= FLOAT_PRECISION {
+        let normal = f.abs() / 10f64.powf(exponent as f64);
+        let mut out = String::new();
+        if f.is_sign_negative() {
+            out.push('-');
+        }
+        out.push_str(&format!("{}", normal.trunc()));
+        let tail = (normal.fract() * 10f64.powi(FLOAT_PRECISION)).round() as u64;
+        let digits = format!("{:0width$}", tail, width = FLOAT_PRECISION as usize);
+        let digits = digits.trim_end_matches('0');
+        if !digits.is_empty() {
+            out.push('.');
+            out.push_str(digits);
+        }
+        out.push_str(&format!("e{exponent:+03}"));
+        out
+    } else if f.fract() == 0.0 {
+        format!("{f:.1}")
+    } else {
+        format!("{f}")
+    }
+}
+
+/// The closest name within edit distance 2 (1 for names of two characters or fewer); the first
+/// such name wins ties, as in starlark-rust.
+fn did_you_mean<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    if name.is_empty() {
+        return None;
+    }
+    let max = if name.len() <= 2 { 1 } else { 2 };
+    let mut best: Option<(&str, usize)> = None;
+    for c in candidates {
+        let d = levenshtein(name, c);
+        if d <= max && best.is_none_or(|(_, b)| d < b) {
+            best = Some((c, d));
+        }
+    }
+    best.map(|(c, _)| c)
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// `int(text, base)` as Starlark reads it: optional sign, optional `0x`/`0o`/`0b` prefix
+/// (required to match a base of 0), no surrounding spaces.
+fn parse_int(text: &str, base: i64) -> Option<i64> {
+    let (neg, body) = match text.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let lower = body.to_ascii_lowercase();
+    let (base, digits) = match (base, lower.get(..2)) {
+        (0 | 16, Some("0x")) => (16, &body[2..]),
+        (0 | 8, Some("0o")) => (8, &body[2..]),
+        (0 | 2, Some("0b")) => (2, &body[2..]),
+        (0, _) => (10, body),
+        (b, _) if (2..=36).contains(&b) => (b as u32, body),
+        _ => return None,
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(base)) {
+        return None;
+    }
+    let v = i64::from_str_radix(digits, base).ok()?;
+    Some(if neg { -v } else { v })
+}
+
+/// `str.split` / `str.rsplit` with an optional separator and maximum number of splits.
+fn split_str(
+    s: &str,
+    sep: Option<&Value>,
+    max: Option<usize>,
+    from_right: bool,
+    want: impl Fn(usize) -> R<Rc<str>>,
+) -> R<Vec<String>> {
+    let words = |s: &str| -> Vec<String> {
+        // Whitespace splitting with a limit keeps the remainder (trimmed on its split side).
+        let all: Vec<&str> = s.split_whitespace().collect();
+        match max {
+            Some(m) if all.len() > m + 1 => {
+                if from_right {
+                    let cut = all.len() - m;
+                    let mut rest = s.trim_end();
+                    for w in all[cut..].iter().rev() {
+                        rest = rest.strip_suffix(w).unwrap_or(rest).trim_end();
+                    }
+                    let mut out = vec![rest.to_string()];
+                    out.extend(all[cut..].iter().map(|w| w.to_string()));
+                    out
+                } else {
+                    let mut rest = s.trim_start();
+                    let mut out = Vec::new();
+                    for w in &all[..m] {
+                        out.push(w.to_string());
+                        rest = rest.strip_prefix(w).unwrap_or(rest).trim_start();
+                    }
+                    out.push(rest.to_string());
+                    out
+                }
+            }
+            _ => all.into_iter().map(str::to_string).collect(),
+        }
+    };
+    match sep {
+        None | Some(Value::None) => Ok(words(s)),
+        Some(_) => {
+            let sep = want(0)?;
+            if sep.is_empty() {
+                // starlark-rust does not reject an empty separator; nothing splits on it.
+                return Ok(vec![s.to_string()]);
+            }
+            let n = max.map_or(usize::MAX, |m| m.saturating_add(1));
+            Ok(if from_right {
+                let mut v: Vec<String> = s.rsplitn(n, &*sep).map(str::to_string).collect();
+                v.reverse();
+                v
+            } else {
+                s.splitn(n, &*sep).map(str::to_string).collect()
+            })
+        }
+    }
+}
+
+/// A string as starlark-rust's `repr` writes it: double quotes, `\n` `\r` `\t` `\\` `\"`
+/// escaped, and every character outside printable ASCII as `\xHH`, `\uHHHH` or
+/// `\UHHHHHHHH` (so `repr("é")` is `"\xe9"`).
+fn repr_str(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            ' '..='~' => out.push(c),
+            c if (c as u32) <= 0xff => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) <= 0xffff => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push_str(&format!("\\U{:08x}", c as u32)),
+        }
+    }
+    out.push('"');
 }

@@ -40,6 +40,8 @@ pub(crate) enum BinOp {
     BitOr,
     BitAnd,
     BitXor,
+    Shl,
+    Shr,
 }
 
 #[derive(Clone, Debug)]
@@ -59,9 +61,8 @@ pub(crate) enum Clause {
 #[derive(Clone, Debug)]
 pub(crate) enum ExprKind {
     Ident(String),
-    None,
-    Bool(bool),
     Int(i64),
+    Float(f64),
     Str(Rc<str>),
     FStr(Vec<FPart>),
     List(Vec<Expr>),
@@ -75,6 +76,7 @@ pub(crate) enum ExprKind {
     Attr(Box<Expr>, String),
     Neg(Box<Expr>),
     Pos(Box<Expr>),
+    Invert(Box<Expr>),
     Not(Box<Expr>),
     And(Box<Expr>, Box<Expr>),
     Or(Box<Expr>, Box<Expr>),
@@ -150,6 +152,7 @@ fn describe(t: &Tok) -> String {
     match t {
         Tok::Ident(s) => format!("identifier `{s}`"),
         Tok::Int(n) => format!("integer `{n}`"),
+        Tok::Float(v) => format!("float `{v}`"),
         Tok::Str(_) | Tok::FStr(_) => "string literal".to_string(),
         Tok::Op(o) => format!("`{o}`"),
         Tok::Newline => "new line".to_string(),
@@ -299,10 +302,10 @@ impl Parser {
             } else {
                 0
             };
-            let pname = if stars == 1 && (self.at(",") || self.at(close)) {
-                String::new()
+            let (pname, pspan) = if stars == 1 && (self.at(",") || self.at(close)) {
+                (String::new(), self.peek().span)
             } else {
-                self.ident()?.0
+                self.ident()?
             };
             if annotations && !pname.is_empty() && self.eat(":") {
                 self.test()?;
@@ -312,6 +315,21 @@ impl Parser {
             } else {
                 None
             };
+            if !pname.is_empty() && params.iter().any(|p: &Param| p.name == pname) {
+                return Err(Diag::parse(pspan, "duplicated parameter name"));
+            }
+            // A plain parameter without a default may not follow one with a default, unless a
+            // `*` came first (then it is keyword-only).
+            if stars == 0
+                && default.is_none()
+                && params.iter().any(|p| p.default.is_some())
+                && !params.iter().any(|p| p.stars == 1)
+            {
+                return Err(Diag::parse(
+                    pspan,
+                    "positional parameter after non positional",
+                ));
+            }
             params.push(Param {
                 name: pname,
                 default,
@@ -422,7 +440,14 @@ impl Parser {
                     ("%=", BinOp::Mod),
                     ("|=", BinOp::BitOr),
                 ];
-                if self.eat("=") {
+                if matches!(lhs.kind, ExprKind::Ident(_)) && self.eat(":") {
+                    // `x: int = 1`: the annotation is ignored, as types are not checked here.
+                    self.test()?;
+                    self.expect("=")?;
+                    let target = to_target(lhs)?;
+                    let rhs = self.expr_list()?;
+                    out.push(Stmt::Assign(target, rhs));
+                } else if self.eat("=") {
                     let target = to_target(lhs)?;
                     let rhs = self.expr_list()?;
                     // Chained `a = b = 1` is not Starlark.
@@ -635,6 +660,7 @@ impl Parser {
             &[("|", BinOp::BitOr)],
             &[("^", BinOp::BitXor)],
             &[("&", BinOp::BitAnd)],
+            &[("<<", BinOp::Shl), (">>", BinOp::Shr)],
             &[("+", BinOp::Add), ("-", BinOp::Sub)],
             &[
                 ("*", BinOp::Mul),
@@ -673,7 +699,7 @@ impl Parser {
             let kind = match t.tok {
                 Tok::Op("-") => ExprKind::Neg(Box::new(e)),
                 Tok::Op("+") => ExprKind::Pos(Box::new(e)),
-                _ => return Err(Diag::parse(t.span, "bitwise `~` is not supported")),
+                _ => ExprKind::Invert(Box::new(e)),
             };
             return Ok(Expr { kind, span });
         }
@@ -782,16 +808,17 @@ impl Parser {
         match t.tok {
             Tok::Ident(name) => {
                 self.next();
-                Ok(simple(match name.as_str() {
-                    "None" => ExprKind::None,
-                    "True" => ExprKind::Bool(true),
-                    "False" => ExprKind::Bool(false),
-                    _ => ExprKind::Ident(name),
-                }))
+                // `None`, `True` and `False` are ordinary global names in starlark-rust (even
+                // `True = 1` is accepted), so they resolve like any other name.
+                Ok(simple(ExprKind::Ident(name)))
             }
             Tok::Int(n) => {
                 self.next();
                 Ok(simple(ExprKind::Int(n)))
+            }
+            Tok::Float(v) => {
+                self.next();
+                Ok(simple(ExprKind::Float(v)))
             }
             Tok::Str(s) => {
                 self.next();
