@@ -739,6 +739,15 @@ impl Interp<'_> {
                 Ok(())
             }
             Target::Tuple(ts) => {
+                if !matches!(v, Value::List(_) | Value::Tuple(_) | Value::Dict(_)) {
+                    return Err(self.err(
+                        span,
+                        format!(
+                            "Operation `len()` not supported on type `{}`",
+                            v.type_name()
+                        ),
+                    ));
+                }
                 let items = self.iterate(&v, span)?;
                 if items.len() != ts.len() {
                     return Err(self.err(
@@ -772,6 +781,7 @@ impl Interp<'_> {
                         }
                         Ok(())
                     }
+                    Value::Str(_) | Value::Tuple(_) => Err(self.err(span, "Immutable")),
                     other => Err(self.err(
                         span,
                         format!("{} does not support item assignment", other.type_name()),
@@ -824,7 +834,10 @@ impl Interp<'_> {
             Value::Dict(d) => Ok(d.borrow().iter().map(|(k, _)| k.clone()).collect()),
             other => Err(self.err(
                 span,
-                format!("Type `{}` is not iterable", other.type_name()),
+                format!(
+                    "Operation `(iter)` not supported on type `{}`",
+                    other.type_name()
+                ),
             )),
         }
     }
@@ -1199,13 +1212,7 @@ impl Interp<'_> {
                 let (def, defaults, captured) =
                     (&closure.def, &closure.defaults, &closure.captured);
                 if self.active.iter().any(|d| Rc::ptr_eq(d, def)) {
-                    return Err(self.err(
-                        span,
-                        format!(
-                            "Starlark call stack overflow: recursive call to `{}`",
-                            def.name
-                        ),
-                    ));
+                    return Err(self.err(span, "Starlark call stack overflow"));
                 }
                 let mut locals: Vec<(String, Value)> = captured.clone();
                 let mut pos = pos.into_iter();
@@ -1248,8 +1255,11 @@ impl Interp<'_> {
                                 return Err(self.err(
                                     span,
                                     format!(
-                                        "Missing parameter `{}` for call to `{}`",
-                                        p.name, def.name
+                                        "Missing {}parameter `{}` for call to `{}.{}`",
+                                        if keyword_only { "named-only " } else { "" },
+                                        p.name,
+                                        closure.module,
+                                        def.name
                                     ),
                                 ));
                             };
@@ -1262,8 +1272,8 @@ impl Interp<'_> {
                     return Err(self.err(
                         span,
                         format!(
-                            "Found {extra} extra positional parameter(s) for call to {}",
-                            def.name
+                            "Found {extra} extra positional argument(s) for call to {}.{}",
+                            closure.module, def.name
                         ),
                     ));
                 }
@@ -1293,7 +1303,10 @@ impl Interp<'_> {
             Value::Method(obj, name) => self.method(&obj, name, pos, named, span),
             other => Err(self.err(
                 span,
-                format!("Type `{}` is not callable", other.type_name()),
+                format!(
+                    "Operation `call()` not supported on type `{}`",
+                    other.type_name()
+                ),
             )),
         }
     }
@@ -1311,7 +1324,7 @@ impl Interp<'_> {
             return Err(self.err(
                 span,
                 format!(
-                    "Found {} extra positional parameter(s) for call to {fname}",
+                    "Found {} extra positional argument(s) for call to {fname}",
                     pos.len() - sig.len()
                 ),
             ));
@@ -1339,7 +1352,10 @@ impl Interp<'_> {
         // `decision=None` is a type error there too.
         for ((p, required), v) in sig.iter().zip(out.iter()) {
             if *required && v.is_none() {
-                return Err(self.err(span, format!("Missing parameter `{p}` for call to {fname}")));
+                return Err(self.err(
+                    span,
+                    format!("Missing parameter `{p}` for call to `{fname}`"),
+                ));
             }
         }
         Ok(out)
@@ -1672,7 +1688,9 @@ impl Interp<'_> {
                 arity(self, 0, 1)?;
                 let items = match pos.first() {
                     Some(Value::Str(_)) => {
-                        return Err(self.err(span, "strings are not iterable; use .elems()"))
+                        return Err(
+                            self.err(span, "Operation `(iter)` not supported on type `string`")
+                        )
                     }
                     Some(v) => self.iterate(v, span)?,
                     None => Vec::new(),
@@ -2124,9 +2142,14 @@ impl Interp<'_> {
                         l.borrow_mut().remove(i);
                         Ok(Value::None)
                     }
-                    None => {
-                        Err(self.err(span, format!("Element `{}` not found in list", v.repr())))
-                    }
+                    None => Err(self.err(
+                        span,
+                        format!(
+                            "Element '{}' not found in list '{}'",
+                            v.to_str(),
+                            obj.repr()
+                        ),
+                    )),
                 }
             }
             (Value::Dict(d), "pop") => {
@@ -2220,7 +2243,7 @@ impl Interp<'_> {
                 match at {
                     Some(b) => Ok(Value::Int(s[..b].chars().count() as i64)),
                     None if name.ends_with("find") => Ok(Value::Int(-1)),
-                    None => Err(self.err(span, "substring not found")),
+                    None => Err(self.err(span, format!("Substring '{sub}' not found in '{s}'"))),
                 }
             }
             (Value::Str(s), "isalnum") => Ok(Value::Bool(
@@ -2374,7 +2397,10 @@ impl Interp<'_> {
                         other => {
                             return Err(self.err(
                                 span,
-                                format!("join() wants strings, got {}", other.type_name()),
+                                format!(
+                                    "Type of parameter `to_join` doesn't match, expected `str`, actual `{}`",
+                                    other.desc()
+                                ),
                             ))
                         }
                     }
@@ -2515,10 +2541,7 @@ impl Interp<'_> {
 
     fn list_index(&self, key: &Value, len: usize, span: Span) -> R<usize> {
         let Value::Int(i) = key else {
-            return Err(self.err(
-                span,
-                format!("index must be an int, got {}", key.type_name()),
-            ));
+            return Err(self.err(span, format!("Expected `int`, but got `{}`", key.desc())));
         };
         let i = if *i < 0 { *i + len as i64 } else { *i };
         if i < 0 || i >= len as i64 {
@@ -2634,7 +2657,15 @@ impl Interp<'_> {
                 let found = match r {
                     Str(s) => match l {
                         Str(x) => s.contains(&**x),
-                        _ => return Err(unsupported()),
+                        _ => {
+                            return Err(self.err(
+                                span,
+                                format!(
+                                    "Type of parameters mismatch, expected `str`, actual `{}`",
+                                    l.desc()
+                                ),
+                            ))
+                        }
                     },
                     List(items) => items.borrow().iter().any(|x| x.equals(l)),
                     Tuple(items) => items.iter().any(|x| x.equals(l)),
@@ -2811,7 +2842,7 @@ impl Interp<'_> {
                         Some(k @ ('s' | 'd' | 'r')) => {
                             let Some(v) = args.next() else {
                                 return Err(
-                                    self.err(span, "not enough arguments for format string")
+                                    self.err(span, "Not enough arguments for format string")
                                 );
                             };
                             out.push_str(&if k == 'r' { v.repr() } else { v.to_str() });

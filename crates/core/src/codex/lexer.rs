@@ -146,7 +146,7 @@ impl Lexer<'_> {
                                 self.push(Tok::Dedent, self.pos);
                             }
                             if width != *self.indents.last().unwrap_or(&0) {
-                                return Err(self.err(start, "inconsistent indentation"));
+                                return Err(self.err(start, "incorrect indentation"));
                             }
                         }
                     }
@@ -211,8 +211,14 @@ impl Lexer<'_> {
                         let body_start = self.pos;
                         let s = self.string(body_start, raw)?;
                         if word.starts_with('f') {
-                            let parts = fstring_parts(&s, body_start, self.src)
-                                .map_err(|(at, msg)| Diag::parse(Span::new(at, at + 1), msg))?;
+                            let parts =
+                                fstring_parts(&s, body_start, self.src).map_err(|(at, msg)| {
+                                    if msg.starts_with("Not a valid identifier") {
+                                        Diag::stat(Span::new(at, at + 1), msg)
+                                    } else {
+                                        Diag::parse(Span::new(at, at + 1), msg)
+                                    }
+                                })?;
                             self.push(Tok::FStr(parts), start);
                         } else {
                             self.push(Tok::Str(s), start);
@@ -220,7 +226,9 @@ impl Lexer<'_> {
                     } else if let Some(k) = keyword(&word) {
                         self.push(Tok::Op(k), start);
                     } else if RESERVED.contains(&word.as_str()) {
-                        return Err(self.err(start, format!("`{word}` is a reserved keyword")));
+                        return Err(
+                            self.err(start, format!("cannot use reserved keyword `{word}`"))
+                        );
                     } else {
                         self.push(Tok::Ident(word), start);
                     }
@@ -477,18 +485,17 @@ fn fstring_parts(s: &str, body_start: usize, _src: &str) -> Result<Vec<FPart>, (
                 if !closed {
                     return Err((body_start + i, "unclosed `{` in f-string".to_string()));
                 }
+                // Positions assume no escapes before the hole (exact for ordinary f-strings).
+                let name_at = body_start + 1 + i + 1 + (name.len() - name.trim_start().len());
                 if !ident_ok {
-                    return Err((
-                        body_start + i,
-                        format!("invalid f-string expression `{{{name}}}`: only a bare identifier is allowed"),
-                    ));
+                    return Err((name_at, format!("Not a valid identifier: `{trimmed}`")));
                 }
                 if !lit.is_empty() {
                     parts.push(FPart::Lit(std::mem::take(&mut lit)));
                 }
                 parts.push(FPart::Var(
                     trimmed.to_string(),
-                    Span::new(body_start, body_start + s.len()),
+                    Span::new(name_at, name_at + trimmed.len()),
                 ));
             }
             '}' => return Err((body_start + i, "single `}` in f-string".to_string())),

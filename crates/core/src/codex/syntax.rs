@@ -129,6 +129,7 @@ pub(crate) fn parse(tokens: Vec<Token>) -> Result<Vec<Stmt>, Diag> {
         depth: 0,
         in_loop: 0,
         in_def: 0,
+        deferred: Vec::new(),
     };
     let mut out = Vec::new();
     while !p.at_tok(&Tok::Eof) {
@@ -136,6 +137,11 @@ pub(crate) fn parse(tokens: Vec<Token>) -> Result<Vec<Stmt>, Diag> {
             continue;
         }
         p.statement(&mut out)?;
+    }
+    // Checks of a well-formed file (duplicate parameters, `break` outside a loop…) come after
+    // the whole file parsed, as in starlark-rust: a syntax error anywhere wins.
+    if let Some(d) = p.deferred.into_iter().next() {
+        return Err(d);
     }
     Ok(out)
 }
@@ -146,6 +152,8 @@ struct Parser {
     depth: usize,
     in_loop: usize,
     in_def: usize,
+    /// Errors found in well-formed code, reported once the whole file has parsed.
+    deferred: Vec<Diag>,
 }
 
 fn describe(t: &Tok) -> String {
@@ -316,7 +324,8 @@ impl Parser {
                 None
             };
             if !pname.is_empty() && params.iter().any(|p: &Param| p.name == pname) {
-                return Err(Diag::parse(pspan, "duplicated parameter name"));
+                self.deferred
+                    .push(Diag::stat(pspan, "duplicated parameter name"));
             }
             // A plain parameter without a default may not follow one with a default, unless a
             // `*` came first (then it is keyword-only).
@@ -325,7 +334,7 @@ impl Parser {
                 && params.iter().any(|p| p.default.is_some())
                 && !params.iter().any(|p| p.stars == 1)
             {
-                return Err(Diag::parse(
+                self.deferred.push(Diag::stat(
                     pspan,
                     "positional parameter after non positional",
                 ));
@@ -401,7 +410,15 @@ impl Parser {
             Tok::Op("break") | Tok::Op("continue") => {
                 self.next();
                 if self.in_loop == 0 {
-                    return Err(Diag::parse(t.span, "break or continue outside of a loop"));
+                    let word = if t.tok == Tok::Op("break") {
+                        "break"
+                    } else {
+                        "continue"
+                    };
+                    self.deferred.push(Diag::stat(
+                        t.span,
+                        format!("`{word}` cannot be used outside of a `for` loop"),
+                    ));
                 }
                 out.push(if t.tok == Tok::Op("break") {
                     Stmt::Break
@@ -412,9 +429,9 @@ impl Parser {
             Tok::Op("return") => {
                 self.next();
                 if self.in_def == 0 {
-                    return Err(Diag::parse(
+                    self.deferred.push(Diag::stat(
                         t.span,
-                        "return statement outside of a function",
+                        "`return` cannot be used outside of a `def` function",
                     ));
                 }
                 let v = if self.at_tok(&Tok::Newline) || self.at(";") || self.at_tok(&Tok::Eof) {
@@ -425,10 +442,10 @@ impl Parser {
                 out.push(Stmt::Return(v));
             }
             Tok::Op("load") => {
-                return Err(Diag::parse(
-                    t.span,
-                    "load statements are not supported in policy files",
-                ));
+                // Parsed, then refused like the real loader, which installs no module loader.
+                self.next();
+                let call = self.postfix_after_load(t.span)?;
+                self.deferred.push(call);
             }
             _ => {
                 let lhs = self.expr_list()?;
@@ -776,8 +793,26 @@ impl Parser {
         }
     }
 
+    /// `load("module", …)`: returns the error the real CLI gives.
+    fn postfix_after_load(&mut self, start: Span) -> Result<Diag, Diag> {
+        self.expect("(")?;
+        let module = match self.peek().tok.clone() {
+            Tok::Str(m) => m,
+            _ => return Err(self.unexpected("a string")),
+        };
+        self.call_args()?;
+        let end = self.expect(")")?;
+        Ok(Diag::stat(
+            Span::new(start.start, end.end),
+            format!(
+                "No imports are available, you tried `{module}` (no call to `Evaluator.set_loader`)"
+            ),
+        ))
+    }
+
     fn call_args(&mut self) -> Result<Vec<Arg>, Diag> {
         let mut args = Vec::new();
+        let mut names: Vec<String> = Vec::new();
         while !self.at(")") {
             if self.eat("**") {
                 args.push(Arg::StarStar(self.test()?));
@@ -789,11 +824,23 @@ impl Parser {
                     Some(Tok::Op("="))
                 )
             {
-                let (name, _) = self.ident()?;
+                let (name, nspan) = self.ident()?;
                 self.next();
+                if names.contains(&name) {
+                    self.deferred
+                        .push(Diag::stat(nspan, "repeated named argument"));
+                }
+                names.push(name.clone());
                 args.push(Arg::Named(name, self.test()?));
             } else {
-                args.push(Arg::Pos(self.test()?));
+                let e = self.test()?;
+                if !names.is_empty() {
+                    self.deferred.push(Diag::stat(
+                        e.span,
+                        "positional argument after non positional",
+                    ));
+                }
+                args.push(Arg::Pos(e));
             }
             if !self.eat(",") {
                 break;
