@@ -259,3 +259,37 @@ proptest! {
         let _ = permlab_core::codex::shell::commands_for_exec_policy(&argv);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Writing a policy out as `.rules` and loading it again gives the same rules.
+    #[test]
+    fn rendered_policies_round_trip(
+        rules in prop::collection::vec(
+            (prop::collection::vec(prop::collection::vec("[ -~\u{e9}\u{1F600}\\n\\t\"\\\\]{0,6}", 1..3), 1..4),
+             prop::sample::select(&["allow", "prompt", "forbidden"][..]),
+             prop::option::of("[a-z ]{1,10}")),
+            0..6,
+        ),
+    ) {
+        let mut text = String::new();
+        for (pattern, decision, why) in &rules {
+            let elems: Vec<String> = pattern
+                .iter()
+                .map(|alts| {
+                    let q: Vec<String> = alts.iter().map(|t| permlab_core::codex::starlark_string(t)).collect();
+                    format!("[{}]", q.join(", "))
+                })
+                .collect();
+            let why = match why {
+                Some(w) if !w.trim().is_empty() => format!(", justification={}", permlab_core::codex::starlark_string(w)),
+                _ => String::new(),
+            };
+            text.push_str(&format!("prefix_rule(pattern=[{}], decision=\"{decision}\"{why})\n", elems.join(", ")));
+        }
+        let p = Policy::parse("gen.rules", &text).expect("generated policies load");
+        let again = Policy::parse("again.rules", &p.to_rules_text()).expect("rendered policies load");
+        prop_assert_eq!(again.rules(), p.rules());
+    }
+}
