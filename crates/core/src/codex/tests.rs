@@ -752,3 +752,14 @@ prefix_rule(pattern=["tab\there", "é😀", "back\\slash", "\x01"])
         "{text}"
     );
 }
+
+#[test]
+fn multi_line_calls_render_like_starlark() {
+    // Expected text printed by starlark-rust 0.13 for this file.
+    let text = "prefix_rule(\n    pattern = [\"git\", \"push\"],\n    decision = \"Prompt\",\n)";
+    let err = Policy::parse("policy.rules", text).unwrap_err();
+    assert_eq!(
+        err.cause,
+        "starlark error: Traceback (most recent call last):\n  * policy.rules:1, in <module>\n      prefix_rule(\nerror: invalid decision: Prompt\n --> policy.rules:1:1\n  |\n1 | / prefix_rule(\n2 | |     pattern = [\"git\", \"push\"],\n3 | |     decision = \"Prompt\",\n4 | | )\n  | |_^\n  |"
+    );
+}
