@@ -651,9 +651,10 @@ impl<'a> Parser<'a> {
                             self.pos += 1;
                             return Ok(Value::Array(items));
                         }
-                        return Err(
-                            self.error_at(comma, "trailing comma before `]`: remove the last `,`")
-                        );
+                        return Err(self.error_at(
+                            comma,
+                            "trailing comma before `]`: remove the last `,`",
+                        ));
                     }
                 }
                 Some(b']') => {
@@ -718,9 +719,10 @@ impl<'a> Parser<'a> {
                             self.pos += 1;
                             return Ok(Value::Object(entries));
                         }
-                        return Err(
-                            self.error_at(comma, "trailing comma before `}`: remove the last `,`")
-                        );
+                        return Err(self.error_at(
+                            comma,
+                            "trailing comma before `}`: remove the last `,`",
+                        ));
                     }
                 }
                 Some(b'}') => {
@@ -764,12 +766,7 @@ mod tests {
     #[test]
     fn keeps_order_and_duplicates() {
         let v = parse(r#"{"b":1,"a":2,"b":3}"#).unwrap();
-        let keys: Vec<_> = v
-            .as_object()
-            .unwrap()
-            .iter()
-            .map(|(k, _)| k.as_str())
-            .collect();
+        let keys: Vec<_> = v.as_object().unwrap().iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(keys, ["b", "a", "b"]);
         assert_eq!(v.get("b").unwrap().as_f64(), Some(3.0));
     }
@@ -784,10 +781,7 @@ mod tests {
             parse(r#""\ud83d\ude00""#).unwrap(),
             Value::String("😀".into())
         );
-        assert_eq!(
-            parse(r#""\ud800""#).unwrap(),
-            Value::String("\u{fffd}".into())
-        );
+        assert_eq!(parse(r#""\ud800""#).unwrap(), Value::String("\u{fffd}".into()));
     }
 
     #[test]
@@ -806,25 +800,17 @@ mod tests {
         ];
         for (text, line, column, needle) in cases {
             let e = parse(text).unwrap_err();
-            assert_eq!(
-                (e.position.line, e.position.column),
-                (line, column),
-                "{text:?}: {e}"
-            );
+            assert_eq!((e.position.line, e.position.column), (line, column), "{text:?}: {e}");
             assert!(e.message.contains(needle), "{text:?}: {e}");
         }
     }
 
     #[test]
     fn jsonc_accepts_comments_and_trailing_commas() {
-        let v =
-            parse_jsonc("\u{feff}/* head */ {\"a\": [1, 2,], // tail\n \"b\": {\"c\": null,},}")
-                .unwrap();
+        let v = parse_jsonc("\u{feff}/* head */ {\"a\": [1, 2,], // tail\n \"b\": {\"c\": null,},}")
+            .unwrap();
         assert_eq!(v.get("a").unwrap().as_array().unwrap().len(), 2);
-        assert!(parse_jsonc("/* open")
-            .unwrap_err()
-            .message
-            .contains("never closed"));
+        assert!(parse_jsonc("/* open").unwrap_err().message.contains("never closed"));
     }
 
     #[test]

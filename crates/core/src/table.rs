@@ -362,8 +362,7 @@ impl Call {
 
     /// Reads `{"tool": …, "input": …}` (the format of `permlab batch` and trace files).
     pub fn from_value(value: &Value) -> Result<Self, Error> {
-        let field = |name: &str| {
-            match value.get(name) {
+        let field = |name: &str| match value.get(name) {
             Some(Value::String(s)) => Ok(s.clone()),
             Some(other) => Err(Error::shape(
                 name,
@@ -375,7 +374,6 @@ impl Call {
                     "a call needs \"tool\" and \"input\" strings, e.g. {{\"tool\": \"bash\", \"input\": \"git status\"}}; \"{name}\" is missing"
                 ),
             )),
-        }
         };
         if value.as_object().is_none() {
             return Err(Error::shape(
@@ -402,18 +400,9 @@ mod tests {
         let cases = [
             ("{}", "expected an array of rules"),
             ("[1]", "at [0]: expected a rule object"),
-            (
-                r#"[{"tool": "bash", "action": "deny"}]"#,
-                "at [0]: this rule has no \"pattern\" field",
-            ),
-            (
-                r#"[{"tool": 1, "pattern": "*", "action": "deny"}]"#,
-                "at [0].tool: expected a string, found a number",
-            ),
-            (
-                r#"{"rules": [{"tool": "a", "pattern": "*", "action": "nope"}]}"#,
-                "at rules[0].action: unknown action \"nope\"",
-            ),
+            (r#"[{"tool": "bash", "action": "deny"}]"#, "at [0]: this rule has no \"pattern\" field"),
+            (r#"[{"tool": 1, "pattern": "*", "action": "deny"}]"#, "at [0].tool: expected a string, found a number"),
+            (r#"{"rules": [{"tool": "a", "pattern": "*", "action": "nope"}]}"#, "at rules[0].action: unknown action \"nope\""),
             ("[", "invalid JSON at line 1, column 2"),
         ];
         for (text, want) in cases {
