@@ -214,23 +214,44 @@ impl From<LoadError> for crate::Error {
     }
 }
 
-/// The annotated snippet starlark-rust prints under an error: ` --> file:l:c`, the source line
-/// and carets under the span (a multi-line span is underlined to the end of its first line).
+/// The annotated snippet starlark-rust prints under an error: ` --> file:l:c`, the source
+/// line(s) and a marker under the span. A span over several lines (a multi-line
+/// `prefix_rule(…)` call) is drawn with `/`, `|` and `|_^` in the margin, as annotate-snippets
+/// does.
 fn snippet(file: &str, src: &str, span: Span) -> String {
     let (l1, c1) = line_col(src, span.start);
-    let (l2, c2) = line_col(src, span.end);
-    let text = line_text(src, l1);
-    let width = l1.to_string().len();
-    let pad = " ".repeat(width);
-    let len_chars = text.chars().count();
-    let end_col = if l2 == l1 {
-        c2.max(c1 + 1)
+    let last = if span.end > span.start {
+        last_char_start(src, span.end)
     } else {
-        len_chars + 1
+        span.start
     };
-    let carets = "^".repeat(end_col.saturating_sub(c1).max(1));
-    format!(
-        "{pad}--> {file}:{l1}:{c1}\n{pad} |\n{l1} | {text}\n{pad} | {}{carets}\n{pad} |",
-        " ".repeat(c1 - 1)
-    )
+    let (l2, c2) = line_col(src, last);
+    let width = l2.to_string().len();
+    let pad = " ".repeat(width);
+    let num = |n: usize| format!("{n:<width$}");
+    if l2 == l1 {
+        let text = line_text(src, l1);
+        let (_, end_col) = line_col(src, span.end.max(span.start));
+        let carets = "^".repeat(end_col.saturating_sub(c1).max(1));
+        return format!(
+            "{pad}--> {file}:{l1}:{c1}\n{pad} |\n{} | {text}\n{pad} | {}{carets}\n{pad} |",
+            num(l1),
+            " ".repeat(c1 - 1)
+        );
+    }
+    let mut out = format!("{pad}--> {file}:{l1}:{c1}\n{pad} |\n");
+    for l in l1..=l2 {
+        let mark = if l == l1 { '/' } else { '|' };
+        out.push_str(&format!("{} | {mark} {}\n", num(l), line_text(src, l)));
+    }
+    out.push_str(&format!("{pad} | |{}^\n{pad} |", "_".repeat(c2)));
+    out
+}
+
+/// The byte offset where the last character before `end` starts.
+fn last_char_start(src: &str, end: usize) -> usize {
+    let end = end.min(src.len());
+    src.get(..end)
+        .and_then(|s| s.char_indices().next_back())
+        .map_or(0, |(i, _)| i)
 }

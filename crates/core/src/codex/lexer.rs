@@ -16,10 +16,11 @@ pub(crate) enum FPart {
     Var(String, Span),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Tok {
     Ident(String),
     Int(i64),
+    Float(f64),
     Str(String),
     FStr(Vec<FPart>),
     /// Keywords and punctuation, by their spelling.
@@ -50,9 +51,9 @@ const RESERVED: &[&str] = &[
 
 // Longest first, so `**=` wins over `**` and `*`.
 const PUNCT: &[&str] = &[
-    "//=", "**", "//", "==", "!=", "<=", ">=", "+=", "-=", "*=", "/=", "%=", "|=", "&=", "^=",
-    "->", "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "=", "<", ">", "+", "-", "*", "/", "%",
-    "|", "&", "^", "~",
+    "//=", "<<=", ">>=", "**", "//", "<<", ">>", "==", "!=", "<=", ">=", "+=", "-=", "*=", "/=",
+    "%=", "|=", "&=", "^=", "->", "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "=", "<", ">",
+    "+", "-", "*", "/", "%", "|", "&", "^", "~",
 ];
 
 fn keyword(word: &str) -> Option<&'static str> {
@@ -113,10 +114,15 @@ impl Lexer<'_> {
                 // Measure indentation; blank and comment-only lines do not count.
                 let start = self.pos;
                 let mut width = 0usize;
+                let mut tab = None;
                 while let Some(c) = self.peek() {
                     match c {
                         ' ' => width += 1,
-                        '\t' => width = (width / 8 + 1) * 8,
+                        // starlark-rust refuses tabs in indentation (blank lines aside).
+                        '\t' => {
+                            tab.get_or_insert(self.pos);
+                            width += 1;
+                        }
                         '\x0c' => width = 0,
                         _ => break,
                     }
@@ -127,6 +133,9 @@ impl Lexer<'_> {
                     Some('\n') | Some('#') => {}
                     Some('\r') if self.peek_at(1) == Some('\n') => {}
                     Some(_) => {
+                        if let Some(at) = tab {
+                            return Err(Diag::parse(Span::new(at, at + 1), "tabs are not allowed"));
+                        }
                         let current = *self.indents.last().unwrap_or(&0);
                         if width > current {
                             self.indents.push(width);
@@ -137,7 +146,7 @@ impl Lexer<'_> {
                                 self.push(Tok::Dedent, self.pos);
                             }
                             if width != *self.indents.last().unwrap_or(&0) {
-                                return Err(self.err(start, "inconsistent indentation"));
+                                return Err(self.err(start, "incorrect indentation"));
                             }
                         }
                     }
@@ -194,19 +203,22 @@ impl Lexer<'_> {
                         }
                     }
                     let quote_next = matches!(self.peek(), Some('"') | Some('\''));
-                    let lower = word.to_ascii_lowercase();
-                    if quote_next
-                        && matches!(lower.as_str(), "r" | "f" | "rf" | "fr" | "b" | "rb" | "br")
-                    {
-                        if lower.contains('b') {
-                            return Err(self.err(start, "byte strings are not supported"));
-                        }
-                        let raw = lower.contains('r');
+                    // Only `r"…"`, `f"…"` and `fr"…"`: starlark-rust has no `rf`, `b` or `u` prefixes
+                    // (those read as a name followed by a string, a parse error).
+                    if quote_next && matches!(word.as_str(), "r" | "f" | "fr") {
+                        // `fr"…"` is a raw f-string; `rf"…"` is not accepted.
+                        let raw = word != "f";
                         let body_start = self.pos;
                         let s = self.string(body_start, raw)?;
-                        if lower.contains('f') {
-                            let parts = fstring_parts(&s, body_start, self.src)
-                                .map_err(|(at, msg)| Diag::parse(Span::new(at, at + 1), msg))?;
+                        if word.starts_with('f') {
+                            let parts =
+                                fstring_parts(&s, body_start, self.src).map_err(|(at, msg)| {
+                                    if msg.starts_with("Not a valid identifier") {
+                                        Diag::stat(Span::new(at, at + 1), msg)
+                                    } else {
+                                        Diag::parse(Span::new(at, at + 1), msg)
+                                    }
+                                })?;
                             self.push(Tok::FStr(parts), start);
                         } else {
                             self.push(Tok::Str(s), start);
@@ -214,7 +226,9 @@ impl Lexer<'_> {
                     } else if let Some(k) = keyword(&word) {
                         self.push(Tok::Op(k), start);
                     } else if RESERVED.contains(&word.as_str()) {
-                        return Err(self.err(start, format!("`{word}` is a reserved keyword")));
+                        return Err(
+                            self.err(start, format!("cannot use reserved keyword `{word}`"))
+                        );
                     } else {
                         self.push(Tok::Ident(word), start);
                     }
@@ -251,42 +265,86 @@ impl Lexer<'_> {
 
     fn number(&mut self, start: usize) -> Result<(), Diag> {
         let rest = &self.src[self.pos..];
-        let (radix, skip) = if rest.starts_with("0x") || rest.starts_with("0X") {
-            (16, 2)
-        } else if rest.starts_with("0o") || rest.starts_with("0O") {
-            (8, 2)
-        } else if rest.starts_with("0b") || rest.starts_with("0B") {
-            (2, 2)
-        } else {
-            (10, 0)
+        let radix = match rest.get(..2) {
+            Some("0x" | "0X") => 16,
+            Some("0o" | "0O") => 8,
+            Some("0b" | "0B") => 2,
+            _ => 10,
         };
-        self.pos += skip;
-        let digits_start = self.pos;
-        while let Some(c) = self.peek() {
-            if c.is_ascii_alphanumeric() || c == '_' {
+        if radix != 10 {
+            self.pos += 2;
+            let digits_start = self.pos;
+            while self.peek().is_some_and(|c| c.is_digit(radix)) {
                 self.bump();
-            } else {
-                break;
+            }
+            let digits = &self.src[digits_start..self.pos];
+            return match i64::from_str_radix(digits, radix) {
+                Ok(n) => {
+                    self.push(Tok::Int(n), start);
+                    Ok(())
+                }
+                Err(_) => Err(self.err(
+                    start,
+                    format!("invalid integer literal `{}`", &self.src[start..self.pos]),
+                )),
+            };
+        }
+        // Decimal: digits, then an optional fraction and exponent (a float). No `_` separators
+        // (starlark-rust reads `1_000` as `1` followed by the name `_000`).
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.bump();
+        }
+        let int_end = self.pos;
+        let mut float = false;
+        if self.peek() == Some('.')
+            && self
+                .peek_at(1)
+                .is_some_and(|c| c.is_ascii_digit() || !c.is_alphabetic() && c != '.')
+        {
+            float = true;
+            self.bump();
+            while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                self.bump();
             }
         }
-        if self.peek() == Some('.') {
+        if matches!(self.peek(), Some('e' | 'E')) {
+            let save = self.pos;
+            self.bump();
+            if matches!(self.peek(), Some('+' | '-')) {
+                self.bump();
+            }
+            if self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                float = true;
+                while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                    self.bump();
+                }
+            } else {
+                self.pos = save;
+            }
+        }
+        let text = &self.src[start..self.pos];
+        if float {
+            let v: f64 = text
+                .parse()
+                .map_err(|_| self.err(start, format!("invalid float literal `{text}`")))?;
+            self.push(Tok::Float(v), start);
+            return Ok(());
+        }
+        let digits = &self.src[start..int_end];
+        if digits.len() > 1 && digits.starts_with('0') {
             return Err(self.err(
                 start,
-                "floating-point numbers are not supported in policy files",
+                format!("integer cannot have leading 0, got `{digits}`"),
             ));
         }
-        let digits: String = self.src[digits_start..self.pos]
-            .chars()
-            .filter(|c| *c != '_')
-            .collect();
-        match i64::from_str_radix(&digits, radix) {
+        match digits.parse::<i64>() {
             Ok(n) => {
                 self.push(Tok::Int(n), start);
                 Ok(())
             }
             Err(_) => Err(self.err(
                 start,
-                format!("invalid integer literal `{}`", &self.src[start..self.pos]),
+                format!("integer literal `{digits}` is too large for permlab (64-bit)"),
             )),
         }
     }
@@ -329,8 +387,11 @@ impl Lexer<'_> {
                 return Err(self.err(start, "unfinished string literal"));
             };
             if raw {
-                // Raw strings keep the backslash; `\"` still does not end the string.
-                out.push('\\');
+                // Raw strings keep the backslash, except before the quote character, which
+                // starlark-rust keeps alone (`r"a\"b"` is `a"b`, unlike Python).
+                if e != q {
+                    out.push('\\');
+                }
                 out.push(e);
                 continue;
             }
@@ -424,18 +485,17 @@ fn fstring_parts(s: &str, body_start: usize, _src: &str) -> Result<Vec<FPart>, (
                 if !closed {
                     return Err((body_start + i, "unclosed `{` in f-string".to_string()));
                 }
+                // Positions assume no escapes before the hole (exact for ordinary f-strings).
+                let name_at = body_start + 1 + i + 1 + (name.len() - name.trim_start().len());
                 if !ident_ok {
-                    return Err((
-                        body_start + i,
-                        format!("invalid f-string expression `{{{name}}}`: only a bare identifier is allowed"),
-                    ));
+                    return Err((name_at, format!("Not a valid identifier: `{trimmed}`")));
                 }
                 if !lit.is_empty() {
                     parts.push(FPart::Lit(std::mem::take(&mut lit)));
                 }
                 parts.push(FPart::Var(
                     trimmed.to_string(),
-                    Span::new(body_start, body_start + s.len()),
+                    Span::new(name_at, name_at + trimmed.len()),
                 ));
             }
             '}' => return Err((body_start + i, "single `}` in f-string".to_string())),

@@ -106,6 +106,10 @@ fn action(d: Decision) -> Action {
 
 /// The tokens of a table pattern as a prefix rule, or why it has none.
 ///
+/// The pattern is split like Python's `shlex.split`, after dropping a trailing ` *`. Note that
+/// `git status` and `git status *` give the same rule: execpolicy has no way to say "exactly
+/// these tokens", so a rule always matches longer commands too (`git status --short`).
+///
 /// ```
 /// use permlab_core::codex::translate_pattern;
 /// assert_eq!(translate_pattern("git push *").unwrap(), ["git", "push"]);

@@ -40,6 +40,8 @@ pub(crate) enum BinOp {
     BitOr,
     BitAnd,
     BitXor,
+    Shl,
+    Shr,
 }
 
 #[derive(Clone, Debug)]
@@ -59,9 +61,8 @@ pub(crate) enum Clause {
 #[derive(Clone, Debug)]
 pub(crate) enum ExprKind {
     Ident(String),
-    None,
-    Bool(bool),
     Int(i64),
+    Float(f64),
     Str(Rc<str>),
     FStr(Vec<FPart>),
     List(Vec<Expr>),
@@ -75,6 +76,7 @@ pub(crate) enum ExprKind {
     Attr(Box<Expr>, String),
     Neg(Box<Expr>),
     Pos(Box<Expr>),
+    Invert(Box<Expr>),
     Not(Box<Expr>),
     And(Box<Expr>, Box<Expr>),
     Or(Box<Expr>, Box<Expr>),
@@ -127,6 +129,7 @@ pub(crate) fn parse(tokens: Vec<Token>) -> Result<Vec<Stmt>, Diag> {
         depth: 0,
         in_loop: 0,
         in_def: 0,
+        deferred: Vec::new(),
     };
     let mut out = Vec::new();
     while !p.at_tok(&Tok::Eof) {
@@ -134,6 +137,11 @@ pub(crate) fn parse(tokens: Vec<Token>) -> Result<Vec<Stmt>, Diag> {
             continue;
         }
         p.statement(&mut out)?;
+    }
+    // Checks of a well-formed file (duplicate parameters, `break` outside a loop…) come after
+    // the whole file parsed, as in starlark-rust: a syntax error anywhere wins.
+    if let Some(d) = p.deferred.into_iter().next() {
+        return Err(d);
     }
     Ok(out)
 }
@@ -144,12 +152,15 @@ struct Parser {
     depth: usize,
     in_loop: usize,
     in_def: usize,
+    /// Errors found in well-formed code, reported once the whole file has parsed.
+    deferred: Vec<Diag>,
 }
 
 fn describe(t: &Tok) -> String {
     match t {
         Tok::Ident(s) => format!("identifier `{s}`"),
         Tok::Int(n) => format!("integer `{n}`"),
+        Tok::Float(v) => format!("float `{v}`"),
         Tok::Str(_) | Tok::FStr(_) => "string literal".to_string(),
         Tok::Op(o) => format!("`{o}`"),
         Tok::Newline => "new line".to_string(),
@@ -299,10 +310,10 @@ impl Parser {
             } else {
                 0
             };
-            let pname = if stars == 1 && (self.at(",") || self.at(close)) {
-                String::new()
+            let (pname, pspan) = if stars == 1 && (self.at(",") || self.at(close)) {
+                (String::new(), self.peek().span)
             } else {
-                self.ident()?.0
+                self.ident()?
             };
             if annotations && !pname.is_empty() && self.eat(":") {
                 self.test()?;
@@ -312,6 +323,22 @@ impl Parser {
             } else {
                 None
             };
+            if !pname.is_empty() && params.iter().any(|p: &Param| p.name == pname) {
+                self.deferred
+                    .push(Diag::stat(pspan, "duplicated parameter name"));
+            }
+            // A plain parameter without a default may not follow one with a default, unless a
+            // `*` came first (then it is keyword-only).
+            if stars == 0
+                && default.is_none()
+                && params.iter().any(|p| p.default.is_some())
+                && !params.iter().any(|p| p.stars == 1)
+            {
+                self.deferred.push(Diag::stat(
+                    pspan,
+                    "positional parameter after non positional",
+                ));
+            }
             params.push(Param {
                 name: pname,
                 default,
@@ -383,7 +410,15 @@ impl Parser {
             Tok::Op("break") | Tok::Op("continue") => {
                 self.next();
                 if self.in_loop == 0 {
-                    return Err(Diag::parse(t.span, "break or continue outside of a loop"));
+                    let word = if t.tok == Tok::Op("break") {
+                        "break"
+                    } else {
+                        "continue"
+                    };
+                    self.deferred.push(Diag::stat(
+                        t.span,
+                        format!("`{word}` cannot be used outside of a `for` loop"),
+                    ));
                 }
                 out.push(if t.tok == Tok::Op("break") {
                     Stmt::Break
@@ -394,9 +429,9 @@ impl Parser {
             Tok::Op("return") => {
                 self.next();
                 if self.in_def == 0 {
-                    return Err(Diag::parse(
+                    self.deferred.push(Diag::stat(
                         t.span,
-                        "return statement outside of a function",
+                        "`return` cannot be used outside of a `def` function",
                     ));
                 }
                 let v = if self.at_tok(&Tok::Newline) || self.at(";") || self.at_tok(&Tok::Eof) {
@@ -407,10 +442,10 @@ impl Parser {
                 out.push(Stmt::Return(v));
             }
             Tok::Op("load") => {
-                return Err(Diag::parse(
-                    t.span,
-                    "load statements are not supported in policy files",
-                ));
+                // Parsed, then refused like the real loader, which installs no module loader.
+                self.next();
+                let call = self.postfix_after_load(t.span)?;
+                self.deferred.push(call);
             }
             _ => {
                 let lhs = self.expr_list()?;
@@ -422,7 +457,14 @@ impl Parser {
                     ("%=", BinOp::Mod),
                     ("|=", BinOp::BitOr),
                 ];
-                if self.eat("=") {
+                if matches!(lhs.kind, ExprKind::Ident(_)) && self.eat(":") {
+                    // `x: int = 1`: the annotation is ignored, as types are not checked here.
+                    self.test()?;
+                    self.expect("=")?;
+                    let target = to_target(lhs)?;
+                    let rhs = self.expr_list()?;
+                    out.push(Stmt::Assign(target, rhs));
+                } else if self.eat("=") {
                     let target = to_target(lhs)?;
                     let rhs = self.expr_list()?;
                     // Chained `a = b = 1` is not Starlark.
@@ -635,6 +677,7 @@ impl Parser {
             &[("|", BinOp::BitOr)],
             &[("^", BinOp::BitXor)],
             &[("&", BinOp::BitAnd)],
+            &[("<<", BinOp::Shl), (">>", BinOp::Shr)],
             &[("+", BinOp::Add), ("-", BinOp::Sub)],
             &[
                 ("*", BinOp::Mul),
@@ -673,7 +716,7 @@ impl Parser {
             let kind = match t.tok {
                 Tok::Op("-") => ExprKind::Neg(Box::new(e)),
                 Tok::Op("+") => ExprKind::Pos(Box::new(e)),
-                _ => return Err(Diag::parse(t.span, "bitwise `~` is not supported")),
+                _ => ExprKind::Invert(Box::new(e)),
             };
             return Ok(Expr { kind, span });
         }
@@ -750,8 +793,26 @@ impl Parser {
         }
     }
 
+    /// `load("module", …)`: returns the error the real CLI gives.
+    fn postfix_after_load(&mut self, start: Span) -> Result<Diag, Diag> {
+        self.expect("(")?;
+        let module = match self.peek().tok.clone() {
+            Tok::Str(m) => m,
+            _ => return Err(self.unexpected("a string")),
+        };
+        self.call_args()?;
+        let end = self.expect(")")?;
+        Ok(Diag::stat(
+            Span::new(start.start, end.end),
+            format!(
+                "No imports are available, you tried `{module}` (no call to `Evaluator.set_loader`)"
+            ),
+        ))
+    }
+
     fn call_args(&mut self) -> Result<Vec<Arg>, Diag> {
         let mut args = Vec::new();
+        let mut names: Vec<String> = Vec::new();
         while !self.at(")") {
             if self.eat("**") {
                 args.push(Arg::StarStar(self.test()?));
@@ -763,11 +824,23 @@ impl Parser {
                     Some(Tok::Op("="))
                 )
             {
-                let (name, _) = self.ident()?;
+                let (name, nspan) = self.ident()?;
                 self.next();
+                if names.contains(&name) {
+                    self.deferred
+                        .push(Diag::stat(nspan, "repeated named argument"));
+                }
+                names.push(name.clone());
                 args.push(Arg::Named(name, self.test()?));
             } else {
-                args.push(Arg::Pos(self.test()?));
+                let e = self.test()?;
+                if !names.is_empty() {
+                    self.deferred.push(Diag::stat(
+                        e.span,
+                        "positional argument after non positional",
+                    ));
+                }
+                args.push(Arg::Pos(e));
             }
             if !self.eat(",") {
                 break;
@@ -782,16 +855,17 @@ impl Parser {
         match t.tok {
             Tok::Ident(name) => {
                 self.next();
-                Ok(simple(match name.as_str() {
-                    "None" => ExprKind::None,
-                    "True" => ExprKind::Bool(true),
-                    "False" => ExprKind::Bool(false),
-                    _ => ExprKind::Ident(name),
-                }))
+                // `None`, `True` and `False` are ordinary global names in starlark-rust (even
+                // `True = 1` is accepted), so they resolve like any other name.
+                Ok(simple(ExprKind::Ident(name)))
             }
             Tok::Int(n) => {
                 self.next();
                 Ok(simple(ExprKind::Int(n)))
+            }
+            Tok::Float(v) => {
+                self.next();
+                Ok(simple(ExprKind::Float(v)))
             }
             Tok::Str(s) => {
                 self.next();
