@@ -50,8 +50,8 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
         evals += calls.len() as u64;
     }
     let rate = evals as f64 / start.elapsed().as_secs_f64();
-    println!("{:.0} evals/s", rate);
-    println!(
+    say!("{:.0} evals/s", rate);
+    say!(
         "engine {}, {} rules, {} calls, compile {:.3} ms; one pass: {} allow, {} ask, {} deny{}",
         id.slug(),
         table.len(),
@@ -228,7 +228,7 @@ pub fn data(args: &Args) -> Result<bool, Failure> {
     let write = |name: &str, text: String| {
         let path = format!("{out}/{name}");
         std::fs::write(&path, text).map_err(|e| Failure::input(format!("{path}: {e}")))?;
-        println!("wrote {path}");
+        say!("wrote {path}");
         Ok::<(), Failure>(())
     };
     for &n in &sizes {

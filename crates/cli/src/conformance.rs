@@ -17,9 +17,9 @@ pub fn run(files: &[String]) -> Result<bool, Failure> {
     for file in files {
         let text = read_file(file)?;
         let reports = conformance::run(&text).map_err(|e| Failure::input(e.in_source(file)))?;
-        println!("{file}");
+        say!("{file}");
         for report in &reports {
-            println!(
+            say!(
                 "  {} {}: {} passed, {} failed",
                 report.engine,
                 report.section,
@@ -27,12 +27,12 @@ pub fn run(files: &[String]) -> Result<bool, Failure> {
                 report.failed()
             );
             for f in report.failures.iter().take(SHOWN_FAILURES) {
-                println!("    input:    {}", one_line(&f.input));
-                println!("    expected: {}", one_line(&f.expected));
-                println!("    got:      {}", one_line(&f.got));
+                say!("    input:    {}", one_line(&f.input));
+                say!("    expected: {}", one_line(&f.expected));
+                say!("    got:      {}", one_line(&f.got));
             }
             if report.failed() > SHOWN_FAILURES {
-                println!(
+                say!(
                     "    … and {} more failures",
                     report.failed() - SHOWN_FAILURES
                 );
@@ -41,7 +41,7 @@ pub fn run(files: &[String]) -> Result<bool, Failure> {
             failed += report.failed();
         }
     }
-    println!("{passed} passed, {failed} failed");
+    say!("{passed} passed, {failed} failed");
     Ok(failed == 0)
 }
 

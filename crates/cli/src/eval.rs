@@ -11,11 +11,11 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
     let call_text = args.required("call", "'bash: git push origin main'")?;
     let call = Call::parse(call_text).map_err(Failure::input)?;
     let ids = rules::engines(args.value("engine"))?;
-    println!("call: {call}");
-    println!("{:<12} {:<12} decisive rule", "engine", "verdict");
+    say!("call: {call}");
+    say!("{:<12} {:<12} decisive rule", "engine", "verdict");
     for id in ids {
         let e = engines::build(id, &table).evaluate(&call);
-        println!(
+        say!(
             "{:<12} {:<12} {}",
             id.slug(),
             e.decision.as_str(),
@@ -51,7 +51,7 @@ fn explain(table: &RuleTable, e: &Evaluation) {
             None => "–",
         };
         let group = s.group.map(|g| format!("[{g} group] ")).unwrap_or_default();
-        println!(
+        say!(
             "    step {}: {group}{} — tool {} pattern {}{}",
             k + 1,
             row_text(table, s.row),
@@ -62,11 +62,11 @@ fn explain(table: &RuleTable, e: &Evaluation) {
     }
     if !e.matches.is_empty() {
         let rows: Vec<String> = e.matches.iter().map(|r| format!("#{}", r + 1)).collect();
-        println!("    matching rows: {}", rows.join(", "));
+        say!("    matching rows: {}", rows.join(", "));
     }
-    println!("    why: {}", reason(&e.reason));
+    say!("    why: {}", reason(&e.reason));
     if e.inferred {
-        println!("    (rests on a point inferred from the documentation)");
+        say!("    (rests on a point inferred from the documentation)");
     }
 }
 

@@ -7,6 +7,17 @@
 use std::fmt;
 use std::process::ExitCode;
 
+/// `println!` that never panics: when the reader of stdout has gone (`permlab … | head -1`),
+/// stop quietly instead of panicking on the broken pipe.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($t)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 mod args;
 mod batch;
 mod bench;
@@ -97,11 +108,11 @@ fn main() -> ExitCode {
             parse(rest, &["out", "sizes", "calls", "seed"], &[]).and_then(|a| bench::data(&a))
         }
         "--version" | "-V" | "version" => {
-            println!("permlab {}", env!("CARGO_PKG_VERSION"));
+            say!("permlab {}", env!("CARGO_PKG_VERSION"));
             Ok(true)
         }
         "--help" | "-h" | "help" => {
-            println!("{USAGE}");
+            say!("{USAGE}");
             Ok(true)
         }
         other => Err(Failure::usage(format!("unknown command \"{other}\""))),

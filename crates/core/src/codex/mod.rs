@@ -267,6 +267,10 @@ impl CodexEngine {
             // Strictly greater: the first row (table order) reaching the maximum is reported.
             if best.is_none_or(|(_, b)| d > b) {
                 best = Some((row, d));
+                // Nothing is stricter than forbidden, and later rows cannot be reported.
+                if d == Decision::Forbidden {
+                    break;
+                }
             }
         }
         best

@@ -288,8 +288,23 @@ pub struct MatchOptions {
 pub struct Policy {
     rules: Vec<PrefixRule>,
     by_program: HashMap<String, Vec<usize>>,
+    /// A finer index for the hot path ([`Policy::matching_rule_indices`]): rules of one
+    /// program that stop after the program token, and rules keyed by their second token (a
+    /// list of alternatives files the rule under each). execpolicy itself scans every rule of
+    /// the program; with hundreds of rules per program that scan dominated, and the answer is
+    /// the same because a rule can only match a command whose second token it names.
+    by_two: HashMap<String, ProgramIndex>,
     network_rules: Vec<NetworkRule>,
     host_executables: HashMap<String, Vec<String>>,
+}
+
+/// The rules of one program, split by their second pattern token.
+#[derive(Clone, Debug, Default)]
+struct ProgramIndex {
+    /// Rules whose pattern is the program alone: they match every command of the program.
+    bare: Vec<usize>,
+    /// Rules by second token, in insertion order.
+    by_second: HashMap<String, Vec<usize>>,
 }
 
 /// Example validations recorded by `prefix_rule(match=…, not_match=…)`, run after the file
@@ -357,6 +372,20 @@ impl Policy {
             .entry(rule.first.clone())
             .or_default()
             .push(i);
+        let index = self.by_two.entry(rule.first.clone()).or_default();
+        match rule.rest.first() {
+            None => index.bare.push(i),
+            Some(PatternToken::Single(t)) => index.by_second.entry(t.clone()).or_default().push(i),
+            Some(PatternToken::Alts(alts)) => {
+                for t in alts {
+                    let list = index.by_second.entry(t.clone()).or_default();
+                    // `["a", "a"]` alternatives must not file the rule twice.
+                    if list.last() != Some(&i) {
+                        list.push(i);
+                    }
+                }
+            }
+        }
         self.rules.push(rule);
         i
     }
@@ -407,6 +436,36 @@ impl Policy {
 
     /// Indices (into [`Policy::rules`]) of the rules that match `cmd` exactly, in order.
     pub(crate) fn matching_rule_indices(&self, cmd: &[String]) -> Vec<usize> {
+        let Some(index) = cmd.first().and_then(|first| self.by_two.get(first)) else {
+            return Vec::new();
+        };
+        let keyed: &[usize] = cmd
+            .get(1)
+            .and_then(|second| index.by_second.get(second))
+            .map_or(&[], Vec::as_slice);
+        // Both lists are in insertion order; merge them so the result is too.
+        let mut out = Vec::with_capacity(index.bare.len() + keyed.len());
+        let (mut a, mut b) = (index.bare.iter().peekable(), keyed.iter().peekable());
+        loop {
+            let next = match (a.peek(), b.peek()) {
+                (Some(&&x), Some(&&y)) if x < y => a.next(),
+                (Some(_), Some(_)) => b.next(),
+                (Some(_), None) => a.next(),
+                (None, Some(_)) => b.next(),
+                (None, None) => break,
+            };
+            let i = *next.expect("peeked");
+            if self.rules[i].matched_prefix(cmd).is_some() {
+                out.push(i);
+            }
+        }
+        out
+    }
+
+    /// The plain scan execpolicy does: every rule of the program, in order. Kept as the oracle
+    /// for the index above.
+    #[cfg(test)]
+    pub(crate) fn matching_rule_indices_by_scan(&self, cmd: &[String]) -> Vec<usize> {
         let Some(first) = cmd.first() else {
             return Vec::new();
         };

@@ -763,3 +763,36 @@ fn multi_line_calls_render_like_starlark() {
         "starlark error: Traceback (most recent call last):\n  * policy.rules:1, in <module>\n      prefix_rule(\nerror: invalid decision: Prompt\n --> policy.rules:1:1\n  |\n1 | / prefix_rule(\n2 | |     pattern = [\"git\", \"push\"],\n3 | |     decision = \"Prompt\",\n4 | | )\n  | |_^\n  |"
     );
 }
+
+proptest::proptest! {
+    /// The two-level index answers exactly what execpolicy's scan of the program's rules does,
+    /// in the same order, including alternatives, duplicates and bare-program rules.
+    #[test]
+    fn the_index_agrees_with_the_scan(
+        rules in proptest::collection::vec(
+            (0..3usize, proptest::collection::vec(proptest::collection::vec(0..4usize, 1..3), 0..3)),
+            0..40,
+        ),
+        cmds in proptest::collection::vec(proptest::collection::vec(0..5usize, 0..4), 1..20),
+    ) {
+        const WORDS: [&str; 5] = ["git", "push", "status", "-f", "x"];
+        let mut text = String::new();
+        for (first, rest) in &rules {
+            let mut pattern = vec![format!("\"{}\"", WORDS[*first])];
+            for alts in rest {
+                let alts: Vec<String> = alts.iter().map(|a| format!("\"{}\"", WORDS[*a])).collect();
+                pattern.push(if alts.len() == 1 { alts[0].clone() } else { format!("[{}]", alts.join(", ")) });
+            }
+            text.push_str(&format!("prefix_rule(pattern=[{}], decision=\"allow\")\n", pattern.join(", ")));
+        }
+        let policy = load(&text);
+        for cmd in cmds {
+            let cmd: Vec<String> = cmd.iter().map(|&w| WORDS[w].to_string()).collect();
+            proptest::prop_assert_eq!(
+                policy.matching_rule_indices(&cmd),
+                policy.matching_rule_indices_by_scan(&cmd),
+                "{:?}", cmd
+            );
+        }
+    }
+}
