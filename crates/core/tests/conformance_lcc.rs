@@ -1,43 +1,9 @@
-//! Runs `fixtures/conformance/lcc.json` (expected values from the real code) and requires every
-//! case of every section to pass.
+//! The learn-claude-code conformance runner can fail (the cases themselves run in
+//! `conformance.rs`).
 
 use permlab_core::conformance;
 
-const SECTIONS: &[&str] = &[
-    "cases",
-    "gate3_timeout_and_truncation",
-    "gate2_safe_path_s03",
-];
-
 const FILE: &str = include_str!("../../../fixtures/conformance/lcc.json");
-
-#[test]
-fn every_case_passes() {
-    let reports = conformance::run(FILE).expect("the conformance file loads");
-    let mut failures = Vec::new();
-    for r in &reports {
-        println!(
-            "lcc {}: {} passed, {} failed",
-            r.section,
-            r.passed,
-            r.failed()
-        );
-        for f in r.failures.iter().take(5) {
-            failures.push(format!(
-                "{} / {}: {}\n    expected: {}\n    got:      {}",
-                r.engine, r.section, f.input, f.expected, f.got
-            ));
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "first failures:\n{}",
-        failures.join("\n")
-    );
-    let sections: Vec<&str> = reports.iter().map(|r| r.section.as_str()).collect();
-    assert_eq!(sections, SECTIONS, "every section of the file is run");
-    assert!(reports.iter().all(|r| r.passed > 0));
-}
 
 #[test]
 fn a_wrong_expectation_is_reported() {

@@ -1,44 +1,7 @@
-//! Runs `fixtures/conformance/opencode.json` (expected values from the real OpenCode v1.18.32)
-//! through the core's runner and requires every case of every section to pass.
+//! Checks of the OpenCode conformance runner beyond the pass criterion (the cases themselves run
+//! in `conformance.rs`).
 
 const FILE: &str = include_str!("../../../fixtures/conformance/opencode.json");
-
-#[test]
-fn opencode_conformance_has_no_failures() {
-    let reports = permlab_core::conformance::run(FILE).expect("the file should be readable");
-    let mut failed = 0;
-    for r in &reports {
-        println!(
-            "{} {}: {} passed, {} failed",
-            r.engine,
-            r.section,
-            r.passed,
-            r.failed()
-        );
-        for f in r.failures.iter().take(5) {
-            println!(
-                "  {}\n    expected: {}\n    got:      {}",
-                f.input, f.expected, f.got
-            );
-        }
-        failed += r.failed();
-    }
-    let sections: Vec<&str> = reports.iter().map(|r| r.section.as_str()).collect();
-    assert_eq!(
-        sections,
-        [
-            "wildcard",
-            "wildcard_win32",
-            "evaluate",
-            "fromConfig",
-            "merge",
-            "agents",
-            "configLayers"
-        ]
-    );
-    assert!(reports.iter().all(|r| r.passed > 0));
-    assert_eq!(failed, 0, "see the failures printed above");
-}
 
 #[test]
 fn a_wrong_expectation_is_reported() {
