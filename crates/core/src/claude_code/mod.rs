@@ -46,6 +46,7 @@
 mod approve;
 pub mod bash;
 pub mod eval;
+mod index;
 mod matching;
 pub mod mode;
 pub mod path;
@@ -56,7 +57,8 @@ pub mod shell;
 pub mod table;
 
 pub use eval::{
-    evaluate, Blocker, Context, Decider, Hook, Surface, ToolCall, TraceStep, Verdict, Via,
+    evaluate, Blocker, CompiledPolicy, Context, Decider, Hook, Surface, ToolCall, TraceStep,
+    Verdict, Via,
 };
 pub use mode::{Mode, Outcome};
 pub use settings::{Policy, PolicyRule, Scope, SettingsFile, Warning};

@@ -1,7 +1,7 @@
 //! Checks no allow rule overrides (`claude-code.md` §5 step 5, §7, §8): critical-path `rm`,
 //! protected-path writes; and whether a Bash command runs sandboxed.
 
-use super::bash::{self, CommandPattern};
+use super::bash;
 use super::eval::*;
 use super::path;
 use super::shell;
@@ -14,12 +14,10 @@ impl Env<'_> {
         if facts.kind != Kind::Shell || !self.policy.sandbox_enabled || !self.ctx.sandboxable {
             return None;
         }
-        let excluded = facts.subs.iter().any(|s| {
-            self.policy
-                .excluded_commands
-                .iter()
-                .any(|e| CommandPattern::new(e, false).matches(&s.stripped))
-        });
+        let excluded = facts
+            .subs
+            .iter()
+            .any(|s| self.ix.excluded.iter().any(|e| e.matches(&s.stripped)));
         if excluded {
             return None;
         }

@@ -1,0 +1,272 @@
+//! The policy compiled for fast lookups, once per policy, mode and context.
+//!
+//! None of this changes what a rule means: [`Env::spec_matches`](super::eval) and
+//! [`Env::rule_names_tool`](super::eval) still decide whether a rule matches. The index only
+//! answers "which rules **could** match this call", a superset of the ones that do, in merged
+//! order; the procedure then picks the first that really matches, exactly as when it scans the
+//! whole group. So a large table costs what the rules about this call's tool, this command's
+//! program and this path's segments cost, not what the whole table costs.
+//!
+//! - Rules are grouped (deny, ask, allow) and bucketed by the exact tool they name; MCP-server
+//!   and tool-name globs are few and always looked at.
+//! - `Bash(…)` command patterns that fix their first word (`git push *` → `git`) are bucketed
+//!   by it; a subcommand only meets the rules of its own program (plus the patterns that do not
+//!   fix a first word, such as `* --help *`).
+//! - `Read(…)`/`Edit(…)` path rules are bucketed by a [`SegKey`]: a literal segment, an
+//!   extension or a literal prefix that some segment of every matching path has.
+//! - The first bare deny of each tool is kept aside: a call of a removed tool is decided
+//!   without parsing its input at all.
+//! - Anchor directories, working directories, `!` carve-out candidates and the sandbox's
+//!   excluded-command patterns are computed here instead of once per call (or per rule).
+
+use std::collections::HashMap;
+
+use super::bash::{first_word, CommandPattern};
+use super::eval::Context;
+use super::mode::Mode;
+use super::path::{self, extension, Anchor, SegKey, PREFIX_KEY_CHARS};
+use super::rule::{Specifier, ToolSelector};
+use super::settings::{Policy, PolicyRule, Scope};
+use crate::table::Action;
+
+/// Rule positions (in [`Policy::rules`]) by key, each list in merged order.
+type Buckets = HashMap<String, Vec<usize>>;
+
+/// The compiled policy (see the module docs).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Index {
+    /// The current directory first, then the additional directories, resolved.
+    pub(super) working_dirs: Vec<String>,
+    /// Anchor directories: root, home, cwd, user source (`~/.claude`), other sources.
+    anchors: [String; 5],
+    /// Per rule: which list of [`Index::negations`] may carve out of it (`u32::MAX`: none).
+    carve_list: Vec<u32>,
+    /// Negated path rules of one (group, scope, tool), in merged order.
+    negations: Vec<Vec<usize>>,
+    /// deny, ask, allow (the allow group without the rules the mode drops).
+    groups: [Group; 3],
+    /// `sandbox.excludedCommands`, compiled.
+    pub(super) excluded: Vec<CommandPattern>,
+    /// Some deny names every tool (`*`, `**`…).
+    pub(super) everything_denied: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Group {
+    /// Exact tool → its rules, except keyed Bash patterns and path rules.
+    tools: Buckets,
+    /// Exact tool → its first bare rule.
+    bare: HashMap<String, usize>,
+    /// MCP-server and glob selectors (always bare).
+    wide: Vec<usize>,
+    /// `Bash(…)` patterns by the first word they fix.
+    bash_words: Buckets,
+    /// Path rules (`Read(…)`, `Edit(…)`).
+    paths: PathIndex,
+}
+
+#[derive(Clone, Debug, Default)]
+struct PathIndex {
+    /// Path rules without a usable key.
+    loose: Vec<usize>,
+    exact: Buckets,
+    ext: Buckets,
+    prefix: Buckets,
+    /// Bit `k` set: some prefix key is `k` characters long.
+    prefix_lens: u32,
+}
+
+fn slot(group: Action) -> usize {
+    match group {
+        Action::Deny => 0,
+        Action::Ask => 1,
+        Action::Allow => 2,
+    }
+}
+
+impl Index {
+    /// Compiles `policy` for `mode` in `ctx`.
+    pub(crate) fn new(policy: &Policy, mode: Mode, ctx: &Context) -> Index {
+        let mut working_dirs = vec![path::normalize(&ctx.cwd)];
+        for d in &policy.additional_directories {
+            working_dirs.push(path::resolve(d, &ctx.cwd, &ctx.home));
+        }
+        let anchors = [
+            "/".to_string(),
+            path::normalize(&ctx.home),
+            path::normalize(&ctx.cwd),
+            path::normalize(&format!("{}/.claude", ctx.home)),
+            path::normalize(&ctx.project_root),
+        ];
+        let mut ix = Index {
+            working_dirs,
+            anchors,
+            carve_list: vec![u32::MAX; policy.rules.len()],
+            negations: Vec::new(),
+            groups: Default::default(),
+            excluded: policy
+                .excluded_commands
+                .iter()
+                .map(|e| CommandPattern::new(e, false))
+                .collect(),
+            everything_denied: policy.group(Action::Deny).any(|(_, r)| {
+                matches!(&r.rule.tool, ToolSelector::Glob(g) if g.chars().all(|c| c == '*'))
+            }),
+        };
+        // `!` carve-outs: a negated rule reopens paths of *earlier* rules of its group, scope and
+        // tool. Rules are visited last to first so that each list holds the later negations.
+        let mut lists: HashMap<(usize, Scope, &str), u32> = HashMap::new();
+        for (i, r) in policy.rules.iter().enumerate().rev() {
+            let (ToolSelector::Exact(name), Specifier::Path(p)) = (&r.rule.tool, &r.rule.spec)
+            else {
+                continue;
+            };
+            let key = (slot(r.group), r.scope, name.as_str());
+            if p.negated {
+                let k = *lists.entry(key).or_insert_with(|| {
+                    ix.negations.push(Vec::new());
+                    (ix.negations.len() - 1) as u32
+                });
+                ix.negations[k as usize].push(i);
+            } else if let Some(&k) = lists.get(&key) {
+                ix.carve_list[i] = k;
+            }
+        }
+        for list in &mut ix.negations {
+            list.reverse();
+        }
+        for (i, r) in policy.rules.iter().enumerate() {
+            if r.group == Action::Allow && mode == Mode::Auto && super::approve::dropped_in_auto(r)
+            {
+                continue;
+            }
+            ix.groups[slot(r.group)].add(i, r);
+        }
+        ix
+    }
+
+    /// The directory a path rule of `scope` anchored at `anchor` is relative to.
+    pub(super) fn anchor_dir(&self, anchor: Anchor, scope: Scope) -> &str {
+        let k = match anchor {
+            Anchor::Root => 0,
+            Anchor::Home => 1,
+            Anchor::Cwd => 2,
+            Anchor::Source if scope == Scope::User => 3,
+            Anchor::Source => 4,
+        };
+        &self.anchors[k]
+    }
+
+    /// The negated rules that may carve out of rule `i` (all later in merged order).
+    pub(super) fn negations_after(&self, i: usize) -> &[usize] {
+        let k = self.carve_list.get(i).copied().unwrap_or(u32::MAX);
+        match self.negations.get(k as usize) {
+            Some(list) => &list[list.partition_point(|&n| n <= i)..],
+            None => &[],
+        }
+    }
+
+    /// The first bare rule of `group` that names `tool` (for deny: the rule that removes it).
+    pub(super) fn first_bare(&self, policy: &Policy, group: Action, tool: &str) -> Option<usize> {
+        let g = &self.groups[slot(group)];
+        let exact = g.bare.get(tool).copied();
+        let wide = g
+            .wide
+            .iter()
+            .copied()
+            .find(|&i| policy.rules[i].rule.tool.names(tool));
+        match (exact, wide) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Rules of `group` naming `tool` exactly (bare, parameter, unkeyed patterns…), plus the
+    /// MCP-server and glob selectors.
+    pub(super) fn tool_rules(&self, group: Action, tool: &str, out: &mut Vec<usize>) {
+        let g = &self.groups[slot(group)];
+        if let Some(list) = g.tools.get(tool) {
+            out.extend_from_slice(list);
+        }
+        out.extend_from_slice(&g.wide);
+    }
+
+    /// `Bash(…)` rules of `group` that fix `text`'s first word.
+    pub(super) fn bash_rules(&self, group: Action, text: &str, out: &mut Vec<usize>) {
+        if let Some(list) = self.groups[slot(group)].bash_words.get(first_word(text)) {
+            out.extend_from_slice(list);
+        }
+    }
+
+    /// Path rules of `group` that could match the absolute path `abs`.
+    pub(super) fn path_rules(&self, group: Action, abs: &str, out: &mut Vec<usize>) {
+        let p = &self.groups[slot(group)].paths;
+        out.extend_from_slice(&p.loose);
+        let mut add = |b: &Buckets, k: &str| {
+            if let Some(list) = b.get(k) {
+                out.extend_from_slice(list);
+            }
+        };
+        for seg in abs.split('/').filter(|s| !s.is_empty()) {
+            if !p.exact.is_empty() {
+                add(&p.exact, seg);
+            }
+            if !p.ext.is_empty() {
+                if let Some(e) = extension(seg) {
+                    add(&p.ext, e);
+                }
+            }
+            if p.prefix_lens != 0 {
+                for (n, (k, c)) in seg.char_indices().take(PREFIX_KEY_CHARS).enumerate() {
+                    if p.prefix_lens & (1 << (n + 1)) != 0 {
+                        add(&p.prefix, &seg[..k + c.len_utf8()]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Group {
+    fn add(&mut self, i: usize, r: &PolicyRule) {
+        let ToolSelector::Exact(name) = &r.rule.tool else {
+            self.wide.push(i);
+            return;
+        };
+        match &r.rule.spec {
+            Specifier::Bare => {
+                self.bare.entry(name.clone()).or_insert(i);
+            }
+            Specifier::Path(p) => {
+                self.paths.add(i, p.key());
+                return;
+            }
+            Specifier::Command(p) if name == "Bash" => {
+                if let Some(word) = p.word_key() {
+                    self.bash_words.entry(word.to_string()).or_default().push(i);
+                    return;
+                }
+            }
+            _ => {}
+        }
+        self.tools.entry(name.clone()).or_default().push(i);
+    }
+}
+
+impl PathIndex {
+    fn add(&mut self, i: usize, key: Option<SegKey>) {
+        let (buckets, k) = match key {
+            None => {
+                self.loose.push(i);
+                return;
+            }
+            Some(SegKey::Exact(k)) => (&mut self.exact, k),
+            Some(SegKey::Ext(k)) => (&mut self.ext, k),
+            Some(SegKey::Prefix(k)) => {
+                self.prefix_lens |= 1 << k.chars().count();
+                (&mut self.prefix, k)
+            }
+        };
+        buckets.entry(k).or_default().push(i);
+    }
+}
