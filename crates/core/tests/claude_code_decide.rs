@@ -394,7 +394,7 @@ proptest! {
         mode in 0..6usize,
         ctx in context(),
         calls in prop::collection::vec(prop_oneof![
-            2 => bash_command().prop_map(|c| Call::new("bash", &c)),
+            2 => bash_command().prop_map(|c| Call::new("bash", c)),
             2 => (prop::sample::select(CALL_TOOLS), prop::sample::select(PATHS)).prop_map(|(t, p)| Call::new(t, p)),
             1 => (prop::sample::select(CALL_TOOLS), prop::sample::select(PROGRAMS)).prop_map(|(t, p)| Call::new(t, p)),
         ], 1..8),
@@ -441,7 +441,7 @@ fn large_tables_agree() {
     for (k, v) in verbs.iter().enumerate() {
         calls.push(Call::new(
             "bash",
-            &format!(
+            format!(
                 "{v} sub{} --flag && tool{} x | cat src/a.{}",
                 k % 5,
                 k,
@@ -450,8 +450,8 @@ fn large_tables_agree() {
         ));
         for d in dirs {
             for e in exts {
-                calls.push(Call::new("edit_file", &format!("{d}/m{k}/f.{e}")));
-                calls.push(Call::new("read_file", &format!("{d}/test_{k}.{e}")));
+                calls.push(Call::new("edit_file", format!("{d}/m{k}/f.{e}")));
+                calls.push(Call::new("read_file", format!("{d}/test_{k}.{e}")));
             }
         }
     }
