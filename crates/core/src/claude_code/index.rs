@@ -30,7 +30,45 @@ use super::settings::{Policy, PolicyRule, Scope};
 use crate::table::Action;
 
 /// Rule positions (in [`Policy::rules`]) by key, each list in merged order.
-type Buckets = HashMap<String, Vec<usize>>;
+type Buckets = HashMap<String, Vec<usize>, BuildFx>;
+
+/// A small, fast, non-cryptographic hasher (the rustc "Fx" mix) for the index's short keys:
+/// the keys come from the rule table, not from an adversary who could flood a bucket, and
+/// SipHash would cost more than the rest of a lookup.
+#[derive(Clone, Copy, Debug, Default)]
+struct BuildFx;
+
+impl std::hash::BuildHasher for BuildFx {
+    type Hasher = Fx;
+    fn build_hasher(&self) -> Fx {
+        Fx(0)
+    }
+}
+
+struct Fx(u64);
+
+impl std::hash::Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+    }
+
+    fn write_u8(&mut self, b: u8) {
+        self.write(&[b]);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// The compiled policy (see the module docs).
 #[derive(Clone, Debug, Default)]
@@ -56,7 +94,7 @@ struct Group {
     /// Exact tool → its rules, except keyed Bash patterns and path rules.
     tools: Buckets,
     /// Exact tool → its first bare rule.
-    bare: HashMap<String, usize>,
+    bare: HashMap<String, usize, BuildFx>,
     /// MCP-server and glob selectors (always bare).
     wide: Vec<usize>,
     /// `Bash(…)` patterns by the first word they fix.

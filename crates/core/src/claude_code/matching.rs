@@ -93,8 +93,10 @@ impl Env<'_> {
             };
             if let Some(via) = hit {
                 found.push((i, via, r.rule.is_bare()));
-                if !self.trace && (group != Action::Deny || r.rule.is_bare()) {
-                    // In merged order: nothing later can take precedence over this one.
+                if !self.trace {
+                    // Candidates come in merged order, so nothing later takes precedence: not
+                    // even a bare deny, since without a trace a bare deny naming the tool has
+                    // already decided before the input was looked at.
                     break;
                 }
             }

@@ -87,7 +87,7 @@ impl Glob {
         let end = path.len() + 1;
         let part = |j: usize| -> (&str, usize) {
             let rest = path.get(j..).unwrap_or("");
-            match rest.find('/') {
+            match rest.bytes().position(|b| b == b'/') {
                 Some(k) => (&rest[..k], j + k + 1),
                 None => (rest, end),
             }
