@@ -138,7 +138,7 @@ impl Env<'_> {
 
     /// The rules of `group` that could match the call: a superset of those that do, sorted.
     pub(super) fn candidates(&self, group: Action, facts: &Facts<'_>) -> Vec<usize> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(64);
         let ix = self.ix;
         ix.tool_rules(group, &facts.tool, &mut out);
         match facts.kind {

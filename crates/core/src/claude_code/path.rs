@@ -432,19 +432,29 @@ impl PathPattern {
 /// use permlab_core::claude_code::path::normalize;
 /// assert_eq!(normalize("/a/./b/../c//d/"), "/a/c/d");
 /// assert_eq!(normalize("/.."), "/");
+/// assert_eq!(normalize("a/../../b/./"), "/b");
+/// assert_eq!(normalize(""), "/");
 /// ```
 pub fn normalize(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
+    let mut out = String::with_capacity(path.len() + 1);
     for p in path.split('/') {
         match p {
             "" | "." => {}
             ".." => {
-                parts.pop();
+                // Drop the last segment (nothing above the root).
+                let k = out.rfind('/').unwrap_or(0);
+                out.truncate(k);
             }
-            other => parts.push(other),
+            other => {
+                out.push('/');
+                out.push_str(other);
+            }
         }
     }
-    format!("/{}", parts.join("/"))
+    if out.is_empty() {
+        out.push('/');
+    }
+    out
 }
 
 /// Resolves `path` (absolute, `~`-relative or relative to `cwd`) to a normalised absolute path.

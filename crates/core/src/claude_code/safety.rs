@@ -31,12 +31,21 @@ impl Env<'_> {
 
     /// `rm`/`rmdir` on a critical path anywhere in the command (§7).
     pub(super) fn critical_rm(&self, facts: &Facts<'_>) -> bool {
-        self.critical_in(&facts.source, &facts.parsed, 0)
+        // The call's own subcommands were analysed once, in `Facts`.
+        self.critical_subs(&facts.subs, 0)
     }
 
     pub(super) fn critical_in(&self, source: &str, parsed: &shell::Parsed, depth: usize) -> bool {
-        for c in &parsed.commands {
-            let sub = bash::analyse(source, c);
+        let subs: Vec<bash::Sub> = parsed
+            .commands
+            .iter()
+            .map(|c| bash::analyse(source, c))
+            .collect();
+        self.critical_subs(&subs, depth)
+    }
+
+    fn critical_subs(&self, subs: &[bash::Sub], depth: usize) -> bool {
+        for sub in subs {
             let argv = sub.argv();
             match argv.first() {
                 Some(&"rm") | Some(&"rmdir") => {
