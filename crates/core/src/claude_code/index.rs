@@ -308,3 +308,99 @@ impl PathIndex {
         buckets.entry(k).or_default().push(i);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::claude_code::path::PathPattern;
+    use proptest::prelude::*;
+
+    /// Whether some segment of `path` meets `key` (what [`Index::path_rules`] looks up).
+    fn key_holds(key: &SegKey, path: &str) -> bool {
+        path.split('/').any(|seg| match key {
+            SegKey::Exact(k) => seg == k,
+            SegKey::Ext(k) => extension(seg) == Some(k.as_str()),
+            SegKey::Prefix(k) => seg.starts_with(k.as_str()),
+        })
+    }
+
+    #[test]
+    fn keys_of_lesson_patterns() {
+        let key = |s: &str| PathPattern::parse(s, true).unwrap().key();
+        assert_eq!(key("src/**"), Some(SegKey::Exact("src".into())));
+        assert_eq!(key("*.py"), Some(SegKey::Ext("py".into())));
+        assert_eq!(key("test_*"), Some(SegKey::Prefix("test_".into())));
+        assert_eq!(key("docs/**/*.md"), Some(SegKey::Exact("docs".into())));
+        assert_eq!(key("**"), None);
+        assert_eq!(key("[ab]*"), None);
+        let word = |s: &str| CommandPattern::new(s, false).word_key().map(String::from);
+        assert_eq!(word("git push *").as_deref(), Some("git"));
+        assert_eq!(word("ls:*").as_deref(), Some("ls"));
+        assert_eq!(word("npm run build").as_deref(), Some("npm"));
+        assert_eq!(word("make").as_deref(), Some("make"));
+        assert_eq!(word("ls*"), None);
+        assert_eq!(word("* --help *"), None);
+        assert_eq!(CommandPattern::new("gci *", true).word_key(), None);
+    }
+
+    fn spec() -> impl Strategy<Value = String> {
+        let seg = prop::collection::vec(
+            prop::sample::select(vec![
+                "a", "b", ".", "*", "?", "[ab]", "[!a]", "x", "\\*", "te", "st_", ".py", "é",
+            ]),
+            1..4,
+        )
+        .prop_map(|t| t.concat());
+        (
+            prop::sample::select(vec!["", "./", "!", "//", "~/", "/"]),
+            prop::collection::vec(prop_oneof![4 => seg, 1 => Just("**".to_string())], 1..4),
+            any::<bool>(),
+        )
+            .prop_map(|(anchor, segs, dir)| {
+                format!("{anchor}{}{}", segs.join("/"), if dir { "/" } else { "" })
+            })
+    }
+
+    fn rel_path() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop::sample::select(vec![
+                "a", "b", "ab", ".a", "x", "*", "aa.b", "test_a", "x.py", "é.py", "st_", "te",
+            ]),
+            1..5,
+        )
+        .prop_map(|s| s.join("/"))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+        /// The index never hides a rule that matches: every path a pattern matches (directly,
+        /// through an ancestor or as a directory root) meets the pattern's key.
+        #[test]
+        fn path_keys_are_necessary(spec in spec(), rel in rel_path(), deny in any::<bool>(), is_dir in any::<bool>()) {
+            let Ok(p) = PathPattern::parse(&spec, deny) else { return Ok(()) };
+            if let (Some(key), Some(_)) = (p.key(), p.matches_relative(&rel, is_dir)) {
+                prop_assert!(key_holds(&key, &rel), "{} {} {:?}", spec, rel, key);
+            }
+        }
+
+        /// Every text a command pattern matches starts with the pattern's word key.
+        #[test]
+        fn word_keys_are_necessary(
+            pat in "[a-c *:]{0,8}",
+            fill in "[a-c ]{0,4}",
+            drop_tail in any::<bool>(),
+        ) {
+            // Texts made from the pattern, so that most of them match.
+            let text = pat.replace(":*", " *").replace('*', &fill);
+            let text = match text.strip_suffix(&format!(" {fill}")) {
+                Some(t) if drop_tail => t.to_string(),
+                _ => text,
+            };
+            let p = CommandPattern::new(&pat, false);
+            if let (Some(key), true) = (p.word_key(), p.matches(&text)) {
+                prop_assert_eq!(key, first_word(&text), "{} {}", pat, text);
+            }
+        }
+    }
+}
