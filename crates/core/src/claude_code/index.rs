@@ -99,8 +99,9 @@ struct Group {
     wide: Vec<usize>,
     /// `Bash(…)` patterns by the first word they fix.
     bash_words: Buckets,
-    /// Path rules (`Read(…)`, `Edit(…)`).
-    paths: PathIndex,
+    /// Path rules (`Read(…)`, `Edit(…)`), by the directory they are anchored at (the slots of
+    /// [`Index::anchors`]): a path outside that directory meets none of them.
+    paths: [PathIndex; 5],
 }
 
 #[derive(Clone, Debug, Default)]
@@ -185,14 +186,7 @@ impl Index {
 
     /// The directory a path rule of `scope` anchored at `anchor` is relative to.
     pub(super) fn anchor_dir(&self, anchor: Anchor, scope: Scope) -> &str {
-        let k = match anchor {
-            Anchor::Root => 0,
-            Anchor::Home => 1,
-            Anchor::Cwd => 2,
-            Anchor::Source if scope == Scope::User => 3,
-            Anchor::Source => 4,
-        };
-        &self.anchors[k]
+        &self.anchors[anchor_slot(anchor, scope)]
     }
 
     /// The negated rules that may carve out of rule `i` (all later in merged order).
@@ -238,14 +232,48 @@ impl Index {
 
     /// Path rules of `group` that could match the absolute path `abs`.
     pub(super) fn path_rules(&self, group: Action, abs: &str, out: &mut Vec<usize>) {
-        let p = &self.groups[slot(group)].paths;
+        for (p, dir) in self.groups[slot(group)].paths.iter().zip(&self.anchors) {
+            if p.is_empty() {
+                continue;
+            }
+            // A rule matches only paths inside its anchor, and only by their part below it.
+            match path::relative_to(abs, dir) {
+                Some(rel) if !rel.is_empty() => p.lookup(rel, out),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The slot of [`Index::anchors`] a path rule of `scope` anchored at `anchor` uses.
+fn anchor_slot(anchor: Anchor, scope: Scope) -> usize {
+    match anchor {
+        Anchor::Root => 0,
+        Anchor::Home => 1,
+        Anchor::Cwd => 2,
+        Anchor::Source if scope == Scope::User => 3,
+        Anchor::Source => 4,
+    }
+}
+
+impl PathIndex {
+    fn is_empty(&self) -> bool {
+        self.loose.is_empty()
+            && self.exact.is_empty()
+            && self.ext.is_empty()
+            && self.prefix.is_empty()
+    }
+
+    /// The rules whose key some segment of `rel` meets, and the rules without a key.
+    fn lookup(&self, rel: &str, out: &mut Vec<usize>) {
+        let p = self;
         out.extend_from_slice(&p.loose);
         let mut add = |b: &Buckets, k: &str| {
             if let Some(list) = b.get(k) {
                 out.extend_from_slice(list);
             }
         };
-        for seg in abs.split('/').filter(|s| !s.is_empty()) {
+        for seg in rel.split('/').filter(|s| !s.is_empty()) {
             if !p.exact.is_empty() {
                 add(&p.exact, seg);
             }
@@ -276,7 +304,7 @@ impl Group {
                 self.bare.entry(name.clone()).or_insert(i);
             }
             Specifier::Path(p) => {
-                self.paths.add(i, p.key());
+                self.paths[anchor_slot(p.anchor, r.scope)].add(i, p.key());
                 return;
             }
             Specifier::Command(p) if name == "Bash" => {
