@@ -193,7 +193,7 @@ impl Env<'_> {
                 return Ok((Decider::AllowRule, Some(b)));
             }
         }
-        if let Some(e) = &facts.parsed.error {
+        if let Some(e) = &facts.parse_error {
             trace_allow(v, &[], None);
             return Err(Blocker::Unparseable(e.clone()));
         }

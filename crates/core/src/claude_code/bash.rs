@@ -247,6 +247,11 @@ impl Sub {
 
 /// Looks at one simple command: strips the fixed wrapper list (§2.3) and notes the assignments.
 pub fn analyse(source: &str, cmd: &SimpleCommand) -> Sub {
+    analyse_owned(source, cmd.clone())
+}
+
+/// [`analyse`] of a command the caller no longer needs (no copy of its words).
+pub(crate) fn analyse_owned(source: &str, cmd: SimpleCommand) -> Sub {
     let words = &cmd.words;
     let mut i = 0usize;
     let mut wrappers = Vec::new();
@@ -292,11 +297,17 @@ pub fn analyse(source: &str, cmd: &SimpleCommand) -> Sub {
     let env_inferred = env
         .iter()
         .any(|n| !SAFE_ENV.contains(&n.as_str()) && inferred_safe_env(n));
+    let unstripped = cmd.text_from(source, 0);
+    let stripped = if i == 0 {
+        unstripped.clone()
+    } else {
+        cmd.text_from(source, i)
+    };
     Sub {
-        cmd: cmd.clone(),
+        cmd,
         start: i,
-        stripped: cmd.text_from(source, i),
-        unstripped: cmd.text_from(source, 0),
+        stripped,
+        unstripped,
         env,
         env_safe_for_allow,
         env_inferred,

@@ -350,7 +350,8 @@ pub(super) struct Facts<'a> {
     pub(super) is_dir: bool,
     /// Bash.
     pub(super) source: String,
-    pub(super) parsed: shell::Parsed,
+    /// Bash: why the command cannot be parsed ([`shell::Parsed::error`]).
+    pub(super) parse_error: Option<String>,
     /// PowerShell parts (None: unparseable).
     pub(super) ps_parts: Option<Vec<String>>,
     /// Bash: every subcommand, wrappers stripped (computed once per call).
@@ -687,8 +688,8 @@ impl<'a> Facts<'a> {
         };
         let subs: Vec<Sub> = parsed
             .commands
-            .iter()
-            .map(|c| bash::analyse(&source, c))
+            .into_iter()
+            .map(|c| bash::analyse_owned(&source, c))
             .collect();
         let mut targets = Vec::new();
         for sub in &subs {
@@ -716,7 +717,7 @@ impl<'a> Facts<'a> {
             target,
             is_dir,
             source,
-            parsed,
+            parse_error: parsed.error,
             ps_parts,
             subs,
             targets,

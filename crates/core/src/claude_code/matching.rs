@@ -147,7 +147,7 @@ impl Env<'_> {
                     ix.bash_rules(group, &s.stripped, &mut out);
                     ix.bash_rules(group, &s.unstripped, &mut out);
                 }
-                if facts.parsed.error.is_some() {
+                if facts.parse_error.is_some() {
                     ix.bash_rules(group, facts.source.trim(), &mut out);
                 }
                 for t in &facts.targets {
@@ -218,7 +218,7 @@ impl Env<'_> {
                         .iter()
                         .any(|s| p.matches(&s.stripped) || p.matches(&s.unstripped));
                     // Unparseable: fail closed, the whole text counts too.
-                    (hit || (facts.parsed.error.is_some() && p.matches(facts.source.trim())))
+                    (hit || (facts.parse_error.is_some() && p.matches(facts.source.trim())))
                         .then_some(Via::Direct)
                 }
                 Kind::PowerShell => {
