@@ -32,9 +32,10 @@ use crate::table::Action;
 /// Rule positions (in [`Policy::rules`]) by key, each list in merged order.
 type Buckets = HashMap<String, Vec<usize>, BuildFx>;
 
-/// A small, fast, non-cryptographic hasher (the rustc "Fx" mix) for the index's short keys:
-/// the keys come from the rule table, not from an adversary who could flood a bucket, and
-/// SipHash would cost more than the rest of a lookup.
+/// A small, fast, non-cryptographic hasher (the rustc "Fx" mix) for the index's short keys.
+/// SipHash would cost more than the rest of a lookup; what it protects against (many keys
+/// forced into one bucket) needs control of the rule table, and would only slow down
+/// compiling it, never change a verdict.
 #[derive(Clone, Copy, Debug, Default)]
 struct BuildFx;
 
@@ -153,7 +154,8 @@ impl Index {
             }),
         };
         // `!` carve-outs: a negated rule reopens paths of *earlier* rules of its group, scope and
-        // tool. Rules are visited last to first so that each list holds the later negations.
+        // tool. Visiting the rules last to first, a rule gets a list only when some negation
+        // follows it; `negations_after` keeps the part of the list after it.
         let mut lists: HashMap<(usize, Scope, &str), u32> = HashMap::new();
         for (i, r) in policy.rules.iter().enumerate().rev() {
             let (ToolSelector::Exact(name), Specifier::Path(p)) = (&r.rule.tool, &r.rule.spec)
