@@ -26,14 +26,27 @@ impl Env<'_> {
         facts: &Facts<'_>,
         v: &mut Verdict,
     ) -> Result<(Decider, Option<usize>), Blocker> {
-        let allows = self.allow_rules();
+        // Tracing: every allow rule (each is a step). Otherwise only those that could match:
+        // every use below takes the first match in merged order, which both lists agree on.
+        let allows = if self.trace {
+            self.allow_rules()
+        } else {
+            self.candidates(Action::Allow, facts)
+                .into_iter()
+                .map(|i| (i, &self.policy.rules[i]))
+                .collect()
+        };
         // Bare allows (and tool-name globs) cover the whole tool.
         let bare = allows
             .iter()
             .find(|(_, r)| r.rule.is_bare() && r.rule.tool.names(&facts.tool))
             .map(|(i, _)| *i);
         let plan_edit = self.mode == Mode::Plan && facts.kind == Kind::Edit;
+        let trace = self.trace;
         let mut trace_allow = |v: &mut Verdict, hits: &[usize], stop: Option<usize>| {
+            if !trace {
+                return;
+            }
             for (i, r) in &allows {
                 let tool_matched =
                     r.rule.tool.names(&facts.tool) || self.rule_names_tool(r, facts, Action::Allow);
@@ -180,7 +193,7 @@ impl Env<'_> {
                 return Ok((Decider::AllowRule, Some(b)));
             }
         }
-        if let Some(e) = &facts.parsed.error {
+        if let Some(e) = &facts.parse_error {
             trace_allow(v, &[], None);
             return Err(Blocker::Unparseable(e.clone()));
         }
@@ -212,18 +225,15 @@ impl Env<'_> {
             }
             let exec = bash::exec_wrapper(s);
             let rule = if exec.is_none() && s.env_safe_for_allow {
-                allows.iter().find(|(_, r)| {
-                    r.rule.tool.names("Bash")
-                        && matches!(&r.rule.spec, Specifier::Command(p) if p.matches(&s.stripped))
-                })
+                self.sub_allow(allows, s)
             } else {
                 None
             };
-            if let Some((i, _)) = rule {
-                if !hits.contains(i) {
-                    hits.push(*i);
+            if let Some(i) = rule {
+                if !hits.contains(&i) {
+                    hits.push(i);
                 }
-                first_rule = first_rule.or(Some(*i));
+                first_rule = first_rule.or(Some(i));
                 if s.env_inferred {
                     v.inferred = true;
                 }
@@ -329,6 +339,25 @@ impl Env<'_> {
         }
     }
 
+    /// The first allow rule (merged order) whose command pattern covers subcommand `s`.
+    fn sub_allow(&self, allows: &[(usize, &PolicyRule)], s: &bash::Sub) -> Option<usize> {
+        let covers = |r: &PolicyRule| {
+            r.rule.tool.names("Bash")
+                && matches!(&r.rule.spec, Specifier::Command(p) if p.matches(&s.stripped))
+        };
+        if self.trace {
+            return allows.iter().find(|(_, r)| covers(r)).map(|(i, _)| *i);
+        }
+        // Only the Bash rules that fix this program (or fix none) can cover it.
+        let mut cands = Vec::new();
+        self.ix.tool_rules(Action::Allow, "Bash", &mut cands);
+        self.ix.bash_rules(Action::Allow, &s.stripped, &mut cands);
+        cands
+            .into_iter()
+            .filter(|&i| covers(&self.policy.rules[i]))
+            .min()
+    }
+
     /// A redirection or `tee` target no rule or mode approves (§2.6).
     pub(super) fn target_blocker(&self, facts: &Facts<'_>) -> Option<Blocker> {
         for t in &facts.targets {
@@ -338,7 +367,13 @@ impl Env<'_> {
             let Some(abs) = t.abs.as_deref().filter(|_| !t.needs_approval) else {
                 return Some(Blocker::Target(format!("{} cannot be resolved", t.raw)));
             };
-            let group_rules = self.allow_rules();
+            let group_rules = if self.trace {
+                self.allow_rules()
+            } else {
+                let mut c = Vec::new();
+                self.ix.path_rules(Action::Allow, abs, &mut c);
+                c.into_iter().map(|i| (i, &self.policy.rules[i])).collect()
+            };
             let allowed = group_rules.iter().any(|(i, r)| {
                 let ToolSelector::Exact(name) = &r.rule.tool else {
                     return false;
@@ -378,7 +413,7 @@ impl Env<'_> {
 }
 
 /// Broad allow rules auto mode drops on entry (§5 step 7).
-fn dropped_in_auto(r: &PolicyRule) -> bool {
+pub(super) fn dropped_in_auto(r: &PolicyRule) -> bool {
     let ToolSelector::Exact(name) = &r.rule.tool else {
         return false;
     };

@@ -92,6 +92,26 @@ impl CommandPattern {
         }
     }
 
+    /// The first word (text up to the first space) of every text this pattern matches, when
+    /// the pattern fixes it: `git push *` → `git`, `ls` → `ls`; `ls*`, `* --help` → `None`.
+    /// Used to index rules by program; see [`first_word`].
+    ///
+    /// Why it holds: a match starts with the literal text before the first `*`; when that
+    /// contains a space, the text's first word is the part before it. Without `*` the text is
+    /// the pattern. The optional tail (`ls *` matching `ls`) keeps the same first word.
+    pub(crate) fn word_key(&self) -> Option<&str> {
+        if self.case_insensitive {
+            return None;
+        }
+        match self.pattern.find('*') {
+            None => Some(first_word(&self.pattern)),
+            Some(star) => {
+                let literal = &self.pattern[..star];
+                literal.find(' ').map(|space| &literal[..space])
+            }
+        }
+    }
+
     fn matches_exact_case(&self, text: &str) -> bool {
         if self.optional_tail {
             let prefix = &self.pattern[..self.pattern.len() - 2];
@@ -104,21 +124,25 @@ impl CommandPattern {
 }
 
 /// `*`-only wildcard match over the whole text (`*` matches any run of characters, newlines
-/// included). Linear-time two-pointer algorithm, no recursion.
+/// included). Linear-time two-pointer algorithm, no recursion, no allocation.
+///
+/// It works on bytes: `*` is ASCII, and a literal after a `*` starts with a UTF-8 lead byte,
+/// which never equals a continuation byte, so a `*` can only end on a character boundary in a
+/// successful match and the result is the same as matching characters.
 ///
 /// ```
 /// use permlab_core::claude_code::bash::wildcard;
 /// assert!(wildcard("git * main", "git log --oneline main"));
 /// assert!(!wildcard("git log * main", "git log main"));
 /// assert!(wildcard("*", ""));
+/// assert!(wildcard("é*ü", "éaüü"));
 /// ```
 pub fn wildcard(pattern: &str, text: &str) -> bool {
-    let p: Vec<char> = pattern.chars().collect();
-    let t: Vec<char> = text.chars().collect();
+    let (p, t) = (pattern.as_bytes(), text.as_bytes());
     let (mut pi, mut ti) = (0usize, 0usize);
     let mut star: Option<(usize, usize)> = None;
     while ti < t.len() {
-        if pi < p.len() && p[pi] == '*' {
+        if pi < p.len() && p[pi] == b'*' {
             star = Some((pi, ti));
             pi += 1;
         } else if pi < p.len() && p[pi] == t[ti] {
@@ -132,10 +156,15 @@ pub fn wildcard(pattern: &str, text: &str) -> bool {
             return false;
         }
     }
-    while pi < p.len() && p[pi] == '*' {
+    while pi < p.len() && p[pi] == b'*' {
         pi += 1;
     }
     pi == p.len()
+}
+
+/// The text up to its first space: the key [`CommandPattern::word_key`] is compared with.
+pub(crate) fn first_word(text: &str) -> &str {
+    text.split(' ').next().unwrap_or(text)
 }
 
 /// Environment variables an **allow** rule may look past (`claude-code.md` §2.3, §10.1): the
@@ -218,6 +247,11 @@ impl Sub {
 
 /// Looks at one simple command: strips the fixed wrapper list (§2.3) and notes the assignments.
 pub fn analyse(source: &str, cmd: &SimpleCommand) -> Sub {
+    analyse_owned(source, cmd.clone())
+}
+
+/// [`analyse`] of a command the caller no longer needs (no copy of its words).
+pub(crate) fn analyse_owned(source: &str, cmd: SimpleCommand) -> Sub {
     let words = &cmd.words;
     let mut i = 0usize;
     let mut wrappers = Vec::new();
@@ -263,11 +297,17 @@ pub fn analyse(source: &str, cmd: &SimpleCommand) -> Sub {
     let env_inferred = env
         .iter()
         .any(|n| !SAFE_ENV.contains(&n.as_str()) && inferred_safe_env(n));
+    let unstripped = cmd.text_from(source, 0);
+    let stripped = if i == 0 {
+        unstripped.clone()
+    } else {
+        cmd.text_from(source, i)
+    };
     Sub {
-        cmd: cmd.clone(),
+        cmd,
         start: i,
-        stripped: cmd.text_from(source, i),
-        unstripped: cmd.text_from(source, 0),
+        stripped,
+        unstripped,
         env,
         env_safe_for_allow,
         env_inferred,

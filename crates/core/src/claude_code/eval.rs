@@ -21,9 +21,9 @@
 //! ```
 
 use super::bash::{self, Sub};
+use super::index::Index;
 use super::mode::{Mode, Outcome};
 use super::path;
-use super::rule::ToolSelector;
 use super::settings::Policy;
 use super::shell;
 use crate::json::Value;
@@ -350,7 +350,8 @@ pub(super) struct Facts<'a> {
     pub(super) is_dir: bool,
     /// Bash.
     pub(super) source: String,
-    pub(super) parsed: shell::Parsed,
+    /// Bash: why the command cannot be parsed ([`shell::Parsed::error`]).
+    pub(super) parse_error: Option<String>,
     /// PowerShell parts (None: unparseable).
     pub(super) ps_parts: Option<Vec<String>>,
     /// Bash: every subcommand, wrappers stripped (computed once per call).
@@ -363,12 +364,109 @@ pub(super) struct Env<'a> {
     pub(super) policy: &'a Policy,
     pub(super) mode: Mode,
     pub(super) ctx: &'a Context,
-    pub(super) working_dirs: Vec<String>,
+    pub(super) working_dirs: &'a [String],
+    pub(super) ix: &'a Index,
+    /// Record the trace and every match (`evaluate`), or only find the verdict (`decide`):
+    /// then the index narrows every scan to the rules that could match.
+    pub(super) trace: bool,
 }
 
 /// Evaluates one call under `policy` in `mode`.
+///
+/// Compiles the policy for this one call; to evaluate many calls, compile once with
+/// [`CompiledPolicy`].
 pub fn evaluate(policy: &Policy, mode: Mode, ctx: &Context, call: &ToolCall) -> Verdict {
-    let mut v = decide(policy, mode, ctx, call);
+    let ix = Index::new(policy, mode, ctx);
+    run(policy, &ix, mode, ctx, call, true)
+}
+
+/// A policy compiled once for one mode and context (rule index, anchors, working
+/// directories), to evaluate many calls.
+///
+/// [`CompiledPolicy::evaluate`] gives exactly what [`evaluate`] gives. [`CompiledPolicy::decide`]
+/// is the fast path: the same outcome, decider, rule and `inferred`, without the trace and the
+/// list of matches, looking only at the rules that could match the call (a property test holds
+/// the two together).
+///
+/// ```
+/// use permlab_core::claude_code::{CompiledPolicy, Context, Mode, Outcome, Policy, Scope, SettingsFile, ToolCall};
+/// let settings = SettingsFile::from_json(r#"{"permissions": {
+///     "allow": ["Bash(git *)"], "deny": ["Bash(git push *)", "WebFetch"]}}"#, Scope::Project).unwrap();
+/// let p = CompiledPolicy::new(Policy::merge(&[settings], true), Mode::Default, Context::default());
+/// let call = ToolCall::bash("git status && git push origin main");
+/// let fast = p.decide(&call);
+/// assert_eq!((fast.outcome, fast.rule), (Outcome::Deny, Some(0)));
+/// assert!(fast.trace.is_empty());
+/// let full = p.evaluate(&call);
+/// assert_eq!((full.outcome, full.rule), (fast.outcome, fast.rule));
+/// assert_eq!(p.decide(&ToolCall::with_field("WebFetch", "url", "https://x.org")).outcome, Outcome::Unavailable);
+/// ```
+#[derive(Clone, Debug)]
+pub struct CompiledPolicy {
+    policy: Policy,
+    mode: Mode,
+    ctx: Context,
+    ix: Index,
+}
+
+impl CompiledPolicy {
+    /// Compiles `policy` for `mode` in `ctx`.
+    pub fn new(policy: Policy, mode: Mode, ctx: Context) -> Self {
+        let ix = Index::new(&policy, mode, &ctx);
+        CompiledPolicy {
+            policy,
+            mode,
+            ctx,
+            ix,
+        }
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// The mode.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The context.
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+
+    /// The full verdict, trace and matches included (same as [`evaluate`]).
+    pub fn evaluate(&self, call: &ToolCall) -> Verdict {
+        run(&self.policy, &self.ix, self.mode, &self.ctx, call, true)
+    }
+
+    /// The verdict without [`Verdict::trace`] and [`Verdict::matches`] (left empty), fast.
+    pub fn decide(&self, call: &ToolCall) -> Verdict {
+        run(&self.policy, &self.ix, self.mode, &self.ctx, call, false)
+    }
+
+    /// Only whether a bare deny removes `tool` (a canonical name), and which rule: the one
+    /// check that needs no look at the call's input. `None` when something earlier decides
+    /// (a blocking hook, `EndConversation`) or no bare deny names the tool.
+    pub(crate) fn removed(&self, tool: &str) -> Option<usize> {
+        let tool = if tool == "Task" { "Agent" } else { tool };
+        if self.ctx.hook == Some(Hook::Block) || tool == "EndConversation" {
+            return None;
+        }
+        self.ix.first_bare(&self.policy, Action::Deny, tool)
+    }
+}
+
+fn run(
+    policy: &Policy,
+    ix: &Index,
+    mode: Mode,
+    ctx: &Context,
+    call: &ToolCall,
+    trace: bool,
+) -> Verdict {
+    let mut v = decide(policy, ix, mode, ctx, call, trace);
     // `Skill(name *)` deciding a call without arguments rests on the trailing-` *` rule (§4 [I]).
     if let Some(r) = v.rule.and_then(|r| policy.rules.get(r)) {
         let bare_call = call.str_field("args").is_none_or(str::is_empty);
@@ -379,14 +477,27 @@ pub fn evaluate(policy: &Policy, mode: Mode, ctx: &Context, call: &ToolCall) -> 
     v
 }
 
-fn decide(policy: &Policy, mode: Mode, ctx: &Context, call: &ToolCall) -> Verdict {
+fn decide(
+    policy: &Policy,
+    ix: &Index,
+    mode: Mode,
+    ctx: &Context,
+    call: &ToolCall,
+    trace: bool,
+) -> Verdict {
     let env = Env {
         policy,
         mode,
         ctx,
-        working_dirs: working_dirs(policy, ctx),
+        working_dirs: &ix.working_dirs,
+        ix,
+        trace,
     };
-    let facts = Facts::new(call, ctx);
+    let tool = if call.tool == "Task" {
+        "Agent"
+    } else {
+        call.tool.as_str()
+    };
     let mut v = Verdict {
         outcome: Outcome::Ask,
         decider: Decider::Mode {
@@ -404,18 +515,26 @@ fn decide(policy: &Policy, mode: Mode, ctx: &Context, call: &ToolCall) -> Verdic
         return v.decide(Outcome::Deny, Decider::HookBlock);
     }
     // EndConversation ignores deny and ask rules while any other tool remains.
-    if facts.tool == "EndConversation" {
+    if tool == "EndConversation" {
         // Inferred: a deny of every tool (`*`) leaves no other tool, so the deny applies.
-        let everything_denied = policy.group(Action::Deny).any(
-            |(_, r)| matches!(&r.rule.tool, ToolSelector::Glob(g) if g.chars().all(|c| c == '*')),
-        );
-        if !everything_denied {
+        if !ix.everything_denied {
             return v.decide(Outcome::Allow, Decider::EndConversation);
         }
         v.inferred = true;
     }
+    // A bare deny removes the tool whatever its input: without a trace to fill, nothing else
+    // needs to be looked at (the deny scan below finds the same rule first).
+    if !trace {
+        if let Some(i) = ix.first_bare(policy, Action::Deny, tool) {
+            v.rule = Some(i);
+            return v.decide(Outcome::Unavailable, Decider::ToolRemoved);
+        }
+    }
 
-    v.matches = env.all_matches(&facts);
+    let facts = Facts::new(call, ctx);
+    if trace {
+        v.matches = env.all_matches(&facts);
+    }
     let sandboxed = env.sandboxed(&facts);
     let auto_allow_sandbox = sandboxed.is_some()
         && policy.auto_allow_bash_if_sandboxed
@@ -569,8 +688,8 @@ impl<'a> Facts<'a> {
         };
         let subs: Vec<Sub> = parsed
             .commands
-            .iter()
-            .map(|c| bash::analyse(&source, c))
+            .into_iter()
+            .map(|c| bash::analyse_owned(&source, c))
             .collect();
         let mut targets = Vec::new();
         for sub in &subs {
@@ -598,20 +717,12 @@ impl<'a> Facts<'a> {
             target,
             is_dir,
             source,
-            parsed,
+            parse_error: parsed.error,
             ps_parts,
             subs,
             targets,
         }
     }
-}
-
-fn working_dirs(policy: &Policy, ctx: &Context) -> Vec<String> {
-    let mut dirs = vec![path::normalize(&ctx.cwd)];
-    for d in &policy.additional_directories {
-        dirs.push(path::resolve(d, &ctx.cwd, &ctx.home));
-    }
-    dirs
 }
 
 /// Records the allow group's steps: the rules that hit, and the deciding one.

@@ -5,27 +5,11 @@ use super::bash;
 use super::eval::*;
 use super::path::{self, Anchor, PathMatch, PathPattern};
 use super::rule::{Specifier, ToolSelector};
-use super::settings::{PolicyRule, Scope};
+use super::settings::PolicyRule;
 use crate::json::Value;
 use crate::table::Action;
 
 impl Env<'_> {
-    pub(super) fn source_dir(&self, scope: Scope) -> String {
-        match scope {
-            Scope::User => path::normalize(&format!("{}/.claude", self.ctx.home)),
-            _ => path::normalize(&self.ctx.project_root),
-        }
-    }
-
-    pub(super) fn anchor_dir(&self, anchor: Anchor, scope: Scope) -> String {
-        match anchor {
-            Anchor::Root => "/".into(),
-            Anchor::Home => path::normalize(&self.ctx.home),
-            Anchor::Source => self.source_dir(scope),
-            Anchor::Cwd => path::normalize(&self.ctx.cwd),
-        }
-    }
-
     pub(super) fn path_match(
         &self,
         r: &PolicyRule,
@@ -33,8 +17,9 @@ impl Env<'_> {
         abs: &str,
         is_dir: bool,
     ) -> Option<PathMatch> {
-        let base = self.anchor_dir(p.anchor, r.scope);
-        let rel = path::relative_to(abs, &base)?;
+        // Root, home, cwd, or the rule's settings source (`~/.claude` for user settings).
+        let base = self.ix.anchor_dir(p.anchor, r.scope);
+        let rel = path::relative_to(abs, base)?;
         p.matches_relative(rel, is_dir)
     }
 
@@ -56,12 +41,11 @@ impl Env<'_> {
             // relative rules.
             return true;
         }
-        let carved = self.policy.rules[i + 1..].iter().any(|n| {
-            n.group == r.group
-                && n.scope == r.scope
-                && n.rule.tool == r.rule.tool
-                && matches!(&n.rule.spec, Specifier::Path(np) if np.negated
-                    && self.path_match(n, np, abs, is_dir).is_some())
+        // The later negated path rules of the same group, scope and tool (precomputed).
+        let carved = self.ix.negations_after(i).iter().any(|&k| {
+            let n = &self.policy.rules[k];
+            matches!(&n.rule.spec, Specifier::Path(np) if np.negated
+                && self.path_match(n, np, abs, is_dir).is_some())
         });
         !carved
     }
@@ -91,7 +75,8 @@ impl Env<'_> {
     ) -> Option<(usize, Via, bool)> {
         let mut found: Vec<(usize, Via, bool)> = Vec::new();
         let mut steps = Vec::new();
-        for (i, r) in self.policy.group(group) {
+        for i in self.group_rules(group, facts) {
+            let r = &self.policy.rules[i];
             let tool_matched = self.rule_names_tool(r, facts, group);
             let hit = if tool_matched {
                 if r.rule.is_bare() {
@@ -108,6 +93,15 @@ impl Env<'_> {
             };
             if let Some(via) = hit {
                 found.push((i, via, r.rule.is_bare()));
+                if !self.trace {
+                    // Candidates come in merged order, so nothing later takes precedence: not
+                    // even a bare deny, since without a trace a bare deny naming the tool has
+                    // already decided before the input was looked at.
+                    break;
+                }
+            }
+            if !self.trace {
+                continue;
             }
             steps.push(TraceStep {
                 group,
@@ -131,6 +125,47 @@ impl Env<'_> {
         }
         v.trace.extend(steps);
         decisive
+    }
+
+    /// The rules of `group` to scan, in merged order: all of them when tracing, else only the
+    /// ones that could match the call (see [`Index`](super::index)).
+    pub(super) fn group_rules(&self, group: Action, facts: &Facts<'_>) -> Vec<usize> {
+        if self.trace {
+            return self.policy.group(group).map(|(i, _)| i).collect();
+        }
+        self.candidates(group, facts)
+    }
+
+    /// The rules of `group` that could match the call: a superset of those that do, sorted.
+    pub(super) fn candidates(&self, group: Action, facts: &Facts<'_>) -> Vec<usize> {
+        let mut out = Vec::with_capacity(64);
+        let ix = self.ix;
+        ix.tool_rules(group, &facts.tool, &mut out);
+        match facts.kind {
+            Kind::Shell => {
+                for s in &facts.subs {
+                    ix.bash_rules(group, &s.stripped, &mut out);
+                    ix.bash_rules(group, &s.unstripped, &mut out);
+                }
+                if facts.parse_error.is_some() {
+                    ix.bash_rules(group, facts.source.trim(), &mut out);
+                }
+                for t in &facts.targets {
+                    if let Some(abs) = &t.abs {
+                        ix.path_rules(group, abs, &mut out);
+                    }
+                }
+            }
+            Kind::Read | Kind::Edit => {
+                for p in [&facts.path, &facts.target].into_iter().flatten() {
+                    ix.path_rules(group, p, &mut out);
+                }
+            }
+            Kind::PowerShell | Kind::Other => {}
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// Whether the rule's tool part names the call's tool (path rules reach their family).
@@ -183,7 +218,7 @@ impl Env<'_> {
                         .iter()
                         .any(|s| p.matches(&s.stripped) || p.matches(&s.unstripped));
                     // Unparseable: fail closed, the whole text counts too.
-                    (hit || (facts.parsed.error.is_some() && p.matches(facts.source.trim())))
+                    (hit || (facts.parse_error.is_some() && p.matches(facts.source.trim())))
                         .then_some(Via::Direct)
                 }
                 Kind::PowerShell => {

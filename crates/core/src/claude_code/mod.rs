@@ -30,7 +30,19 @@
 //! - [`shell`]: splitting Bash into subcommands; [`bash`]: command patterns, wrappers,
 //!   read-only set, file targets; [`path`]: gitignore path rules and protected paths;
 //! - [`mode`]: modes and outcomes; [`eval`]: the procedure; [`table`]: the lesson's common
-//!   rule table translated to Claude Code settings, and the [`Engine`](crate::Engine).
+//!   rule table translated to Claude Code settings, and the [`Engine`](crate::Engine);
+//! - `index`: the policy compiled for fast lookups (rules by group, tool, program and path
+//!   segment).
+//!
+//! ## Speed
+//!
+//! Rules are parsed and their matchers compiled once per policy; [`CompiledPolicy`] (and
+//! [`ClaudeCodeEngine`], which holds one) also indexes them once per mode and context. The full
+//! [`evaluate`] walks every rule, because its trace lists every rule it looked at.
+//! [`CompiledPolicy::decide`] and [`Engine::decide`](crate::Engine::decide) need no trace: they
+//! parse the call once, look only at the rules that could match it, stop at the first rule
+//! that decides, and decide a call of a tool removed by a bare deny from its name alone. The
+//! two paths share one procedure and a property test holds them to the same verdict.
 //!
 //! ```
 //! use permlab_core::{Decision, Engine, RuleTable, Call};
@@ -46,6 +58,7 @@
 mod approve;
 pub mod bash;
 pub mod eval;
+mod index;
 mod matching;
 pub mod mode;
 pub mod path;
@@ -56,7 +69,8 @@ pub mod shell;
 pub mod table;
 
 pub use eval::{
-    evaluate, Blocker, Context, Decider, Hook, Surface, ToolCall, TraceStep, Verdict, Via,
+    evaluate, Blocker, CompiledPolicy, Context, Decider, Hook, Surface, ToolCall, TraceStep,
+    Verdict, Via,
 };
 pub use mode::{Mode, Outcome};
 pub use settings::{Policy, PolicyRule, Scope, SettingsFile, Warning};

@@ -68,30 +68,132 @@ impl Glob {
             }
             segs.push(Seg::Pat(compile_segment(part)?));
         }
+        // A trailing `**` matches everything *inside*: one segment at least (`abc/**` does not
+        // match `abc` itself). Compiled as `*/**`, so that the matcher needs no special case.
+        if segs.last() == Some(&Seg::Any) {
+            segs.insert(segs.len() - 1, Seg::Pat(vec![Tok::Star]));
+        }
         Ok(Glob { segs })
     }
 
     /// Whether the whole relative path matches (no ancestor logic).
+    ///
+    /// The classic two-pointer wildcard algorithm one level up: `**` is the `*` over whole
+    /// segments, every other segment matches exactly one path segment. Backtracking to the
+    /// last `**` only is enough (as for `*` over characters), so this is linear-ish, needs no
+    /// recursion and no allocation.
     pub fn matches(&self, path: &str) -> bool {
-        let parts: Vec<&str> = path.split('/').collect();
-        // memo[i][j]: segs[i..] vs parts[j..] — iterative DP, no recursion.
-        let n = self.segs.len();
-        let m = parts.len();
-        let mut dp = vec![vec![false; m + 1]; n + 1];
-        dp[n][m] = true;
-        for i in (0..n).rev() {
-            for j in (0..=m).rev() {
-                dp[i][j] = match &self.segs[i] {
-                    // A trailing `**` matches everything *inside*: one segment at least
-                    // (`abc/**` does not match `abc` itself).
-                    Seg::Any if i + 1 == n => j < m,
-                    Seg::Any => dp[i + 1][j] || (j < m && dp[i][j + 1]),
-                    Seg::Pat(toks) => j < m && dp[i + 1][j + 1] && segment_matches(toks, parts[j]),
-                };
+        // Segments are addressed by the byte offset they start at; `end` is past the last one.
+        let end = path.len() + 1;
+        let part = |j: usize| -> (&str, usize) {
+            let rest = path.get(j..).unwrap_or("");
+            match rest.bytes().position(|b| b == b'/') {
+                Some(k) => (&rest[..k], j + k + 1),
+                None => (rest, end),
+            }
+        };
+        let (mut i, mut j) = (0usize, 0usize);
+        let mut star: Option<(usize, usize)> = None;
+        while j != end {
+            match self.segs.get(i) {
+                Some(Seg::Any) => {
+                    star = Some((i, j));
+                    i += 1;
+                    continue;
+                }
+                Some(Seg::Pat(toks)) => {
+                    let (text, next) = part(j);
+                    if segment_matches(toks, text) {
+                        i += 1;
+                        j = next;
+                        continue;
+                    }
+                }
+                None => {}
+            }
+            let Some((si, sj)) = star else {
+                return false;
+            };
+            let (_, next) = part(sj);
+            i = si + 1;
+            j = next;
+            star = Some((si, next));
+        }
+        while self.segs.get(i) == Some(&Seg::Any) {
+            i += 1;
+        }
+        i == self.segs.len()
+    }
+
+    /// A condition one segment of every path this glob matches must meet (see [`SegKey`]).
+    fn key(&self) -> Option<SegKey> {
+        let mut best: Option<SegKey> = None;
+        for seg in &self.segs {
+            let Seg::Pat(toks) = seg else { continue };
+            let lit = |t: &Tok| match t {
+                Tok::Lit(c) => Some(*c),
+                _ => None,
+            };
+            let lead: String = toks.iter().map_while(lit).collect();
+            let key = if lead.chars().count() == toks.len() {
+                SegKey::Exact(lead)
+            } else {
+                let mut tail: Vec<char> = toks.iter().rev().map_while(lit).collect();
+                tail.reverse();
+                let tail: String = tail.into_iter().collect();
+                match tail.rsplit_once('.') {
+                    Some((_, ext)) if !ext.is_empty() => SegKey::Ext(ext.to_string()),
+                    _ => SegKey::Prefix(lead.chars().take(PREFIX_KEY_CHARS).collect()),
+                }
+            };
+            let usable = match &key {
+                SegKey::Exact(k) | SegKey::Ext(k) | SegKey::Prefix(k) => {
+                    !k.is_empty() && !k.contains('\u{0}')
+                }
+            };
+            if usable && best.as_ref().is_none_or(|b| key.rank() > b.rank()) {
+                best = Some(key);
             }
         }
-        dp[0][0]
+        best
     }
+}
+
+/// Longest literal prefix a path rule is indexed by (see [`SegKey::Prefix`]).
+pub(crate) const PREFIX_KEY_CHARS: usize = 6;
+
+/// A necessary condition on one segment of every path a [`PathPattern`] matches, directly or
+/// through a matching ancestor: rules are indexed by it so that a call only looks at the rules
+/// that can match its path.
+///
+/// Why it holds: every non-`**` segment of the glob is matched against exactly one segment of
+/// the path relative to the anchor, which is a segment of the absolute path. (The extra `\0`
+/// segment [`PathPattern::matches_relative`] adds for directory roots never meets a key: keys
+/// are non-empty and contain no NUL.)
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum SegKey {
+    /// A wholly literal segment: some path segment equals it (`src/**` → `src`).
+    Exact(String),
+    /// A segment ending in literal `.ext`: some path segment has that extension (`*.py` → `py`).
+    Ext(String),
+    /// A segment starting with literal text: some path segment starts with its first
+    /// [`PREFIX_KEY_CHARS`] characters (`test_*` → `test_`).
+    Prefix(String),
+}
+
+impl SegKey {
+    fn rank(&self) -> usize {
+        match self {
+            SegKey::Exact(_) => 3 * 64,
+            SegKey::Ext(_) => 2 * 64,
+            SegKey::Prefix(p) => p.chars().count(),
+        }
+    }
+}
+
+/// The extension a [`SegKey::Ext`] is compared with: the text after the segment's last `.`.
+pub(crate) fn extension(segment: &str) -> Option<&str> {
+    segment.rsplit_once('.').map(|(_, e)| e)
 }
 
 fn compile_segment(part: &str) -> Result<Vec<Tok>, String> {
@@ -157,30 +259,32 @@ fn compile_segment(part: &str) -> Result<Vec<Tok>, String> {
 }
 
 fn segment_matches(toks: &[Tok], text: &str) -> bool {
-    let t: Vec<char> = text.chars().collect();
+    // `ti` is a byte offset that always sits on a character boundary.
+    let at = |ti: usize| text.get(ti..).and_then(|r| r.chars().next());
     let (mut pi, mut ti) = (0usize, 0usize);
     let mut star: Option<(usize, usize)> = None;
-    while ti < t.len() {
+    while let Some(c) = at(ti) {
         let ok = match toks.get(pi) {
             Some(Tok::Star) => {
                 star = Some((pi, ti));
                 pi += 1;
                 continue;
             }
-            Some(Tok::Lit(c)) => *c == t[ti],
+            Some(Tok::Lit(l)) => *l == c,
             Some(Tok::One) => true,
             Some(Tok::Class { negated, items }) => {
-                items.iter().any(|&(a, b)| a <= t[ti] && t[ti] <= b) != *negated
+                items.iter().any(|&(a, b)| a <= c && c <= b) != *negated
             }
             None => false,
         };
         if ok {
             pi += 1;
-            ti += 1;
+            ti += c.len_utf8();
         } else if let Some((sp, st)) = star {
+            let st = st + at(st).map_or(1, char::len_utf8);
             pi = sp + 1;
-            ti = st + 1;
-            star = Some((sp, st + 1));
+            ti = st;
+            star = Some((sp, st));
         } else {
             return false;
         }
@@ -288,6 +392,11 @@ impl PathPattern {
         })
     }
 
+    /// The segment condition every path this pattern matches meets, if the pattern has one.
+    pub(crate) fn key(&self) -> Option<SegKey> {
+        self.glob.key()
+    }
+
     /// Matches a path relative to the anchor (`a/b/c`; empty for the anchor itself).
     /// `is_dir` when the path itself is a directory (a Grep or Glob root).
     pub fn matches_relative(&self, rel: &str, is_dir: bool) -> Option<PathMatch> {
@@ -323,19 +432,29 @@ impl PathPattern {
 /// use permlab_core::claude_code::path::normalize;
 /// assert_eq!(normalize("/a/./b/../c//d/"), "/a/c/d");
 /// assert_eq!(normalize("/.."), "/");
+/// assert_eq!(normalize("a/../../b/./"), "/b");
+/// assert_eq!(normalize(""), "/");
 /// ```
 pub fn normalize(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
+    let mut out = String::with_capacity(path.len() + 1);
     for p in path.split('/') {
         match p {
             "" | "." => {}
             ".." => {
-                parts.pop();
+                // Drop the last segment (nothing above the root).
+                let k = out.rfind('/').unwrap_or(0);
+                out.truncate(k);
             }
-            other => parts.push(other),
+            other => {
+                out.push('/');
+                out.push_str(other);
+            }
         }
     }
-    format!("/{}", parts.join("/"))
+    if out.is_empty() {
+        out.push('/');
+    }
+    out
 }
 
 /// Resolves `path` (absolute, `~`-relative or relative to `cwd`) to a normalised absolute path.

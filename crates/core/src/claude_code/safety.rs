@@ -1,7 +1,7 @@
 //! Checks no allow rule overrides (`claude-code.md` §5 step 5, §7, §8): critical-path `rm`,
 //! protected-path writes; and whether a Bash command runs sandboxed.
 
-use super::bash::{self, CommandPattern};
+use super::bash;
 use super::eval::*;
 use super::path;
 use super::shell;
@@ -14,12 +14,10 @@ impl Env<'_> {
         if facts.kind != Kind::Shell || !self.policy.sandbox_enabled || !self.ctx.sandboxable {
             return None;
         }
-        let excluded = facts.subs.iter().any(|s| {
-            self.policy
-                .excluded_commands
-                .iter()
-                .any(|e| CommandPattern::new(e, false).matches(&s.stripped))
-        });
+        let excluded = facts
+            .subs
+            .iter()
+            .any(|s| self.ix.excluded.iter().any(|e| e.matches(&s.stripped)));
         if excluded {
             return None;
         }
@@ -33,12 +31,21 @@ impl Env<'_> {
 
     /// `rm`/`rmdir` on a critical path anywhere in the command (§7).
     pub(super) fn critical_rm(&self, facts: &Facts<'_>) -> bool {
-        self.critical_in(&facts.source, &facts.parsed, 0)
+        // The call's own subcommands were analysed once, in `Facts`.
+        self.critical_subs(&facts.subs, 0)
     }
 
     pub(super) fn critical_in(&self, source: &str, parsed: &shell::Parsed, depth: usize) -> bool {
-        for c in &parsed.commands {
-            let sub = bash::analyse(source, c);
+        let subs: Vec<bash::Sub> = parsed
+            .commands
+            .iter()
+            .map(|c| bash::analyse(source, c))
+            .collect();
+        self.critical_subs(&subs, depth)
+    }
+
+    fn critical_subs(&self, subs: &[bash::Sub], depth: usize) -> bool {
+        for sub in subs {
             let argv = sub.argv();
             match argv.first() {
                 Some(&"rm") | Some(&"rmdir") => {

@@ -34,10 +34,10 @@
 //! assert!(t.to_settings_json().contains("\"deny\": [\"Bash\"]"));
 //! ```
 
-use super::eval::{self, Context, Decider, ToolCall, Verdict};
+use super::eval::{CompiledPolicy, Context, Decider, ToolCall, Verdict};
 use super::mode::Mode;
 use super::settings::{Policy, Scope, SettingsFile};
-use crate::evaluation::{Engine, EngineId, Evaluation, Reason, Step};
+use crate::evaluation::{Decision, Engine, EngineId, Evaluation, Reason, Step};
 use crate::json::{self, Value};
 use crate::table::{Action, Call, RuleTable};
 
@@ -212,7 +212,16 @@ pub fn lesson_context() -> Context {
 
 /// The common call as a Claude Code tool call (see the module's tool table).
 pub fn to_tool_call(call: &Call) -> ToolCall {
-    let (tool, field) = match call.tool.as_str() {
+    let (tool, field) = tool_and_field(&call.tool);
+    ToolCall::new(
+        tool,
+        Value::Object(vec![(field.into(), Value::from(call.input.as_str()))]),
+    )
+}
+
+/// The Claude Code tool a common call's tool stands for, and the input field its text fills.
+fn tool_and_field(tool: &str) -> (&str, &'static str) {
+    match tool {
         "bash" | "shell" => ("Bash", "command"),
         "read_file" | "read" | "list_dir" | "ls" => ("Read", "file_path"),
         "edit_file" | "edit" => ("Edit", "file_path"),
@@ -233,16 +242,9 @@ pub fn to_tool_call(call: &Call) -> ToolCall {
                 "Skill" => "skill",
                 _ => "input",
             };
-            return ToolCall::new(
-                other,
-                Value::Object(vec![(field.into(), Value::from(call.input.as_str()))]),
-            );
+            (other, field)
         }
-    };
-    ToolCall::new(
-        tool,
-        Value::Object(vec![(field.into(), Value::from(call.input.as_str()))]),
-    )
+    }
 }
 
 /// Claude Code over the common table: translate once, then evaluate each call in `default`
@@ -250,15 +252,13 @@ pub fn to_tool_call(call: &Call) -> ToolCall {
 #[derive(Clone, Debug)]
 pub struct ClaudeCodeEngine {
     translation: Translation,
-    policy: Policy,
+    compiled: CompiledPolicy,
     /// Policy rule position → table row.
     rows: Vec<usize>,
-    context: Context,
-    mode: Mode,
 }
 
 impl ClaudeCodeEngine {
-    /// Compiles `table` (translation and rule parsing happen once, here).
+    /// Compiles `table`: translation, rule parsing and the rule index happen once, here.
     pub fn new(table: &RuleTable) -> Self {
         Self::with(table, Mode::Default, lesson_context())
     }
@@ -282,10 +282,8 @@ impl ClaudeCodeEngine {
             .collect();
         ClaudeCodeEngine {
             translation,
-            policy,
+            compiled: CompiledPolicy::new(policy, mode, context),
             rows,
-            context,
-            mode,
         }
     }
 
@@ -296,12 +294,17 @@ impl ClaudeCodeEngine {
 
     /// The merged settings the engine evaluates.
     pub fn policy(&self) -> &Policy {
-        &self.policy
+        self.compiled.policy()
+    }
+
+    /// The policy compiled for the engine's mode and context.
+    pub fn compiled(&self) -> &CompiledPolicy {
+        &self.compiled
     }
 
     /// The full Claude Code verdict (outcome, decider, trace over policy rules).
     pub fn verdict(&self, call: &Call) -> Verdict {
-        eval::evaluate(&self.policy, self.mode, &self.context, &to_tool_call(call))
+        self.compiled.evaluate(&to_tool_call(call))
     }
 
     fn row(&self, policy_rule: usize) -> usize {
@@ -312,6 +315,17 @@ impl ClaudeCodeEngine {
 impl Engine for ClaudeCodeEngine {
     fn id(&self) -> EngineId {
         EngineId::ClaudeCode
+    }
+
+    /// The fast path: a call of a tool a bare deny removed is decided from its tool name alone;
+    /// any other call goes through [`CompiledPolicy::decide`] (no trace, indexed scans).
+    fn decide(&self, call: &Call) -> (Decision, Option<usize>) {
+        let (tool, _) = tool_and_field(&call.tool);
+        if let Some(i) = self.compiled.removed(tool) {
+            return (Decision::Unavailable, Some(self.row(i)));
+        }
+        let v = self.compiled.decide(&to_tool_call(call));
+        (v.outcome.decision(), v.rule.map(|r| self.row(r)))
     }
 
     fn evaluate(&self, call: &Call) -> Evaluation {
