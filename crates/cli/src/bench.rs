@@ -141,10 +141,12 @@ fn gen_rule(rng: &mut Rng, k: usize) -> (String, String, &'static str) {
             } else {
                 rng.pick(VERBS).to_string()
             };
-            let p = match rng.below(4) {
+            // A bare `*` is rare in real tables (and in Claude Code a bare deny removes the whole
+            // tool, which would turn the benchmark into a measure of that short-cut).
+            let p = match rng.below(40) {
                 0 => "*".to_string(),
-                1 => format!("{verb} *"),
-                2 => format!("{verb} {} *", rng.pick(SUBS)),
+                1..=13 => format!("{verb} *"),
+                14..=26 => format!("{verb} {} *", rng.pick(SUBS)),
                 _ => format!("{verb} {}*", rng.pick(SUBS)),
             };
             ("bash", p)
@@ -157,11 +159,11 @@ fn gen_rule(rng: &mut Rng, k: usize) -> (String, String, &'static str) {
 }
 
 fn path_pattern(rng: &mut Rng) -> String {
-    match rng.below(5) {
+    match rng.below(40) {
         0 => "*".to_string(),
-        1 => format!("{}/*", rng.pick(DIRS)),
-        2 => format!("*.{}", rng.pick(EXTS)),
-        3 => format!("{}/**/*.{}", rng.pick(DIRS), rng.pick(EXTS)),
+        1..=10 => format!("{}/*", rng.pick(DIRS)),
+        11..=20 => format!("*.{}", rng.pick(EXTS)),
+        21..=30 => format!("{}/**/*.{}", rng.pick(DIRS), rng.pick(EXTS)),
         _ => "test_*".to_string(),
     }
 }
@@ -201,7 +203,8 @@ fn gen_call(rng: &mut Rng) -> (&'static str, String) {
     }
 }
 
-/// `permlab bench-data --out DIR [--sizes 10,100,1000,10000] [--calls 1000] [--seed N]`.
+/// `permlab bench-data --out DIR [--sizes 10,100,1000,10000] [--calls 1000] [--seed N]
+/// [--without-bare]`.
 pub fn data(args: &Args) -> Result<bool, Failure> {
     let out = args.required("out", "target/bench-data")?;
     let sizes: Vec<usize> = args
@@ -231,11 +234,24 @@ pub fn data(args: &Args) -> Result<bool, Failure> {
         say!("wrote {path}");
         Ok::<(), Failure>(())
     };
+    // `--without-bare`: no bare `*` rows, so that Claude Code cannot short-cut a removed tool
+    // and every engine does its full matching work.
+    let without_bare = args.switch("without-bare");
+    let prefix = if without_bare {
+        "rules-nobare"
+    } else {
+        "rules"
+    };
     for &n in &sizes {
         let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         let mut text = String::from("[");
         for k in 0..n {
-            let (tool, pattern, action) = gen_rule(&mut rng, k);
+            let (tool, pattern, action) = loop {
+                let row = gen_rule(&mut rng, k);
+                if !(without_bare && row.1 == "*") {
+                    break row;
+                }
+            };
             text.push_str(if k == 0 {
                 "\n  {\"tool\": "
             } else {
@@ -247,7 +263,7 @@ pub fn data(args: &Args) -> Result<bool, Failure> {
             text.push_str(&format!(", \"action\": \"{action}\"}}"));
         }
         text.push_str("\n]\n");
-        write(&format!("rules-{n}.json"), text)?;
+        write(&format!("{prefix}-{n}.json"), text)?;
     }
     let mut rng = Rng(seed.wrapping_add(7) | 1);
     let mut text = String::from("[");

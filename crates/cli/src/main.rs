@@ -36,7 +36,7 @@ usage:
       one JSON line {"decision", "rule"} per call line {"tool", "input"} on stdin
   permlab bench --engine NAME --rules FILE --calls FILE [--seconds S]
       evaluation throughput (evals/s) and the allow/ask/deny tally of one pass
-  permlab bench-data --out DIR [--sizes 10,100,1000,10000] [--calls 1000] [--seed N]
+  permlab bench-data --out DIR [--sizes 10,100,1000,10000] [--calls 1000] [--seed N] [--without-bare]
       write the mixed rule tables and calls the benchmark figures use
   permlab --version
 
@@ -104,9 +104,8 @@ fn main() -> ExitCode {
         "bench" => {
             parse(rest, &["rules", "calls", "engine", "seconds"], &[]).and_then(|a| bench::run(&a))
         }
-        "bench-data" => {
-            parse(rest, &["out", "sizes", "calls", "seed"], &[]).and_then(|a| bench::data(&a))
-        }
+        "bench-data" => parse(rest, &["out", "sizes", "calls", "seed"], &["without-bare"])
+            .and_then(|a| bench::data(&a)),
         "--version" | "-V" | "version" => {
             say!("permlab {}", env!("CARGO_PKG_VERSION"));
             Ok(true)

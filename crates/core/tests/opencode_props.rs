@@ -75,6 +75,14 @@ const PATTERNS: &[&str] = &[
     "git",
     "*.env",
     "a\\b",
+    "a/*",
+    "a/b *",
+    "a\\b *",
+    "/x/*",
+    " *",
+    "git push",
+    "git  *",
+    "GIT *",
 ];
 const INPUTS: &[&str] = &[
     "git",
@@ -88,6 +96,13 @@ const INPUTS: &[&str] = &[
     "x.env",
     "a\\b",
     "b",
+    "a/b c",
+    "a\\b c",
+    "git ",
+    "git  x",
+    "/x/y",
+    " x",
+    "GIT push",
 ];
 
 fn action() -> impl Strategy<Value = Action> {
@@ -199,6 +214,30 @@ proptest! {
         let e = fm.evaluate(&c);
         prop_assert_eq!(fm.decide(&c), (e.decision, e.rule));
         prop_assert_eq!(e.rule, e.matches.first().copied());
+    }
+
+    /// The index files rows by their pattern's first word; random wildcard text (spaces, `/`,
+    /// `\\`, `?`, astral and foldable characters) must not find a row the plain scan would not.
+    #[test]
+    fn the_word_index_agrees_with_the_scan_on_random_patterns(
+        rows in prop::collection::vec(
+            (prop::sample::select(&["bash", "Bash", "*"][..]), text(PATTERN_ALPHABET, 6), action()),
+            0..12,
+        ),
+        input in text(INPUT_ALPHABET, 7),
+        tool in prop::sample::select(&["bash", "BASH"][..]),
+    ) {
+        let t = RuleTable::new(rows.iter().map(|(tool, p, a)| (*tool, p.as_str(), *a)));
+        let rules = to_rules(&t);
+        for platform in [Platform::Linux, Platform::Windows] {
+            let position = find_last(platform, tool, &input, &[&rules]);
+            prop_assert_eq!(OpenCodeEngine::with_platform(&t, platform).decide(&Call::new(tool, input.as_str())).1, position);
+        }
+        let first = rules.iter().position(|r| {
+            permlab_core::opencode::wildcard::matches(tool, &r.permission)
+                && permlab_core::opencode::wildcard::matches(&input, &r.pattern)
+        });
+        prop_assert_eq!(FirstMatchEngine::new(&t).decide(&Call::new(tool, input.as_str())).1, first);
     }
 
     #[test]

@@ -4,8 +4,11 @@
 //! A rule whose permission has no `*` or `?` matches exactly one requested permission (after
 //! `\` → `/` and, on Windows, case folding), so it goes into a hash map keyed by those units.
 //! Rules whose permission is itself a wildcard (`*`, `edit*`, `git *`) go into one shared list.
-//! Both lists hold table positions in ascending order; a scan merges them by position, so the
-//! order the harness sees is preserved exactly. Shared by OpenCode (scans from the end) and the
+//! Within one literal permission, rows are further split by their pattern's first word
+//! ([`Pattern::first_word`]: `git push *` → `git`, `src/*` → `src`): a call only needs the rows
+//! filed under its input's first word plus the rows whose pattern has none (`*`, `*.env`,
+//! `test_*`). All lists hold table positions in ascending order; a scan merges them by position,
+//! so the order the harness sees is preserved exactly. Shared by OpenCode (scans from the end) and the
 //! naive first-match engine (scans from the start): they differ only in direction.
 
 use std::collections::HashMap;
@@ -61,9 +64,18 @@ pub(crate) struct Index {
     platform: Platform,
     rows: Vec<CompiledRow>,
     /// Rows whose permission is literal, keyed by its normalized text.
-    by_permission: FxMap<Box<[u8]>, Vec<u32>>,
+    by_permission: FxMap<Box<[u8]>, PermissionRows>,
     /// Rows whose permission has a `*` or `?`.
     wild: Vec<u32>,
+}
+
+/// The rows of one literal permission.
+#[derive(Clone, Debug, Default)]
+struct PermissionRows {
+    /// Rows whose pattern fixes its first word, by that word.
+    by_word: FxMap<Box<[u8]>, Vec<u32>>,
+    /// Rows whose pattern does not.
+    any_word: Vec<u32>,
 }
 
 const NO_ROWS: &[u32] = &[];
@@ -96,7 +108,13 @@ impl Index {
             };
             let pos = i as u32;
             match row.permission.literal_key() {
-                Some(key) => index.by_permission.entry(key.into()).or_default().push(pos),
+                Some(key) => {
+                    let rows = index.by_permission.entry(key.into()).or_default();
+                    match row.pattern.first_word() {
+                        Some(word) => rows.by_word.entry(word.into()).or_default().push(pos),
+                        None => rows.any_word.push(pos),
+                    }
+                }
                 None => index.wild.push(pos),
             }
             index.rows.push(row);
@@ -129,50 +147,54 @@ impl Index {
         input: &str,
     ) -> Option<usize> {
         let perm = Subject::new(permission, self.platform);
-        let exact = self
-            .by_permission
-            .get(perm.bytes())
-            .map_or(NO_ROWS, Vec::as_slice);
-        if exact.is_empty() && self.wild.is_empty() {
+        let rows = self.by_permission.get(perm.bytes());
+        if rows.is_none() && self.wild.is_empty() {
             return None;
         }
         let input = Subject::new(input, self.platform);
-        // Merge the two ascending position lists, walking in `direction`.
-        let (mut a, mut b) = match direction {
-            Direction::LastMatch => (exact.len(), self.wild.len()),
-            Direction::FirstMatch => (0, 0),
+        let (by_word, any_word) = match rows {
+            Some(r) => (
+                r.by_word
+                    .get(input.first_word())
+                    .map_or(NO_ROWS, Vec::as_slice),
+                r.any_word.as_slice(),
+            ),
+            None => (NO_ROWS, NO_ROWS),
+        };
+        // Three ascending position lists, merged while walking in `direction`: rows of this
+        // permission filed under the input's first word, rows of this permission with no first
+        // word, and rows whose permission is a wildcard (which must check the permission too).
+        let lists = [by_word, any_word, self.wild.as_slice()];
+        let mut cursor = match direction {
+            Direction::LastMatch => lists.map(<[u32]>::len),
+            Direction::FirstMatch => [0; 3],
         };
         loop {
-            let (next_exact, next_wild) = match direction {
-                Direction::LastMatch => (
-                    a.checked_sub(1).map(|k| exact[k]),
-                    b.checked_sub(1).map(|k| self.wild[k]),
-                ),
-                Direction::FirstMatch => (exact.get(a).copied(), self.wild.get(b).copied()),
-            };
-            let take_exact = match (next_exact, next_wild) {
-                (None, None) => return None,
-                (Some(_), None) => true,
-                (None, Some(_)) => false,
-                (Some(x), Some(w)) => (x > w) == (direction == Direction::LastMatch),
-            };
-            let step = |k: &mut usize| match direction {
-                Direction::LastMatch => *k -= 1,
-                Direction::FirstMatch => *k += 1,
-            };
-            if take_exact {
-                step(&mut a);
-                let i = next_exact? as usize;
-                if self.rows[i].pattern.is_match_subject(&input) {
-                    return Some(i);
+            let mut best: Option<(usize, u32)> = None;
+            for (k, list) in lists.iter().enumerate() {
+                let head = match direction {
+                    Direction::LastMatch => cursor[k].checked_sub(1).map(|c| list[c]),
+                    Direction::FirstMatch => list.get(cursor[k]).copied(),
+                };
+                if let Some(pos) = head {
+                    let better = best.is_none_or(|(_, b)| match direction {
+                        Direction::LastMatch => pos > b,
+                        Direction::FirstMatch => pos < b,
+                    });
+                    if better {
+                        best = Some((k, pos));
+                    }
                 }
-            } else {
-                step(&mut b);
-                let i = next_wild? as usize;
-                let row = &self.rows[i];
-                if row.permission.is_match_subject(&perm) && row.pattern.is_match_subject(&input) {
-                    return Some(i);
-                }
+            }
+            let (k, pos) = best?;
+            match direction {
+                Direction::LastMatch => cursor[k] -= 1,
+                Direction::FirstMatch => cursor[k] += 1,
+            }
+            let row = &self.rows[pos as usize];
+            let permission_ok = k < 2 || row.permission.is_match_subject(&perm);
+            if permission_ok && row.pattern.is_match_subject(&input) {
+                return Some(pos as usize);
             }
         }
     }

@@ -136,6 +136,17 @@ impl<'a> Subject<'a> {
         self.text.as_bytes()
     }
 
+    /// The input's first word: its bytes up to the first space or `/` (all of it when there is
+    /// none). A pattern with a [`Pattern::first_word`] can only match inputs with that word.
+    pub(crate) fn first_word(&self) -> &[u8] {
+        let b = self.bytes();
+        let end = b
+            .iter()
+            .position(|&c| c == b' ' || c == b'/')
+            .unwrap_or(b.len());
+        &b[..end]
+    }
+
     fn units(&self) -> &[u16] {
         self.units
             .get_or_init(|| self.text.encode_utf16().collect())
@@ -307,6 +318,8 @@ impl<T: Copy + Eq> Program<T> {
 #[derive(Clone, PartialEq, Eq)]
 pub struct Pattern {
     source: String,
+    /// The text after `\` → `/` and, on Windows, case folding.
+    normalized: String,
     platform: Platform,
     /// The pattern over UTF-8 bytes of the normalized text (see [`Subject`]).
     bytes: Program<u8>,
@@ -354,6 +367,7 @@ impl Pattern {
             literal: (!has_star && !has_any).then(|| text.as_bytes().to_vec()),
             bytes,
             units,
+            normalized: text.into_owned(),
         }
     }
 
@@ -376,6 +390,24 @@ impl Pattern {
     /// The normalized text of a literal pattern (see [`Pattern::is_literal`]).
     pub(crate) fn literal_key(&self) -> Option<&[u8]> {
         self.literal.as_deref()
+    }
+
+    /// The pattern's first word, when its literal beginning fixes it: the normalized text before
+    /// the first `*` or `?`, cut at its first space or `/` — only if that separator comes before
+    /// any wildcard. `git push *` → `git`, `src/*` → `src`, `/etc/*` → `` (empty); `*.env`,
+    /// `test_*` and `git` have none. Every input this pattern matches has the same first word
+    /// (see [`Subject::first_word`]), which is what lets an index skip the other rows. The
+    /// optional trailing `" *"` keeps this true: `git *` also matches `git`, whose first word is
+    /// `git`.
+    pub(crate) fn first_word(&self) -> Option<&[u8]> {
+        let text = self.normalized.as_bytes();
+        let literal_end = text
+            .iter()
+            .position(|&b| b == b'*' || b == b'?')
+            .unwrap_or(text.len());
+        let prefix = &text[..literal_end];
+        let sep = prefix.iter().position(|&b| b == b' ' || b == b'/')?;
+        Some(&prefix[..sep])
     }
 
     /// `Wildcard.match(input, pattern)`.
