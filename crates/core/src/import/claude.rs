@@ -99,17 +99,8 @@ pub(super) fn import_value(value: &Value) -> Result<Imported, Error> {
                         .map(|u| u.reason.clone())
                         .unwrap_or_default(),
                 };
-                let never = matches!(
-                    text.trim().split('(').next(),
-                    Some("Write" | "Grep" | "Glob" | "NotebookEdit" | "MultiEdit" | "LS")
-                ) && text.contains('(');
-                let hint = if never {
-                    "; Claude Code never consults this specifier: write `Edit(…)` or `Read(…)` instead"
-                } else {
-                    ""
-                };
                 warnings.push(drop(format!(
-                    "no row of the common table means the same to Claude Code ({why}){hint}"
+                    "no row of the common table means the same to Claude Code ({why})"
                 )));
                 continue;
             }

@@ -181,3 +181,6 @@ pub fn import_file(name: &str, text: &str) -> Result<Imported, Error> {
     }
     .map_err(|e| e.in_source(name))
 }
+
+#[cfg(test)]
+mod tests;

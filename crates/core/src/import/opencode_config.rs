@@ -63,13 +63,12 @@ pub(super) fn import_value(value: &Value) -> Result<Imported, Error> {
             .unwrap_or_default()
         {
             if let Some(p) = agent.get("permission") {
-                let n = leaves(p);
-                agent_rules += n;
-                for k in 0..n {
-                    let _ = k;
+                let at = format!("{key}.{name}.permission");
+                agent_rules += leaves(p);
+                for (path, rule) in leaf_paths(p, &at) {
                     warnings.push(ImportWarning {
-                        at: format!("{key}.{name}.permission"),
-                        rule: None,
+                        at: path,
+                        rule,
                         message: format!(
                             "agent `{name}`'s own rules apply to that agent only: import its rules separately"
                         ),
@@ -95,6 +94,23 @@ pub(super) fn import_value(value: &Value) -> Result<Imported, Error> {
     };
     out.rules_in += agent_rules;
     Ok(out)
+}
+
+/// Each native rule of a permission value: its path and the pattern it names.
+fn leaf_paths(v: &Value, at: &str) -> Vec<(String, Option<String>)> {
+    match v {
+        Value::Object(entries) => entries
+            .iter()
+            .flat_map(|(k, x)| match x {
+                Value::Object(p) => p
+                    .iter()
+                    .map(|(pat, _)| (format!("{at}.{k}"), Some(pat.clone())))
+                    .collect::<Vec<_>>(),
+                _ => vec![(format!("{at}.{k}"), None)],
+            })
+            .collect(),
+        _ => vec![(at.to_string(), None)],
+    }
 }
 
 /// Native rules written in a permission value, duplicates included.
