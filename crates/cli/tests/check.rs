@@ -90,3 +90,17 @@ fn an_unreadable_file_is_exit_2() {
     let out = permlab(&["check", "/nonexistent/lesson.json"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn the_readme_example_lesson_passes() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let section = &readme[readme.find("## Writing a lesson").expect("README section")..];
+    let start = section.find("```json\n").unwrap() + "```json\n".len();
+    let end = start + section[start..].find("```").unwrap();
+    let path = temp_file("readme.json", &section[start..end]);
+    let out = permlab(&["check", &path]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("5 answers checked, 0 wrong"), "{stdout}");
+}
