@@ -71,7 +71,7 @@ fn an_invalid_lesson_names_the_path() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(
-        stdout.contains("error at engines[0]: unknown engine \"claude\""),
+        stdout.contains("error at engines[0] (line 1, column 62): unknown engine \"claude\""),
         "{stdout}"
     );
     assert!(stdout.contains("presets[0].calls[0].tool"), "{stdout}");

@@ -311,6 +311,9 @@ pub struct Problem {
     pub path: String,
     /// What is wrong and what to write instead.
     pub message: String,
+    /// Where in the text the path points (when the lesson was read from text and the path
+    /// could be found there).
+    pub position: Option<json::Position>,
 }
 
 impl fmt::Display for Problem {
@@ -319,10 +322,12 @@ impl fmt::Display for Problem {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        if self.path.is_empty() {
-            write!(f, "{s}: {}", self.message)
-        } else {
-            write!(f, "{s} at {}: {}", self.path, self.message)
+        match (&self.path, &self.position) {
+            (p, _) if p.is_empty() => write!(f, "{s}: {}", self.message),
+            (p, Some(pos)) if !p.starts_with("line ") => {
+                write!(f, "{s} at {p} ({pos}): {}", self.message)
+            }
+            (p, _) => write!(f, "{s} at {p}: {}", self.message),
         }
     }
 }
@@ -346,6 +351,7 @@ impl Ctx {
             severity: Severity::Error,
             path: path.to_string(),
             message: message.into(),
+            position: None,
         });
     }
     fn warn(&mut self, path: &str, message: impl Into<String>) {
@@ -353,6 +359,7 @@ impl Ctx {
             severity: Severity::Warning,
             path: path.to_string(),
             message: message.into(),
+            position: None,
         });
     }
     fn unknown_keys(&mut self, v: &Value, path: &str, allowed: &[&str]) {
@@ -444,13 +451,20 @@ impl Lesson {
     /// Reads a lesson's JSON text, collecting every problem.
     pub fn parse(text: &str) -> Loaded {
         match json::parse(text) {
-            Ok(v) => Self::from_value(&v),
+            Ok(v) => {
+                let mut loaded = Self::from_value(&v);
+                for p in &mut loaded.problems {
+                    p.position = locate(text, &p.path);
+                }
+                loaded
+            }
             Err(e) => Loaded {
                 lesson: None,
                 problems: vec![Problem {
                     severity: Severity::Error,
                     path: e.position.to_string(),
                     message: format!("invalid JSON: {}", e.message),
+                    position: Some(e.position),
                 }],
             },
         }
@@ -816,4 +830,206 @@ fn read_preset(
         claude,
         calls,
     })
+}
+
+/// One step of a problem's JSON path.
+enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+/// `presets[0].calls[2].tool` → steps. Keys holding `.` or `[` cannot be told apart from steps;
+/// such a path is located as far as it can be.
+fn segments(path: &str) -> Vec<Seg> {
+    let mut out = Vec::new();
+    for part in path.split('.') {
+        let (key, mut rest) = match part.find('[') {
+            Some(i) => (&part[..i], &part[i..]),
+            None => (part, ""),
+        };
+        if !key.is_empty() {
+            out.push(Seg::Key(key.to_string()));
+        }
+        while let Some(r) = rest.strip_prefix('[') {
+            let Some(close) = r.find(']') else { break };
+            if let Ok(n) = r[..close].parse() {
+                out.push(Seg::Index(n));
+            }
+            rest = &r[close + 1..];
+        }
+    }
+    out
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && b[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    i
+}
+
+/// The index just past the string starting at `i` (a `"`), and its raw content.
+fn skip_string(b: &[u8], i: usize) -> (usize, &[u8]) {
+    let mut j = i + 1;
+    while j < b.len() && b[j] != b'"' {
+        j += if b[j] == b'\\' { 2 } else { 1 };
+    }
+    let end = j.min(b.len());
+    (end + 1, &b[(i + 1).min(end)..end])
+}
+
+/// The index just past the value starting at `i` (iterative: no recursion on deep input).
+fn skip_value(b: &[u8], mut i: usize) -> usize {
+    let mut depth = 0usize;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i = skip_string(b, i).0;
+                if depth == 0 {
+                    return i;
+                }
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                if depth == 0 {
+                    return i;
+                }
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            b',' | b':' if depth == 0 => return i,
+            c if depth == 0 && c.is_ascii_whitespace() => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    i
+}
+
+/// Where `path` points in the (valid JSON) `text`: the value's first character, or the
+/// innermost container found when the last steps are missing.
+fn locate(text: &str, path: &str) -> Option<json::Position> {
+    if path.is_empty() || path.starts_with("line ") {
+        return None;
+    }
+    let b = text.as_bytes();
+    let mut i = skip_ws(b, 0);
+    'steps: for seg in segments(path) {
+        match seg {
+            Seg::Key(k) => {
+                if b.get(i) != Some(&b'{') {
+                    break;
+                }
+                let container = i;
+                i += 1;
+                loop {
+                    i = skip_ws(b, i);
+                    if b.get(i) != Some(&b'"') {
+                        i = container;
+                        break 'steps;
+                    }
+                    let (after, raw) = skip_string(b, i);
+                    i = skip_ws(b, after);
+                    if b.get(i) != Some(&b':') {
+                        i = container;
+                        break 'steps;
+                    }
+                    i = skip_ws(b, i + 1);
+                    if raw == k.as_bytes() {
+                        continue 'steps;
+                    }
+                    i = skip_ws(b, skip_value(b, i));
+                    if b.get(i) != Some(&b',') {
+                        i = container;
+                        break 'steps;
+                    }
+                    i += 1;
+                }
+            }
+            Seg::Index(n) => {
+                if b.get(i) != Some(&b'[') {
+                    break;
+                }
+                let container = i;
+                i = skip_ws(b, i + 1);
+                for _ in 0..n {
+                    i = skip_ws(b, skip_value(b, i));
+                    if b.get(i) != Some(&b',') {
+                        i = container;
+                        break 'steps;
+                    }
+                    i = skip_ws(b, i + 1);
+                }
+            }
+        }
+    }
+    let i = i.min(text.len());
+    let before = text.get(..i)?;
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    Some(json::Position {
+        line,
+        column,
+        offset: i,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn problems_point_at_their_line() {
+        let text = "{\n  \"title\": \"t\", \"language\": \"zh\", \"mode\": \"quiz\",\n  \"engines\": [\"opencode\"],\n  \"presets\": [{\"id\": \"a\", \"rules\": [],\n    \"calls\": [\"bash: ls\",\n      {\"tool\": \"bsh\", \"input\": \"x\"}]}]\n}";
+        let loaded = Lesson::parse(text);
+        let p = &loaded.problems[0];
+        assert_eq!(p.path, "presets[0].calls[1].tool");
+        let pos = p.position.unwrap();
+        assert_eq!((pos.line, pos.column), (6, 16));
+        assert!(p
+            .to_string()
+            .starts_with("error at presets[0].calls[1].tool (line 6, column 16): "));
+    }
+
+    #[test]
+    fn locate_survives_odd_input() {
+        for path in ["a", "a[3].b", "[0]", "x.y.z[9]"] {
+            for text in ["", "{", "[[[[", "{\"a\": [1, {\"b\": \"\\\"\"}]}", "\"\\"] {
+                let _ = locate(text, path);
+            }
+        }
+        assert_eq!(locate("{\"a\": {\"b\": 1}}", "a.c").unwrap().column, 7);
+    }
+
+    /// Seed 001's verdict table rests on the settings' mode and sandbox: without them two of
+    /// its six answers change.
+    #[test]
+    fn seed_001_options_matter() {
+        let text = include_str!("../../../fixtures/lessons/claude-code-settings.json");
+        let lesson = Lesson::parse(text).lesson.unwrap();
+        let mut preset = lesson.presets[0].clone();
+        let edit = Call::new("edit_file", "src/auth.ts");
+        let node = Call::new("bash", "node scripts/sync.js");
+        assert_eq!(
+            preset.evaluate(EngineId::ClaudeCode, &edit).decision,
+            Decision::Allow
+        );
+        assert_eq!(
+            preset.evaluate(EngineId::ClaudeCode, &node).decision,
+            Decision::Allow
+        );
+        preset.claude.mode = Some(Mode::Default);
+        assert_eq!(
+            preset.evaluate(EngineId::ClaudeCode, &edit).decision,
+            Decision::Ask
+        );
+        preset.claude.sandboxable = Some(false);
+        assert_eq!(
+            preset.evaluate(EngineId::ClaudeCode, &node).decision,
+            Decision::Ask
+        );
+    }
 }

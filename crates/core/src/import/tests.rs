@@ -157,6 +157,22 @@ fn opencode_agent_markdown() {
             row("task", "*", Action::Deny),
         ]
     );
+    let wrapped =
+        "---\ndescription: reviews code\n  and writes notes\npermission:\n  edit: deny\n---\n";
+    assert_eq!(
+        rows(&import(Format::OpenCode, wrapped).unwrap()),
+        [row("edit", "*", Action::Deny)]
+    );
+    let err = import(
+        Format::OpenCode,
+        "---\npermission:\n  bash: deny\n    \"*\": allow\n---\n",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("line 4") && err.contains("already has a value"),
+        "{err}"
+    );
     let err = import(Format::OpenCode, "---\npermission:\n  bash: deny\n")
         .unwrap_err()
         .to_string();

@@ -163,7 +163,25 @@ fn block(lines: &[Line], i: &mut usize, indent: usize, depth: usize) -> Result<V
         } else if v.starts_with('|') || v.starts_with('>') {
             Value::String(String::new())
         } else {
-            scalar(v, l.no)?
+            let value = scalar(v, l.no)?;
+            // A plain scalar may continue on more-indented lines (a wrapped `description:`);
+            // a continuation that looks like `key: value` is a nesting mistake, reported.
+            while let Some(n) = lines.get(*i) {
+                if n.indent <= indent {
+                    break;
+                }
+                if split_key(n.text).is_some() || !matches!(value, Value::String(_)) {
+                    return Err(err(
+                        n.no,
+                        format!(
+                            "`{}` is indented under a key that already has a value",
+                            n.text
+                        ),
+                    ));
+                }
+                *i += 1;
+            }
+            value
         };
         entries.push((key, value));
     }
