@@ -25,6 +25,7 @@ fn run(folder: &str, format: Format) -> Option<(usize, usize, usize)> {
         .collect();
     files.sort();
     let (mut loaded, mut warned, mut rejected) = (0, 0, 0);
+    let (mut rules_in, mut rows, mut dropped) = (0, 0, 0);
     for path in &files {
         let name = path.display().to_string();
         let text = std::fs::read_to_string(path).expect("corpus files are UTF-8");
@@ -39,6 +40,9 @@ fn run(folder: &str, format: Format) -> Option<(usize, usize, usize)> {
                     i.rules_dropped()
                 );
                 assert_eq!(i.origins.len(), i.table.len(), "{name}");
+                rules_in += i.rules_in;
+                rows += i.table.len();
+                dropped += i.rules_dropped();
                 if i.warnings.is_empty() {
                     loaded += 1;
                 } else {
@@ -60,7 +64,8 @@ fn run(folder: &str, format: Format) -> Option<(usize, usize, usize)> {
         }
     }
     println!(
-        "{folder}: {} files: {loaded} loaded, {warned} loaded with warnings, {rejected} rejected",
+        "{folder}: {} files: {loaded} loaded, {warned} loaded with warnings, {rejected} rejected; \
+         in the loaded files {rules_in} native rules gave {rows} rows, {dropped} were not imported",
         files.len()
     );
     Some((files.len(), loaded + warned, rejected))

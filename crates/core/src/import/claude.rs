@@ -30,7 +30,7 @@ pub fn claude_tool_row(text: &str) -> (String, String) {
         "Write" => "write_file",
         other => other,
     };
-    let spec = spec.trim();
+    // The specifier keeps its spaces: `Bash(sudo :* )` is not `Bash(sudo :*)` to Claude Code.
     let pattern = if spec.is_empty() {
         "*"
     } else if name == "WebFetch" {

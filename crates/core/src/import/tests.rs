@@ -65,7 +65,7 @@ fn claude_rules_that_have_no_faithful_row_are_reported() {
     let i = import(
         Format::ClaudeCode,
         r#"{"permissions": {"allow": ["Bash(*)", "Write(src/**)", "Read", 7, "WebFetch(domain:docs.rs)"],
-            "deny": ["Base(cd:*)", "Bash(ls", "mcp__github__get_*", "Task(Explore)"]}}"#,
+            "deny": ["Base(cd:*)", "Bash(ls", "mcp__github__get_*", "Task(Explore)", "Bash(sudo :* )"]}}"#,
     )
     .unwrap();
     assert_eq!(
@@ -73,6 +73,7 @@ fn claude_rules_that_have_no_faithful_row_are_reported() {
         [
             row("mcp__github__get_*", "*", Action::Deny),
             row("Task", "Explore", Action::Deny),
+            row("bash", "sudo :* ", Action::Deny),
             row("bash", "*", Action::Allow),
             row("read_file", "*", Action::Allow),
             row("WebFetch", "docs.rs", Action::Allow),
@@ -84,8 +85,8 @@ fn claude_rules_that_have_no_faithful_row_are_reported() {
         .filter(|w| w.dropped)
         .map(|w| w.to_string())
         .collect();
-    assert_eq!(i.rules_in, 9);
-    assert_eq!(i.rules_imported() + i.rules_dropped(), 9, "{dropped:#?}");
+    assert_eq!(i.rules_in, 10);
+    assert_eq!(i.rules_imported() + i.rules_dropped(), 10, "{dropped:#?}");
     assert!(
         dropped
             .iter()
