@@ -55,8 +55,14 @@ pub fn run(files: &[String]) -> Result<bool, Failure> {
                     checked += 1;
                     if e.decision != *want {
                         wrong += 1;
+                        let at = permlab_core::lesson::locate(
+                            &text,
+                            &format!("{}[{i}].expect.{engine_id}", preset.calls_at),
+                        )
+                        .map(|p| format!("{}:{}: ", p.line, p.column))
+                        .unwrap_or_default();
                         say!(
-                            "{path}: preset {}, call #{} `{}`, {}: expected {}, engines say {} ({})",
+                            "{path}:{at}preset {}, call #{} `{}`, {}: expected {}, engines say {} ({})",
                             preset.id,
                             i + 1,
                             call.call,

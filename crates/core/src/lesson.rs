@@ -28,7 +28,7 @@
 //! }
 //! let bad = Lesson::parse(r#"{"title": "x", "language": "fr", "mode": "explore", "engines": ["opencod"], "presets": []}"#);
 //! let msgs: Vec<String> = bad.problems.iter().map(|p| p.to_string()).collect();
-//! assert!(msgs[0].starts_with("error at language: "));
+//! assert!(msgs[0].starts_with("error at language (line 1, column 28): "), "{msgs:?}");
 //! assert!(msgs.iter().any(|m| m.contains("engines[0]") && m.contains("opencode")));
 //! ```
 
@@ -158,6 +158,9 @@ pub struct Preset {
     pub claude: ClaudeOptions,
     /// The calls.
     pub calls: Vec<LessonCall>,
+    /// Where the calls are written: `presets[N].calls`, or `calls` when the preset uses the
+    /// lesson's shared calls (for pointing at an answer: `{calls_at}[i].expect.{engine}`).
+    pub calls_at: String,
 }
 
 impl Preset {
@@ -809,10 +812,14 @@ fn read_preset(
             }
         }
     }
+    let mut calls_at = join(at, "calls");
     let calls = match v.get("calls") {
         Some(calls) => read_calls(c, calls, &join(at, "calls"), engines),
         None => match shared {
-            Some(s) => s.clone(),
+            Some(s) => {
+                calls_at = "calls".into();
+                s.clone()
+            }
             None => {
                 c.error(
                     &join(at, "calls"),
@@ -829,6 +836,7 @@ fn read_preset(
         imported,
         claude,
         calls,
+        calls_at,
     })
 }
 
@@ -909,9 +917,14 @@ fn skip_value(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// Where `path` points in the (valid JSON) `text`: the value's first character, or the
-/// innermost container found when the last steps are missing.
-fn locate(text: &str, path: &str) -> Option<json::Position> {
+/// Where `path` (as in [`Problem::path`]) points in the JSON `text`: the value's first
+/// character, or the innermost container found when the last steps are missing.
+///
+/// ```
+/// let p = permlab_core::lesson::locate("{\"a\": [1,\n  {\"b\": 2}]}", "a[1].b").unwrap();
+/// assert_eq!((p.line, p.column), (2, 9));
+/// ```
+pub fn locate(text: &str, path: &str) -> Option<json::Position> {
     if path.is_empty() || path.starts_with("line ") {
         return None;
     }

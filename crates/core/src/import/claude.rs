@@ -116,6 +116,14 @@ pub(super) fn import_value(value: &Value) -> Result<Imported, Error> {
             origins.push(at);
         }
     }
+    if value.get("permissions").is_none() {
+        warnings.push(ImportWarning {
+            at: "permissions".into(),
+            rule: None,
+            message: "no `permissions` object: the file adds no rules".into(),
+            dropped: false,
+        });
+    }
     let table = RuleTable::new(rows.iter().map(|(t, p, a)| (t.as_str(), p.as_str(), *a)));
     Ok(Imported {
         format: super::Format::ClaudeCode,
