@@ -367,7 +367,7 @@ impl Ctx {
     }
     fn unknown_keys(&mut self, v: &Value, path: &str, allowed: &[&str]) {
         for (k, _) in v.as_object().unwrap_or_default() {
-            if !allowed.contains(&k.as_str()) && !(path.is_empty() && k == "$schema") {
+            if !allowed.contains(&k.as_str()) && (!path.is_empty() || k != "$schema") {
                 self.error(
                     &join(path, k),
                     format!(
