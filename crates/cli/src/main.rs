@@ -21,6 +21,7 @@ macro_rules! say {
 mod args;
 mod batch;
 mod bench;
+mod check;
 mod conformance;
 mod eval;
 mod rules;
@@ -38,6 +39,9 @@ usage:
       evaluation throughput (evals/s) and the allow/ask/deny tally of one pass
   permlab bench-data --out DIR [--sizes 10,100,1000,10000] [--calls 1000] [--seed N] [--without-bare]
       write the mixed rule tables and calls the benchmark figures use
+  permlab check LESSON.json...
+      validate lessons (fixtures/lesson.schema.json) and compare every author-written
+      "expect" answer with the engines; exit 1 on an invalid lesson or a wrong answer
   permlab --version
 
 --rules FILE: a JSON array of {"tool", "pattern", "action"} rows (the lesson's table), or
@@ -97,6 +101,7 @@ fn main() -> ExitCode {
     let rest = &argv[1..];
     let result = match command.as_str() {
         "conformance" => parse(rest, &[], &[]).and_then(|a| conformance::run(&a.positional)),
+        "check" => parse(rest, &[], &[]).and_then(|a| check::run(&a.positional)),
         "eval" => {
             parse(rest, &["rules", "call", "engine"], &["explain"]).and_then(|a| eval::run(&a))
         }

@@ -1,0 +1,106 @@
+//! `permlab check`: the shipped lessons pass, a wrong answer key is caught (exit 1), an invalid
+//! lesson is reported with its path (exit 1), an unreadable file is exit 2.
+
+use std::process::{Command, Output};
+
+const LESSONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/lessons");
+
+fn permlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_permlab"))
+        .args(args)
+        .output()
+        .expect("permlab runs")
+}
+
+fn temp_file(name: &str, content: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("permlab-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn every_shipped_lesson_passes() {
+    let mut files: Vec<String> = std::fs::read_dir(LESSONS)
+        .unwrap()
+        .map(|e| e.unwrap().path().display().to_string())
+        .filter(|p| p.ends_with(".json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 2);
+    let args: Vec<&str> = std::iter::once("check")
+        .chain(files.iter().map(String::as_str))
+        .collect();
+    let out = permlab(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("0 wrong"), "{stdout}");
+}
+
+#[test]
+fn a_wrong_answer_key_is_caught() {
+    let lesson = std::fs::read_to_string(format!("{LESSONS}/a3-2-conflict.json")).unwrap();
+    // The seed's question: OpenCode's last match `git *` allows `git push origin main`.
+    // Claim it denies.
+    let wrong = lesson.replacen(
+        "\"opencode\": \"allow\",\n            \"claude-code\": \"deny\"",
+        "\"opencode\": \"deny\",\n            \"claude-code\": \"deny\"",
+        1,
+    );
+    assert_ne!(wrong, lesson, "the fixture changed shape: update this test");
+    let path = temp_file("wrong.json", &wrong);
+    let out = permlab(&["check", &path]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("opencode: expected deny, engines say allow"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 wrong"), "{stdout}");
+}
+
+#[test]
+fn an_invalid_lesson_names_the_path() {
+    let path = temp_file(
+        "invalid.json",
+        r#"{"title": "t", "language": "zh", "mode": "quiz", "engines": ["claude"],
+            "presets": [{"id": "a", "rules": [], "calls": [{"tool": "bsh", "input": "ls"}]}]}"#,
+    );
+    let out = permlab(&["check", &path]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("error at engines[0] (line 1, column 62): unknown engine \"claude\""),
+        "{stdout}"
+    );
+    assert!(stdout.contains("presets[0].calls[0].tool"), "{stdout}");
+    let path = temp_file("syntax.json", "{\"title\": \"t\",\n}");
+    let out = permlab(&["check", &path]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout.contains("error at line 1, column 14: invalid JSON"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn an_unreadable_file_is_exit_2() {
+    let out = permlab(&["check", "/nonexistent/lesson.json"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn the_readme_example_lesson_passes() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let section = &readme[readme.find("## Writing a lesson").expect("README section")..];
+    let start = section.find("```json\n").unwrap() + "```json\n".len();
+    let end = start + section[start..].find("```").unwrap();
+    let path = temp_file("readme.json", &section[start..end]);
+    let out = permlab(&["check", &path]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("5 answers checked, 0 wrong"), "{stdout}");
+}

@@ -1,0 +1,1048 @@
+//! # Lessons: a course author's JSON, read with every problem reported at once
+//!
+//! A lesson names a title, a language, a mode, the engines shown, one or more presets (a rule
+//! table written out, or a harness's own config to import) with their calls, optional answers
+//! the author expects per call and engine, and texts. The format is described by
+//! `fixtures/lesson.schema.json`; this module reads it and says, for every problem, where
+//! (a JSON path, or line and column for a syntax error) and what to write instead.
+//!
+//! ```
+//! use permlab_core::lesson::Lesson;
+//! use permlab_core::{Decision, EngineId};
+//! let loaded = Lesson::parse(r#"{
+//!   "title": {"zh": "规则冲突", "en": "Conflicting rules"},
+//!   "language": "en", "mode": "quiz",
+//!   "engines": ["first-match", "opencode", "claude-code"],
+//!   "presets": [{"id": "git", "rules": [
+//!       {"tool": "bash", "pattern": "git push *", "action": "deny"},
+//!       {"tool": "bash", "pattern": "git *", "action": "allow"}],
+//!     "calls": [{"tool": "bash", "input": "git push origin main",
+//!                "expect": {"first-match": "deny", "opencode": "allow", "claude-code": "deny"}}]}]
+//! }"#);
+//! assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
+//! let lesson = loaded.lesson.unwrap();
+//! let preset = &lesson.presets[0];
+//! let call = &preset.calls[0];
+//! for (engine, want) in &call.expect {
+//!     assert_eq!(preset.evaluate(*engine, &call.call).decision, *want);
+//! }
+//! let bad = Lesson::parse(r#"{"title": "x", "language": "fr", "mode": "explore", "engines": ["opencod"], "presets": []}"#);
+//! let msgs: Vec<String> = bad.problems.iter().map(|p| p.to_string()).collect();
+//! assert!(msgs[0].starts_with("error at language (line 1, column 28): "), "{msgs:?}");
+//! assert!(msgs.iter().any(|m| m.contains("engines[0]") && m.contains("opencode")));
+//! ```
+
+use std::fmt;
+
+use crate::claude_code::eval::{self, Context, Decider};
+use crate::claude_code::table::{lesson_context, to_tool_call};
+use crate::claude_code::{ClaudeCodeEngine, Mode, Policy};
+use crate::engines;
+use crate::evaluation::{Decision, Engine, EngineId, Evaluation, Reason, Step};
+use crate::import::{self, Format, Imported};
+use crate::json::{self, Value};
+use crate::table::{Action, Call, RuleTable};
+
+/// The tools the lesson's common table uses.
+pub const COMMON_TOOLS: [&str; 8] = [
+    "read_file",
+    "list_dir",
+    "grep",
+    "glob",
+    "edit_file",
+    "write_file",
+    "bash",
+    "todo_write",
+];
+
+/// OpenCode's permission names (what an imported `opencode.json` table holds).
+pub const OPENCODE_TOOLS: [&str; 15] = [
+    "read",
+    "edit",
+    "glob",
+    "grep",
+    "list",
+    "bash",
+    "task",
+    "external_directory",
+    "todowrite",
+    "question",
+    "webfetch",
+    "websearch",
+    "lsp",
+    "doom_loop",
+    "skill",
+];
+
+/// Whether some engine knows `tool`: a common tool, a Claude Code tool (MCP tools included) or
+/// an OpenCode permission. `*`-patterns (OpenCode rows such as `edit*`) count as known.
+///
+/// ```
+/// use permlab_core::lesson::known_tool;
+/// assert!(known_tool("bash") && known_tool("WebFetch") && known_tool("mcp__github__x"));
+/// assert!(!known_tool("bsh"));
+/// ```
+pub fn known_tool(tool: &str) -> bool {
+    COMMON_TOOLS.contains(&tool)
+        || OPENCODE_TOOLS.contains(&tool)
+        || crate::claude_code::rule::known_tool(tool)
+        || tool.contains('*')
+}
+
+/// A text in one language or both.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Text {
+    /// Chinese.
+    pub zh: Option<String>,
+    /// English.
+    pub en: Option<String>,
+}
+
+impl Text {
+    /// The text in `lang` (`zh`/`en`), else the other one.
+    pub fn get(&self, lang: &str) -> &str {
+        let (a, b) = if lang == "en" {
+            (&self.en, &self.zh)
+        } else {
+            (&self.zh, &self.en)
+        };
+        a.as_deref().or(b.as_deref()).unwrap_or("")
+    }
+}
+
+/// `explore` (the learner plays) or `quiz` (guess, then reveal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LessonMode {
+    /// The learner explores freely.
+    Explore,
+    /// Verdicts are hidden until the learner guesses.
+    Quiz,
+}
+
+/// Claude Code session facts a preset may set (a settings file's `defaultMode` is read from the
+/// file; `mode` here overrides it).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClaudeOptions {
+    /// The permission mode; `None`: the settings' `defaultMode`, else `default`.
+    pub mode: Option<Mode>,
+    /// The workspace trust dialog was accepted (default true): project allow rules apply.
+    pub trusted: Option<bool>,
+    /// An interactive session (default true); false is `-p`.
+    pub interactive: Option<bool>,
+    /// Whether the Bash commands can run inside the sandbox (default true; matters only when
+    /// the settings enable it).
+    pub sandboxable: Option<bool>,
+}
+
+/// One call of a preset, with the answers the author expects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonCall {
+    /// The call.
+    pub call: Call,
+    /// Author's answers, by engine, in written order.
+    pub expect: Vec<(EngineId, Decision)>,
+}
+
+/// A rule table (written or imported) and the calls shown with it.
+#[derive(Clone, Debug)]
+pub struct Preset {
+    /// The preset's id (for messages and URLs).
+    pub id: String,
+    /// Its title, if any.
+    pub title: Option<Text>,
+    /// The table every engine evaluates.
+    pub table: RuleTable,
+    /// When the preset is a native config: the import (format, warnings, settings).
+    pub imported: Option<Imported>,
+    /// Claude Code options.
+    pub claude: ClaudeOptions,
+    /// The calls.
+    pub calls: Vec<LessonCall>,
+    /// Where the calls are written: `presets[N].calls`, or `calls` when the preset uses the
+    /// lesson's shared calls (for pointing at an answer: `{calls_at}[i].expect.{engine}`).
+    pub calls_at: String,
+}
+
+impl Preset {
+    /// The engine `id` for this preset. A native Claude Code config runs natively (its mode,
+    /// sandbox and every rule as Claude Code read them); everything else runs on the table
+    /// through [`engines::build`].
+    pub fn engine(&self, id: EngineId) -> Box<dyn Engine> {
+        if id == EngineId::ClaudeCode {
+            let mut ctx = lesson_context();
+            if let Some(i) = self.claude.interactive {
+                ctx.interactive = i;
+            }
+            if let Some(s) = self.claude.sandboxable {
+                ctx.sandboxable = s;
+            }
+            if let Some(imp) = &self.imported {
+                if let Some(settings) = &imp.claude_settings {
+                    let policy = Policy::merge(
+                        std::slice::from_ref(settings),
+                        self.claude.trusted.unwrap_or(true),
+                    );
+                    let mode = self.claude.mode.unwrap_or_else(|| policy.session_mode());
+                    let rows = policy
+                        .rules
+                        .iter()
+                        .map(|r| {
+                            let at = format!("permissions.{}[{}]", r.group.as_str(), r.index);
+                            imp.origins
+                                .iter()
+                                .position(|o| *o == at)
+                                .unwrap_or(usize::MAX)
+                        })
+                        .collect();
+                    return Box::new(NativeClaude {
+                        policy,
+                        mode,
+                        ctx,
+                        rows,
+                    });
+                }
+            }
+            if self.claude != ClaudeOptions::default() {
+                return Box::new(ClaudeCodeEngine::with(
+                    &self.table,
+                    self.claude.mode.unwrap_or(Mode::Default),
+                    ctx,
+                ));
+            }
+        }
+        engines::build(id, &self.table)
+    }
+
+    /// One evaluation (builds the engine; for many calls keep [`Preset::engine`]).
+    pub fn evaluate(&self, id: EngineId, call: &Call) -> Evaluation {
+        self.engine(id).evaluate(call)
+    }
+}
+
+/// Claude Code over a native settings file: the same procedure as
+/// [`ClaudeCodeEngine`], with the file's own mode and sandbox, rows mapped to the import.
+struct NativeClaude {
+    policy: Policy,
+    mode: Mode,
+    ctx: Context,
+    rows: Vec<usize>,
+}
+
+impl Engine for NativeClaude {
+    fn id(&self) -> EngineId {
+        EngineId::ClaudeCode
+    }
+
+    fn evaluate(&self, call: &Call) -> Evaluation {
+        let v = eval::evaluate(&self.policy, self.mode, &self.ctx, &to_tool_call(call));
+        let row = |r: usize| self.rows.get(r).copied().unwrap_or(usize::MAX);
+        let rule = v.rule.map(row);
+        let mut matches: Vec<usize> = v.matches.iter().map(|&r| row(r)).collect();
+        matches.sort_unstable();
+        matches.dedup();
+        let steps = v
+            .trace
+            .iter()
+            .map(|s| Step {
+                row: row(s.rule),
+                group: Some(s.group),
+                tool_matched: s.tool_matched,
+                pattern_matched: s.spec_matched,
+                stop: s.stop,
+            })
+            .collect();
+        let reason = match (&v.decider, rule) {
+            (Decider::ToolRemoved, Some(row)) => Reason::ToolRemoved { row },
+            (Decider::DenyRule(_), Some(row)) => Reason::Rule {
+                row,
+                action: Action::Deny,
+            },
+            (Decider::AskRule, Some(row)) => Reason::Rule {
+                row,
+                action: Action::Ask,
+            },
+            (Decider::AllowRule, Some(row)) => Reason::Rule {
+                row,
+                action: Action::Allow,
+            },
+            (d, _) => Reason::ClaudeCode(d.clone()),
+        };
+        Evaluation {
+            engine: EngineId::ClaudeCode,
+            decision: v.outcome.decision(),
+            rule,
+            matches,
+            steps,
+            reason,
+            inferred: v.inferred,
+        }
+    }
+}
+
+/// A whole lesson.
+#[derive(Clone, Debug)]
+pub struct Lesson {
+    /// Title.
+    pub title: Text,
+    /// `zh` or `en`.
+    pub language: String,
+    /// Explore or quiz.
+    pub mode: LessonMode,
+    /// Engines shown, in order.
+    pub engines: Vec<EngineId>,
+    /// Presets, in order.
+    pub presets: Vec<Preset>,
+    /// Texts by key, in written order.
+    pub texts: Vec<(String, Text)>,
+}
+
+/// How bad a problem is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// The lesson cannot be used.
+    Error,
+    /// Probably a mistake (an unknown tool, a rule an import skipped).
+    Warning,
+}
+
+/// One problem in a lesson, with where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// Error or warning.
+    pub severity: Severity,
+    /// JSON path (`presets[0].calls[2].expect.opencode`), or `line L, column C` for syntax.
+    pub path: String,
+    /// What is wrong and what to write instead.
+    pub message: String,
+    /// Where in the text the path points (when the lesson was read from text and the path
+    /// could be found there).
+    pub position: Option<json::Position>,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        match (&self.path, &self.position) {
+            (p, _) if p.is_empty() => write!(f, "{s}: {}", self.message),
+            (p, Some(pos)) if !p.starts_with("line ") => {
+                write!(f, "{s} at {p} ({pos}): {}", self.message)
+            }
+            (p, _) => write!(f, "{s} at {p}: {}", self.message),
+        }
+    }
+}
+
+/// The result of reading a lesson: the lesson when it has no errors, and every problem.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The lesson, unless some problem is an error.
+    pub lesson: Option<Lesson>,
+    /// Errors and warnings, in document order.
+    pub problems: Vec<Problem>,
+}
+
+struct Ctx {
+    problems: Vec<Problem>,
+}
+
+impl Ctx {
+    fn error(&mut self, path: &str, message: impl Into<String>) {
+        self.problems.push(Problem {
+            severity: Severity::Error,
+            path: path.to_string(),
+            message: message.into(),
+            position: None,
+        });
+    }
+    fn warn(&mut self, path: &str, message: impl Into<String>) {
+        self.problems.push(Problem {
+            severity: Severity::Warning,
+            path: path.to_string(),
+            message: message.into(),
+            position: None,
+        });
+    }
+    fn unknown_keys(&mut self, v: &Value, path: &str, allowed: &[&str]) {
+        for (k, _) in v.as_object().unwrap_or_default() {
+            if !allowed.contains(&k.as_str()) && (!path.is_empty() || k != "$schema") {
+                self.error(
+                    &join(path, k),
+                    format!(
+                        "unknown key \"{k}\": the keys here are {}",
+                        allowed.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+    fn text(&mut self, v: Option<&Value>, path: &str, required: bool) -> Option<Text> {
+        match v {
+            None if required => {
+                self.error(path, "missing: write a string or {\"zh\": …, \"en\": …}");
+                None
+            }
+            None => None,
+            Some(Value::String(s)) => Some(Text {
+                zh: Some(s.clone()),
+                en: Some(s.clone()),
+            }),
+            Some(o @ Value::Object(_)) => {
+                self.unknown_keys(o, path, &["zh", "en"]);
+                let mut t = Text { zh: None, en: None };
+                for (lang, slot) in [("zh", &mut t.zh), ("en", &mut t.en)] {
+                    match o.get(lang) {
+                        None => {}
+                        Some(Value::String(s)) => *slot = Some(s.clone()),
+                        Some(other) => self.error(
+                            &join(path, lang),
+                            format!("expected a string, found {}", other.kind()),
+                        ),
+                    }
+                }
+                if t.zh.is_none() && t.en.is_none() {
+                    self.error(path, "give at least one of \"zh\" and \"en\"");
+                }
+                Some(t)
+            }
+            Some(other) => {
+                self.error(
+                    path,
+                    format!(
+                        "expected a string or {{\"zh\": …, \"en\": …}}, found {}",
+                        other.kind()
+                    ),
+                );
+                None
+            }
+        }
+    }
+    fn string<'v>(&mut self, v: Option<&'v Value>, path: &str, example: &str) -> Option<&'v str> {
+        match v {
+            Some(Value::String(s)) => Some(s),
+            None => {
+                self.error(path, format!("missing: write e.g. {example}"));
+                None
+            }
+            Some(other) => {
+                self.error(
+                    path,
+                    format!(
+                        "expected a string, found {}: write e.g. {example}",
+                        other.kind()
+                    ),
+                );
+                None
+            }
+        }
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+const SLUGS: &str = "first-match, opencode, claude-code, corecoder, codex";
+
+impl Lesson {
+    /// Reads a lesson's JSON text, collecting every problem.
+    pub fn parse(text: &str) -> Loaded {
+        match json::parse(text) {
+            Ok(v) => {
+                let mut loaded = Self::from_value(&v);
+                for p in &mut loaded.problems {
+                    p.position = locate(text, &p.path);
+                }
+                loaded
+            }
+            Err(e) => Loaded {
+                lesson: None,
+                problems: vec![Problem {
+                    severity: Severity::Error,
+                    path: e.position.to_string(),
+                    message: format!("invalid JSON: {}", e.message),
+                    position: Some(e.position),
+                }],
+            },
+        }
+    }
+
+    /// Reads a parsed lesson.
+    pub fn from_value(v: &Value) -> Loaded {
+        let mut c = Ctx {
+            problems: Vec::new(),
+        };
+        if v.as_object().is_none() {
+            c.error("", format!("a lesson is a JSON object, found {}", v.kind()));
+            return Loaded {
+                lesson: None,
+                problems: c.problems,
+            };
+        }
+        c.unknown_keys(
+            v,
+            "",
+            &[
+                "title", "language", "mode", "engines", "presets", "calls", "texts",
+            ],
+        );
+        let title = c.text(v.get("title"), "title", true);
+        let language = c
+            .string(v.get("language"), "language", "\"zh\"")
+            .map(str::to_string);
+        if let Some(l) = &language {
+            if l != "zh" && l != "en" {
+                c.error(
+                    "language",
+                    format!("\"{l}\" is not a lesson language: write \"zh\" or \"en\""),
+                );
+            }
+        }
+        let mode = match c.string(v.get("mode"), "mode", "\"explore\"") {
+            Some("explore") => Some(LessonMode::Explore),
+            Some("quiz") => Some(LessonMode::Quiz),
+            Some(other) => {
+                c.error(
+                    "mode",
+                    format!("unknown mode \"{other}\": write \"explore\" or \"quiz\""),
+                );
+                None
+            }
+            None => None,
+        };
+        let mut engines = Vec::new();
+        match v.get("engines") {
+            Some(Value::Array(items)) if !items.is_empty() => {
+                for (i, item) in items.iter().enumerate() {
+                    let at = format!("engines[{i}]");
+                    match item.as_str().map(|s| (s, EngineId::from_slug(s))) {
+                        Some((_, Some(e))) if engines.contains(&e) => {
+                            c.error(&at, format!("\"{e}\" is listed twice"))
+                        }
+                        Some((_, Some(e))) => engines.push(e),
+                        Some((s, None)) => c.error(
+                            &at,
+                            format!("unknown engine \"{s}\": use one of {SLUGS}"),
+                        ),
+                        None => c.error(&at, format!("expected an engine slug ({SLUGS})")),
+                    }
+                }
+            }
+            _ => c.error(
+                "engines",
+                format!("expected a non-empty array of engine slugs, e.g. [\"first-match\", \"opencode\"] ({SLUGS})"),
+            ),
+        }
+        let shared_calls = v
+            .get("calls")
+            .map(|calls| read_calls(&mut c, calls, "calls", &engines));
+        let mut presets = Vec::new();
+        match v.get("presets") {
+            Some(Value::Array(items)) if !items.is_empty() => {
+                for (i, p) in items.iter().enumerate() {
+                    if let Some(p) =
+                        read_preset(&mut c, p, &format!("presets[{i}]"), &engines, &shared_calls)
+                    {
+                        if presets.iter().any(|q: &Preset| q.id == p.id) {
+                            c.error(&format!("presets[{i}].id"), format!("\"{}\" is used twice: give each preset its own id", p.id));
+                        }
+                        presets.push(p);
+                    }
+                }
+            }
+            _ => c.error(
+                "presets",
+                "expected a non-empty array of presets, e.g. [{\"id\": \"main\", \"rules\": […], \"calls\": […]}]",
+            ),
+        }
+        let mut texts = Vec::new();
+        match v.get("texts") {
+            None => {}
+            Some(Value::Object(entries)) => {
+                for (k, t) in entries {
+                    if let Some(t) = c.text(Some(t), &join("texts", k), true) {
+                        texts.push((k.clone(), t));
+                    }
+                }
+            }
+            Some(other) => c.error(
+                "texts",
+                format!("expected an object of key → text, found {}", other.kind()),
+            ),
+        }
+        let ok = !c.problems.iter().any(|p| p.severity == Severity::Error);
+        let lesson = match (ok, title, language, mode) {
+            (true, Some(title), Some(language), Some(mode)) => Some(Lesson {
+                title,
+                language,
+                mode,
+                engines,
+                presets,
+                texts,
+            }),
+            _ => None,
+        };
+        Loaded {
+            lesson,
+            problems: c.problems,
+        }
+    }
+}
+
+fn read_calls(c: &mut Ctx, v: &Value, path: &str, engines: &[EngineId]) -> Vec<LessonCall> {
+    let Some(items) = v.as_array() else {
+        c.error(
+            path,
+            "expected an array of calls, e.g. [{\"tool\": \"bash\", \"input\": \"git status\"}]",
+        );
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let at = format!("{path}[{i}]");
+        let call = match item {
+            Value::String(s) => match Call::parse(s) {
+                Ok(call) => call,
+                Err(e) => {
+                    c.error(&at, e.to_string());
+                    continue;
+                }
+            },
+            Value::Object(_) => {
+                c.unknown_keys(item, &at, &["tool", "input", "expect", "note"]);
+                let tool = c.string(item.get("tool"), &join(&at, "tool"), "\"bash\"");
+                let input = c.string(item.get("input"), &join(&at, "input"), "\"git status\"");
+                match (tool, input) {
+                    (Some(t), Some(i)) => Call::new(t, i),
+                    _ => continue,
+                }
+            }
+            other => {
+                c.error(
+                    &at,
+                    format!(
+                        "expected a call {{\"tool\", \"input\"}} or \"tool: input\", found {}",
+                        other.kind()
+                    ),
+                );
+                continue;
+            }
+        };
+        if !known_tool(&call.tool) {
+            c.error(
+                &join(&at, "tool"),
+                format!(
+                    "no engine knows the tool \"{}\": use one of {} (or a Claude Code / OpenCode tool name)",
+                    call.tool,
+                    COMMON_TOOLS.join(", ")
+                ),
+            );
+        }
+        let mut expect = Vec::new();
+        match item.get("expect") {
+            None => {}
+            Some(e @ Value::Object(entries)) => {
+                let _ = e;
+                for (slug, d) in entries {
+                    let p = join(&join(&at, "expect"), slug);
+                    let Some(engine) = EngineId::from_slug(slug) else {
+                        c.error(&p, format!("unknown engine \"{slug}\": use one of {SLUGS}"));
+                        continue;
+                    };
+                    if !engines.contains(&engine) {
+                        c.warn(&p, format!("\"{slug}\" is not in the lesson's \"engines\": this answer is checked but never shown"));
+                    }
+                    let decision = match d.as_str() {
+                        Some("allow") => Decision::Allow,
+                        Some("ask") => Decision::Ask,
+                        Some("deny") => Decision::Deny,
+                        Some("unavailable") => Decision::Unavailable,
+                        _ => {
+                            c.error(&p, "write \"allow\", \"ask\", \"deny\" or \"unavailable\"");
+                            continue;
+                        }
+                    };
+                    expect.push((engine, decision));
+                }
+            }
+            Some(other) => c.error(
+                &join(&at, "expect"),
+                format!("expected an object engine → answer, e.g. {{\"opencode\": \"allow\"}}, found {}", other.kind()),
+            ),
+        }
+        out.push(LessonCall { call, expect });
+    }
+    out
+}
+
+fn read_preset(
+    c: &mut Ctx,
+    v: &Value,
+    at: &str,
+    engines: &[EngineId],
+    shared: &Option<Vec<LessonCall>>,
+) -> Option<Preset> {
+    if v.as_object().is_none() {
+        c.error(at, format!("expected a preset object, found {}", v.kind()));
+        return None;
+    }
+    c.unknown_keys(
+        v,
+        at,
+        &[
+            "id",
+            "title",
+            "rules",
+            "config",
+            "calls",
+            "claude-code",
+            "note",
+        ],
+    );
+    let id = c
+        .string(v.get("id"), &join(at, "id"), "\"main\"")?
+        .to_string();
+    let title = c.text(v.get("title"), &join(at, "title"), false);
+    let mut imported = None;
+    let table = match (v.get("rules"), v.get("config")) {
+        (Some(_), Some(_)) => {
+            c.error(at, "give either \"rules\" or \"config\", not both");
+            return None;
+        }
+        (None, None) => {
+            c.error(at, "missing \"rules\" (a table [{\"tool\", \"pattern\", \"action\"}]) or \"config\" ({\"format\", \"text\"})");
+            return None;
+        }
+        (Some(rules), None) => match RuleTable::from_value(rules) {
+            Ok(t) => t,
+            Err(e) => {
+                let (path, msg) = match e.kind() {
+                    crate::ErrorKind::Shape { path, message } => {
+                        (format!("{}{}", join(at, "rules"), path), message.clone())
+                    }
+                    _ => (join(at, "rules"), e.to_string()),
+                };
+                c.error(&path, msg);
+                return None;
+            }
+        },
+        (None, Some(config)) => {
+            let cat = join(at, "config");
+            c.unknown_keys(config, &cat, &["format", "text"]);
+            let format = match c.string(
+                config.get("format"),
+                &join(&cat, "format"),
+                "\"claude-code\"",
+            ) {
+                Some(f) => match Format::from_slug(f) {
+                    Some(f) => f,
+                    None => {
+                        c.error(&join(&cat, "format"), format!("unknown format \"{f}\": write \"claude-code\", \"opencode\" or \"codex\""));
+                        return None;
+                    }
+                },
+                None => return None,
+            };
+            let result = match config.get("text") {
+                Some(Value::String(s)) => import::import(format, s),
+                Some(o @ Value::Object(_)) => import::import_value(format, o),
+                _ => {
+                    c.error(&join(&cat, "text"), "give the file's text as a string (or, for a JSON format, the object itself)");
+                    return None;
+                }
+            };
+            match result {
+                Ok(i) => {
+                    for w in &i.warnings {
+                        c.warn(&join(&cat, "text"), w.to_string());
+                    }
+                    let t = i.table.clone();
+                    imported = Some(i);
+                    t
+                }
+                Err(e) => {
+                    c.error(
+                        &join(&cat, "text"),
+                        format!("the {} config cannot be imported: {e}", format.slug()),
+                    );
+                    return None;
+                }
+            }
+        }
+    };
+    for (i, r) in table.rules().iter().enumerate() {
+        if !known_tool(&r.tool) {
+            c.warn(
+                &format!("{}[{i}].tool", join(at, "rules")),
+                format!(
+                    "no engine knows the tool \"{}\": the row never matches a lesson call",
+                    r.tool
+                ),
+            );
+        }
+    }
+    let mut claude = ClaudeOptions::default();
+    if let Some(o) = v.get("claude-code") {
+        let oat = join(at, "claude-code");
+        c.unknown_keys(o, &oat, &["mode", "trusted", "interactive", "sandboxable"]);
+        if let Some(m) = o.get("mode") {
+            match m.as_str().and_then(Mode::parse) {
+                Some(m) => claude.mode = Some(m),
+                None => c.error(
+                    &join(&oat, "mode"),
+                    "write default, acceptEdits, plan, auto, dontAsk or bypassPermissions",
+                ),
+            }
+        }
+        for (key, slot) in [
+            ("trusted", &mut claude.trusted),
+            ("interactive", &mut claude.interactive),
+            ("sandboxable", &mut claude.sandboxable),
+        ] {
+            match o.get(key) {
+                None => {}
+                Some(Value::Bool(b)) => *slot = Some(*b),
+                Some(_) => c.error(&join(&oat, key), "write true or false"),
+            }
+        }
+    }
+    let mut calls_at = join(at, "calls");
+    let calls = match v.get("calls") {
+        Some(calls) => read_calls(c, calls, &join(at, "calls"), engines),
+        None => match shared {
+            Some(s) => {
+                calls_at = "calls".into();
+                s.clone()
+            }
+            None => {
+                c.error(
+                    &join(at, "calls"),
+                    "missing: give the preset its calls (or the lesson a top-level \"calls\")",
+                );
+                Vec::new()
+            }
+        },
+    };
+    Some(Preset {
+        id,
+        title,
+        table,
+        imported,
+        claude,
+        calls,
+        calls_at,
+    })
+}
+
+/// One step of a problem's JSON path.
+enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+/// `presets[0].calls[2].tool` → steps. Keys holding `.` or `[` cannot be told apart from steps;
+/// such a path is located as far as it can be.
+fn segments(path: &str) -> Vec<Seg> {
+    let mut out = Vec::new();
+    for part in path.split('.') {
+        let (key, mut rest) = match part.find('[') {
+            Some(i) => (&part[..i], &part[i..]),
+            None => (part, ""),
+        };
+        if !key.is_empty() {
+            out.push(Seg::Key(key.to_string()));
+        }
+        while let Some(r) = rest.strip_prefix('[') {
+            let Some(close) = r.find(']') else { break };
+            if let Ok(n) = r[..close].parse() {
+                out.push(Seg::Index(n));
+            }
+            rest = &r[close + 1..];
+        }
+    }
+    out
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && b[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    i
+}
+
+/// The index just past the string starting at `i` (a `"`), and its raw content.
+fn skip_string(b: &[u8], i: usize) -> (usize, &[u8]) {
+    let mut j = i + 1;
+    while j < b.len() && b[j] != b'"' {
+        j += if b[j] == b'\\' { 2 } else { 1 };
+    }
+    let end = j.min(b.len());
+    (end + 1, &b[(i + 1).min(end)..end])
+}
+
+/// The index just past the value starting at `i` (iterative: no recursion on deep input).
+fn skip_value(b: &[u8], mut i: usize) -> usize {
+    let mut depth = 0usize;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i = skip_string(b, i).0;
+                if depth == 0 {
+                    return i;
+                }
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                if depth == 0 {
+                    return i;
+                }
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            b',' | b':' if depth == 0 => return i,
+            c if depth == 0 && c.is_ascii_whitespace() => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    i
+}
+
+/// Where `path` (as in [`Problem::path`]) points in the JSON `text`: the value's first
+/// character, or the innermost container found when the last steps are missing.
+///
+/// ```
+/// let p = permlab_core::lesson::locate("{\"a\": [1,\n  {\"b\": 2}]}", "a[1].b").unwrap();
+/// assert_eq!((p.line, p.column), (2, 9));
+/// ```
+pub fn locate(text: &str, path: &str) -> Option<json::Position> {
+    if path.is_empty() || path.starts_with("line ") {
+        return None;
+    }
+    let b = text.as_bytes();
+    let mut i = skip_ws(b, 0);
+    'steps: for seg in segments(path) {
+        match seg {
+            Seg::Key(k) => {
+                if b.get(i) != Some(&b'{') {
+                    break;
+                }
+                let container = i;
+                i += 1;
+                loop {
+                    i = skip_ws(b, i);
+                    if b.get(i) != Some(&b'"') {
+                        i = container;
+                        break 'steps;
+                    }
+                    let (after, raw) = skip_string(b, i);
+                    i = skip_ws(b, after);
+                    if b.get(i) != Some(&b':') {
+                        i = container;
+                        break 'steps;
+                    }
+                    i = skip_ws(b, i + 1);
+                    if raw == k.as_bytes() {
+                        continue 'steps;
+                    }
+                    i = skip_ws(b, skip_value(b, i));
+                    if b.get(i) != Some(&b',') {
+                        i = container;
+                        break 'steps;
+                    }
+                    i += 1;
+                }
+            }
+            Seg::Index(n) => {
+                if b.get(i) != Some(&b'[') {
+                    break;
+                }
+                let container = i;
+                i = skip_ws(b, i + 1);
+                for _ in 0..n {
+                    i = skip_ws(b, skip_value(b, i));
+                    if b.get(i) != Some(&b',') {
+                        i = container;
+                        break 'steps;
+                    }
+                    i = skip_ws(b, i + 1);
+                }
+            }
+        }
+    }
+    let i = i.min(text.len());
+    let before = text.get(..i)?;
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    Some(json::Position {
+        line,
+        column,
+        offset: i,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn problems_point_at_their_line() {
+        let text = "{\n  \"title\": \"t\", \"language\": \"zh\", \"mode\": \"quiz\",\n  \"engines\": [\"opencode\"],\n  \"presets\": [{\"id\": \"a\", \"rules\": [],\n    \"calls\": [\"bash: ls\",\n      {\"tool\": \"bsh\", \"input\": \"x\"}]}]\n}";
+        let loaded = Lesson::parse(text);
+        let p = &loaded.problems[0];
+        assert_eq!(p.path, "presets[0].calls[1].tool");
+        let pos = p.position.unwrap();
+        assert_eq!((pos.line, pos.column), (6, 16));
+        assert!(p
+            .to_string()
+            .starts_with("error at presets[0].calls[1].tool (line 6, column 16): "));
+    }
+
+    #[test]
+    fn locate_survives_odd_input() {
+        for path in ["a", "a[3].b", "[0]", "x.y.z[9]"] {
+            for text in ["", "{", "[[[[", "{\"a\": [1, {\"b\": \"\\\"\"}]}", "\"\\"] {
+                let _ = locate(text, path);
+            }
+        }
+        assert_eq!(locate("{\"a\": {\"b\": 1}}", "a.c").unwrap().column, 7);
+    }
+
+    /// Seed 001's verdict table rests on the settings' mode and sandbox: without them two of
+    /// its six answers change.
+    #[test]
+    fn seed_001_options_matter() {
+        let text = include_str!("../../../fixtures/lessons/claude-code-settings.json");
+        let lesson = Lesson::parse(text).lesson.unwrap();
+        let mut preset = lesson.presets[0].clone();
+        let edit = Call::new("edit_file", "src/auth.ts");
+        let node = Call::new("bash", "node scripts/sync.js");
+        assert_eq!(
+            preset.evaluate(EngineId::ClaudeCode, &edit).decision,
+            Decision::Allow
+        );
+        assert_eq!(
+            preset.evaluate(EngineId::ClaudeCode, &node).decision,
+            Decision::Allow
+        );
+        preset.claude.mode = Some(Mode::Default);
+        assert_eq!(
+            preset.evaluate(EngineId::ClaudeCode, &edit).decision,
+            Decision::Ask
+        );
+        preset.claude.sandboxable = Some(false);
+        assert_eq!(
+            preset.evaluate(EngineId::ClaudeCode, &node).decision,
+            Decision::Ask
+        );
+    }
+}
