@@ -1,6 +1,7 @@
 //! The components. State lives in [`Ctx`] (signals over the plain [`Lab`]); every verdict, match
 //! and cursor comes from [`compute`] (the core's engines). Handlers only change the `Lab`.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use leptos::ev;
@@ -27,9 +28,14 @@ pub struct Config {
     pub ns: String,
     /// Where the conformance fixtures are served (a URL prefix).
     pub fixtures: String,
+    /// URL of the self-check worker's loader (a separate wasm, fetched on demand).
+    pub selfcheck: String,
     /// A lesson table given by the host page (fixtures format), shown as the custom preset.
     pub lesson: Option<String>,
 }
+
+/// Rows rendered per frame for big tables.
+const CHUNK: usize = 400;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Lift {
@@ -47,6 +53,36 @@ struct Drag {
     y0: f64,
     active: bool,
     moved: bool,
+}
+
+/// What one table row shows besides its rule: kept per row (see the sync effect in [`App`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct RowView {
+    pos: usize,
+    last: bool,
+    cursor: Option<String>,
+    decisive: Option<String>,
+    lifted: bool,
+    /// A drop indicator on this row: `Some(true)` below it, `Some(false)` above it.
+    drop: Option<bool>,
+}
+
+/// The row signal for `id`, created (under the widget's owner, so it outlives any one row
+/// view) on first use.
+fn row_signal(ctx: Ctx, id: RuleId, pos: usize, n: usize) -> RwSignal<RowView> {
+    if let Some(s) = ctx.rows.with_value(|m| m.get(&id).copied()) {
+        return s;
+    }
+    let init = RowView {
+        pos,
+        last: pos + 1 == n,
+        ..RowView::default()
+    };
+    let s = ctx.owner.with_value(|o| o.with(|| RwSignal::new(init)));
+    ctx.rows.update_value(|m| {
+        m.insert(id, s);
+    });
+    s
 }
 
 #[derive(Clone, Copy)]
@@ -83,13 +119,16 @@ struct Ctx {
     shown: Memo<Vec<EngineId>>,
     evals: Memo<Vec<Evaluation>>,
     matrix: Memo<Vec<Vec<Decision>>>,
-    positions: Memo<Vec<usize>>,
+    rows: StoredValue<HashMap<RuleId, RwSignal<RowView>>>,
+    owner: StoredValue<Owner>,
     cursors: Memo<Vec<(usize, EngineId)>>,
     decisive: Memo<Vec<(usize, EngineId)>>,
     target: Memo<Option<(usize, usize)>>,
     total_steps: Memo<usize>,
     root: NodeRef<html::Section>,
     reorder_pending: StoredValue<bool>,
+    /// How many rows are in the DOM: big tables are rendered a chunk per frame.
+    limit: RwSignal<usize>,
 }
 
 /// The engines that draw a cursor in the stepper.
@@ -176,16 +215,6 @@ pub fn App(config: Config) -> impl IntoView {
     let shown = Memo::new(move |_| preset.get().engines(codex.get()));
     let evals = Memo::new(move |_| table.with(|t| call.with(|c| compute::evaluate_all(t, c))));
     let matrix = Memo::new(move |_| table.with(|t| calls.with(|c| compute::matrix(t, c))));
-    let positions = Memo::new(move |_| {
-        table.with(|t| {
-            let max = t.rules().iter().map(|r| r.id.0 as usize).max().unwrap_or(0);
-            let mut p = vec![usize::MAX; max + 1];
-            for (i, r) in t.rules().iter().enumerate() {
-                p[r.id.0 as usize] = i;
-            }
-            p
-        })
-    });
     let total_steps = Memo::new(move |_| {
         let engines = cursor_engines(codex.get());
         evals.with(|v| {
@@ -257,14 +286,63 @@ pub fn App(config: Config) -> impl IntoView {
         shown,
         evals,
         matrix,
-        positions,
+        rows: StoredValue::new(HashMap::new()),
+        owner: StoredValue::new(Owner::current().unwrap_or_default()),
         cursors,
         decisive,
         target,
         total_steps,
         root: NodeRef::new(),
         reorder_pending: StoredValue::new(false),
+        limit: RwSignal::new(CHUNK),
     };
+
+    // Each row reads only its own signal: one shared memo read by 10 000 rows would make every
+    // update quadratic (the reactive graph keeps subscribers in an ordered set).
+    Effect::new(move |_| {
+        let target = ctx.target.get();
+        let limit = ctx.limit.get();
+        ctx.cursors.with(|cursors| {
+            ctx.decisive.with(|decisive| {
+                ctx.table.with(|t| {
+                    let n = t.len();
+                    let at = |list: &[(usize, EngineId)], i: usize| {
+                        let v: Vec<&str> = list
+                            .iter()
+                            .filter(|(r, _)| *r == i)
+                            .map(|(_, e)| e.slug())
+                            .collect();
+                        (!v.is_empty()).then(|| v.join(" "))
+                    };
+                    // Only rows in the DOM (see `limit`) need their signal.
+                    for (i, r) in t.rules().iter().enumerate().take(limit) {
+                        let v = RowView {
+                            pos: i,
+                            last: i + 1 == n,
+                            cursor: at(cursors, i),
+                            decisive: at(decisive, i),
+                            lifted: target.is_some_and(|(from, _)| from == i),
+                            drop: target
+                                .filter(|&(from, to)| to == i && from != to)
+                                .map(|(from, to)| to > from),
+                        };
+                        let sig = row_signal(ctx, r.id, i, n);
+                        if sig.with_untracked(|old| *old != v) {
+                            sig.set(v);
+                        }
+                    }
+                })
+            })
+        });
+    });
+
+    // A 10 000-row table is rendered CHUNK rows per frame, so the page keeps answering.
+    Effect::new(move |_| {
+        let n = ctx.table.with(RuleTable::len);
+        if ctx.limit.get() < n {
+            request_animation_frame(move || ctx.limit.update(|l| *l += CHUNK));
+        }
+    });
 
     // The URL hash follows the state (replaceState: no history entry per click).
     Effect::new(move |_| {
@@ -298,6 +376,8 @@ pub fn App(config: Config) -> impl IntoView {
         if ctx.reorder_pending.get_value() {
             ctx.reorder_pending.set_value(false);
             web::mark_end("pl-reorder");
+            // …and once the DOM has been updated and a frame is about to be painted.
+            request_animation_frame(|| web::mark_end("pl-reorder-frame"));
         }
     });
 
@@ -338,7 +418,7 @@ pub fn App(config: Config) -> impl IntoView {
             <FormulaView ctx/>
             <MatrixView ctx/>
             <TranslationsView ctx/>
-            <SelfCheck ctx fixtures=config.fixtures.clone()/>
+            <SelfCheck ctx fixtures=config.fixtures.clone() worker=config.selfcheck.clone()/>
             <TableEditor ctx/>
         </section>
     }
@@ -368,6 +448,10 @@ fn reorder(ctx: Ctx, op: Op) -> bool {
         };
     });
     if changed {
+        if ctx.stepping.get_untracked() {
+            // New order, new cursor paths: an open stepper starts again at step 1.
+            ctx.lab.update(|l| l.set_step(1, usize::MAX));
+        }
         ctx.reorder_pending.set_value(true);
         ctx.prev_matrix.set(Some(before));
         if !matches!(op, Op::Move(..)) {
@@ -490,6 +574,7 @@ fn PresetBar(ctx: Ctx) -> impl IntoView {
         ctx.lift.set(None);
         ctx.drag.set(None);
         ctx.prev_matrix.set(None);
+        ctx.limit.set(CHUNK);
         ctx.calls.set(calls);
         ctx.lab.set(Lab::new(table, first));
         ctx.preset.set(p);
@@ -677,8 +762,9 @@ fn RulesView(ctx: Ctx) -> impl IntoView {
                     </tr>
                 </thead>
                 <tbody class="pl-rules">
-                    <For each=move || ctx.table.with(|t| t.rules().to_vec()) key=|r: &Rule| (r.id, r.tool.clone(), r.pattern.clone(), r.action)
-                        children=move |r: Rule| view! { <RuleRow ctx rule=r/> }/>
+                    <For each=move || { let limit = ctx.limit.get(); ctx.table.with(|t| t.rules().iter().take(limit).cloned().enumerate().collect::<Vec<_>>()) }
+                        key=|(_, r): &(usize, Rule)| (r.id, r.tool.clone(), r.pattern.clone(), r.action)
+                        children=move |(i, r): (usize, Rule)| view! { <RuleRow ctx rule=r at=i/> }/>
                 </tbody>
             </table>
         </div>
@@ -686,44 +772,33 @@ fn RulesView(ctx: Ctx) -> impl IntoView {
 }
 
 #[component]
-fn RuleRow(ctx: Ctx, rule: Rule) -> impl IntoView {
+fn RuleRow(ctx: Ctx, rule: Rule, at: usize) -> impl IntoView {
     let lang = ctx.lang;
     let id = rule.id;
-    let pos = move || {
-        ctx.positions
-            .with(|p| p.get(id.0 as usize).copied().unwrap_or(0))
+    let view = {
+        let n = ctx.table.with_untracked(RuleTable::len);
+        row_signal(ctx, id, at, n)
     };
-    let total = move || ctx.table.with(RuleTable::len);
-    let here = move |list: &Vec<(usize, EngineId)>| {
-        let p = pos();
-        let v: Vec<&str> = list
-            .iter()
-            .filter(|(r, _)| *r == p)
-            .map(|(_, e)| e.slug())
-            .collect();
-        (!v.is_empty()).then(|| v.join(" "))
-    };
-    let cursor = move || ctx.cursors.with(here);
-    let decisive = move || ctx.decisive.with(here);
+    let pos = move || view.with(|v| v.pos);
+    let total = move || ctx.table.with_untracked(RuleTable::len);
+    let cursor = move || view.with(|v| v.cursor.clone());
+    let decisive = move || view.with(|v| v.decisive.clone());
     let class = move || {
-        let p = pos();
-        let mut c = String::from("pl-rule");
-        if decisive().is_some() {
-            c.push_str(" pl-decisive");
-        }
-        if let Some((from, to)) = ctx.target.get() {
-            if from == p {
+        view.with(|v| {
+            let mut c = String::from("pl-rule");
+            if v.decisive.is_some() {
+                c.push_str(" pl-decisive");
+            }
+            if v.lifted {
                 c.push_str(" pl-lifted");
             }
-            if to == p && from != to {
-                c.push_str(if to > from {
-                    " pl-drop-below"
-                } else {
-                    " pl-drop-above"
-                });
+            match v.drop {
+                Some(true) => c.push_str(" pl-drop-below"),
+                Some(false) => c.push_str(" pl-drop-above"),
+                None => {}
             }
-        }
-        c
+            c
+        })
     };
     let label = lang.rule(&rule);
     let grip_label = format!("{} #{}: {label}", lang.s(S::Grip), id.0);
@@ -838,7 +913,7 @@ fn RuleRow(ctx: Ctx, rule: Rule) -> impl IntoView {
             data-cursor=cursor data-decisive=decisive>
             <td class="pl-grip-cell pl-controls">
                 <button type="button" class="pl-grip" aria-label=grip_label
-                    aria-pressed=move || ctx.lift.get().is_some_and(|l| l.id == id).to_string()
+                    aria-pressed=move || view.with(|v| v.lifted).to_string()
                     on:keydown=on_key on:pointerdown=on_down on:touchmove=on_touchmove>"⠿"</button>
             </td>
             <td class="pl-pos">{move || pos() + 1}</td>
@@ -854,7 +929,7 @@ fn RuleRow(ctx: Ctx, rule: Rule) -> impl IntoView {
             <td class="pl-move pl-controls">
                 <button type="button" class="pl-up" aria-label=up_label disabled=move || pos() == 0
                     on:click=move |_| { let p = pos(); if p > 0 { move_row(ctx, p, p - 1, FocusOn::Up) } }>"↑"</button>
-                <button type="button" class="pl-down" aria-label=down_label disabled=move || { pos() + 1 >= total() }
+                <button type="button" class="pl-down" aria-label=down_label disabled=move || view.with(|v| v.last)
                     on:click=move |_| { let p = pos(); if p + 1 < total() { move_row(ctx, p, p + 1, FocusOn::Down) } }>"↓"</button>
             </td>
         </tr>
@@ -916,10 +991,10 @@ fn Stepper(ctx: Ctx) -> impl IntoView {
             <Show when=move || ctx.stepping.get()>
                 <div class="pl-stepper-body" role="group" aria-label=lang.s(S::StepperOpen) on:keydown=on_key>
                     <div class="pl-step-buttons pl-controls">
-                        <button type="button" class="pl-step-first" on:click=move |_| set(1)>"⏮ "{lang.s(S::First)}</button>
+                        <button type="button" class="pl-step-first" on:click=move |_| set(1)>"« "{lang.s(S::First)}</button>
                         <button type="button" class="pl-step-prev" on:click=move |_| set(k().saturating_sub(1).max(1))>"◀ "{lang.s(S::Prev)}</button>
                         <button type="button" class="pl-step-next" aria-keyshortcuts="ArrowRight" on:click=move |_| set(k() + 1)>{lang.s(S::Next)}" ▶"</button>
-                        <button type="button" class="pl-step-last" on:click=move |_| set(ctx.total_steps.get_untracked())>{lang.s(S::Last)}" ⏭"</button>
+                        <button type="button" class="pl-step-last" on:click=move |_| set(ctx.total_steps.get_untracked())>{lang.s(S::Last)}" »"</button>
                     </div>
                     <p class="pl-step-count" aria-live="polite">{move || lang.step_of(k(), ctx.total_steps.get())}
                         <span class="pl-hint">" · "{lang.s(S::StepHint)}</span></p>
@@ -1263,11 +1338,47 @@ fn TranslationsView(ctx: Ctx) -> impl IntoView {
     }
 }
 
+/// Reads one worker message (see `src/bin/selfcheck.rs`).
+fn parse_check(text: &str) -> CheckResult {
+    use permlab_core::json::{self, Value};
+    let Ok(v) = json::parse(text) else {
+        return ("?".into(), Err(text.to_string()));
+    };
+    let name = v
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("?")
+        .to_string();
+    if v.get("ok").and_then(Value::as_bool) != Some(true) {
+        let e = v
+            .get("error")
+            .and_then(Value::as_str)
+            .unwrap_or("?")
+            .to_string();
+        return (name, Err(e));
+    }
+    let sections = v
+        .get("sections")
+        .and_then(Value::as_array)
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(|s| {
+            let s = s.as_array()?;
+            Some((
+                s.first()?.as_str()?.to_string(),
+                s.get(1)?.as_f64()? as usize,
+                s.get(2)?.as_f64()? as usize,
+            ))
+        })
+        .collect();
+    (name, Ok(sections))
+}
+
 /// One engine's self-check result: sections (name, passed, total) or why it could not run.
 type CheckResult = (String, Result<Vec<(String, usize, usize)>, String>);
 
 #[component]
-fn SelfCheck(ctx: Ctx, fixtures: String) -> impl IntoView {
+fn SelfCheck(ctx: Ctx, fixtures: String, worker: String) -> impl IntoView {
     let lang = ctx.lang;
     let results = RwSignal::new(Vec::<CheckResult>::new());
     let running = RwSignal::new(false);
@@ -1277,30 +1388,30 @@ fn SelfCheck(ctx: Ctx, fixtures: String) -> impl IntoView {
         }
         running.set(true);
         results.set(Vec::new());
-        let base = fixtures.clone();
-        leptos::task::spawn_local(async move {
-            for (name, file) in [
-                ("OpenCode", "opencode"),
-                ("Claude Code", "claude-code"),
-                ("CoreCoder", "corecoder"),
-                ("Codex", "codex"),
-                ("lcc", "lcc"),
-            ] {
-                let r = match web::fetch_text(&format!("{base}{file}.json")).await {
-                    Ok(text) => permlab_core::conformance::run(&text)
-                        .map(|reports| {
-                            reports
-                                .iter()
-                                .map(|s| (s.section.clone(), s.passed, s.passed + s.failed()))
-                                .collect()
-                        })
-                        .map_err(|e| e.to_string()),
-                    Err(e) => Err(format!("{}: {e}", lang.s(S::LoadFailed))),
-                };
-                results.update(|v| v.push((name.to_string(), r)));
+        let base = web::absolute_url(&fixtures);
+        let script = web::absolute_url(&worker);
+        let handle = std::rc::Rc::new(std::cell::RefCell::new(None::<web_sys::Worker>));
+        let h2 = handle.clone();
+        let started = web::run_worker(&script, &base, move |msg| match msg {
+            Ok(text) if text == "done" => {
+                running.set(false);
+                if let Some(w) = h2.borrow_mut().take() {
+                    w.terminate();
+                }
             }
-            running.set(false);
+            Ok(text) => results.update(|v| v.push(parse_check(&text))),
+            Err(e) => {
+                running.set(false);
+                results.update(|v| v.push((lang.s(S::LoadFailed).to_string(), Err(e))));
+            }
         });
+        match started {
+            Ok(w) => *handle.borrow_mut() = Some(w),
+            Err(e) => {
+                running.set(false);
+                results.set(vec![(lang.s(S::LoadFailed).to_string(), Err(e))]);
+            }
+        }
     };
     view! {
         <section class="pl-selfcheck">
@@ -1347,6 +1458,7 @@ fn TableEditor(ctx: Ctx) -> impl IntoView {
             ctx.custom.set(text.get_untracked());
             ctx.lift.set(None);
             ctx.prev_matrix.set(None);
+            ctx.limit.set(CHUNK);
             ctx.calls.set(calls);
             ctx.lab.set(Lab::new(table, first));
             ctx.preset.set(Preset::Custom);

@@ -92,7 +92,7 @@ strings! {
     Strongest => "优先级最高的动作(deny > ask > allow,Claude Code 的读法)", "The highest-priority action (deny > ask > allow, Claude Code's reading)";
     NoMatch => "没有规则命中", "no rule matches";
     Formula => "OpenCode 的 evaluate(permission/index.ts:28-38,pin v1.18.32)", "OpenCode's evaluate (permission/index.ts:28-38, pin v1.18.32)";
-    FormulaHint => "👆 公式里带下划线的每一项都可以点——点哪项,讲哪项。", "👆 Every underlined term can be clicked for a short explanation.";
+    FormulaHint => "公式里带下划线的每一项都可以点——点哪项,讲哪项。", "Every underlined term can be clicked for a short explanation.";
     Matrix => "实验矩阵:全部调用 × 求值器(当前顺序)", "Lab matrix: every call × engine (current order)";
     ChangedMark => "上次重排改变了这一格", "changed by the last reorder";
     Translations => "翻译成各家的原生配置", "The table in each harness's native config";
@@ -606,6 +606,26 @@ mod tests {
         assert!(Lang::En
             .reason(&t, EngineId::ClaudeCode, &e.reason)
             .contains("#8 bash *"));
+    }
+
+    #[test]
+    fn log_entries_name_flips_and_non_flips() {
+        let mut lab = crate::state::Lab::new(
+            crate::presets::Preset::Git.table(),
+            permlab_core::Call::new("bash", "git push origin main"),
+        );
+        let shown = crate::presets::Preset::Git.engines(false);
+        lab.reverse(&|t: &RuleTable, c: &permlab_core::Call| crate::compute::judge(&shown, t, c));
+        let text = Lang::Zh.log_entry(lab.table(), &lab.log()[0]);
+        assert_eq!(
+            text,
+            "整表倒序 — first-match: 拒绝 → 放行;OpenCode: 放行 → 拒绝;Claude Code 不变;CoreCoder 不读规则"
+        );
+        let en = Lang::En.log_entry(lab.table(), &lab.log()[0]);
+        assert!(
+            en.ends_with("Claude Code unchanged; CoreCoder ignores rules"),
+            "{en}"
+        );
     }
 
     #[test]

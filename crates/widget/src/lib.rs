@@ -29,7 +29,8 @@ use wasm_bindgen::JsCast;
 /// Mounts a widget on every `[data-permlab]` element of the page (or one at the end of
 /// `<body>` when there is none). Each takes `data-lang` (else `<html lang>`), its `id` as the
 /// URL-hash namespace, `data-fixtures` (URL prefix of the conformance files, default
-/// `conformance/`) and `data-lesson` (`#id` of a `<script type="application/json">` table).
+/// `conformance/`), `data-selfcheck` (the self-check worker's loader, default
+/// `selfcheck-loader.js`) and `data-lesson` (`#id` of a `<script type="application/json">` table).
 pub fn mount_all() {
     let doc = document();
     let page_lang = doc
@@ -60,6 +61,7 @@ pub fn mount_all() {
         let lang = Lang::from_tag(&attr("data-lang").unwrap_or_else(|| page_lang.clone()));
         let ns = attr("id").unwrap_or_else(|| format!("pl{i}"));
         let fixtures = attr("data-fixtures").unwrap_or_else(|| "conformance/".into());
+        let selfcheck = attr("data-selfcheck").unwrap_or_else(|| "selfcheck-loader.js".into());
         let lesson = attr("data-lesson").and_then(|sel| {
             doc.query_selector(&sel)
                 .ok()
@@ -72,6 +74,7 @@ pub fn mount_all() {
             lang,
             ns,
             fixtures,
+            selfcheck,
             lesson,
         };
         leptos::mount::mount_to(host, move || view! { <App config/> }).forget();

@@ -46,12 +46,14 @@ pub fn mark_start(name: &str) {
     }
 }
 
-/// `performance.mark("<name>-end")` and a measure `<name>` between the two marks.
+/// `performance.mark("<name>-end")` and a measure `<name>` from the mark
+/// `<prefix>-start` (where `<prefix>` is `name` up to its last `-frame`).
 pub fn mark_end(name: &str) {
     if let Some(p) = performance() {
         let end = format!("{name}-end");
+        let start = format!("{}-start", name.trim_end_matches("-frame"));
         let _ = p.mark(&end);
-        let _ = p.measure_with_start_mark_and_end_mark(name, &format!("{name}-start"), &end);
+        let _ = p.measure_with_start_mark_and_end_mark(name, &start, &end);
     }
 }
 
@@ -112,18 +114,47 @@ pub async fn copy_text(text: &str) -> Result<(), ()> {
         .map_err(|_| ())
 }
 
-/// GETs `url` (relative to the page) as text.
-pub async fn fetch_text(url: &str) -> Result<String, String> {
-    let w = web_sys::window().ok_or("no window")?;
-    let resp = JsFuture::from(w.fetch_with_str(url))
-        .await
+/// `rel` resolved against the page's base URL.
+pub fn absolute_url(rel: &str) -> String {
+    let base = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.base_uri().ok().flatten())
+        .unwrap_or_default();
+    web_sys::Url::new_with_base(rel, &base)
+        .map(|u| u.href())
+        .unwrap_or_else(|_| rel.to_string())
+}
+
+/// Starts the worker at `script`, posts `message` to it, and hands every message it posts
+/// back (as text) to `on_message`; `Err(text)` when the worker fails. The worker stops itself
+/// being useful after `done`; the caller terminates it.
+pub fn run_worker(
+    script: &str,
+    message: &str,
+    on_message: impl Fn(Result<String, String>) + 'static,
+) -> Result<web_sys::Worker, String> {
+    use wasm_bindgen::closure::Closure;
+    let worker = web_sys::Worker::new(script).map_err(|e| format!("{e:?}"))?;
+    let on_message = std::rc::Rc::new(on_message);
+    let ok = on_message.clone();
+    let on_msg = Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        ok(e.data()
+            .as_string()
+            .ok_or_else(|| "unexpected message".to_string()));
+    });
+    let on_err = Closure::<dyn Fn(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+        on_message(Err(format!(
+            "{} ({script_url})",
+            e.message(),
+            script_url = e.filename()
+        )));
+    });
+    worker.set_onmessage(Some(on_msg.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_err.as_ref().unchecked_ref()));
+    on_msg.forget();
+    on_err.forget();
+    worker
+        .post_message(&JsValue::from_str(message))
         .map_err(|e| format!("{e:?}"))?;
-    let resp: web_sys::Response = resp.dyn_into().map_err(|_| "not a response".to_string())?;
-    if !resp.ok() {
-        return Err(format!("HTTP {} for {url}", resp.status()));
-    }
-    let text = JsFuture::from(resp.text().map_err(|e| format!("{e:?}"))?)
-        .await
-        .map_err(|e| format!("{e:?}"))?;
-    text.as_string().ok_or_else(|| "not text".to_string())
+    Ok(worker)
 }

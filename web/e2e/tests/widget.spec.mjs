@@ -24,7 +24,7 @@ async function skipReveal(page, slug) {
 }
 
 async function customTable(page, json) {
-  await page.locator('.pl-editor summary').click();
+  if (!(await page.locator('.pl-editor').evaluate((d) => d.open))) await page.locator('.pl-editor summary').click();
   await page.locator('.pl-table-json').fill(json);
   await page.locator('.pl-apply').click();
 }
@@ -133,6 +133,8 @@ test('2 visible ↑/↓ buttons, undo (button and Ctrl+Z), reset, reverse twice 
 test('2 mouse drag on the grip with a drop indicator', async ({ page, problems }) => {
   await open(page);
   const grip = row(page, 8).locator('.pl-grip');
+  await row(page, 10).scrollIntoViewIfNeeded();
+  await grip.scrollIntoViewIfNeeded();
   const g = await grip.boundingBox();
   const last = await row(page, 10).boundingBox();
   await page.mouse.move(g.x + g.width / 2, g.y + g.height / 2);
@@ -308,14 +310,18 @@ test('8 matrix marks the cell the last reorder changed; translations flag bash *
   await expect(unittestRow.locator('[data-engine="first-match"]')).toHaveAttribute('data-verdict', 'deny');
   await expect(page.locator('.pl-matrix .pl-changed')).toHaveCount(0);
   await row(page, 8).locator('.pl-grip').focus();
-  await page.keyboard.press('Alt+ArrowDown');
-  await page.keyboard.press('Alt+ArrowDown');
+  await page.keyboard.press('Space'); // one reorder: #8 to the bottom
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Space');
   await expect(unittestRow.locator('[data-engine="first-match"]')).toHaveAttribute('data-verdict', 'allow');
   await expect(unittestRow.locator('[data-engine="first-match"]')).toHaveAttribute('data-changed', 'true');
+  await expect(unittestRow.locator('[data-engine="opencode"]')).toHaveAttribute('data-changed', 'true');
+  await expect(unittestRow.locator('.pl-changed-mark').first()).toContainText('上次重排改变了这一格');
   await expect(unittestRow.locator('[data-engine="claude-code"]')).not.toHaveAttribute('data-changed', /.*/);
   await page.locator('.pl-translations summary').click();
   const cc = page.locator('.pl-translation[data-harness="claude-code"]');
-  await expect(cc.locator('pre')).toContainText('"deny": ["Bash"');
+  await expect(cc.locator('pre')).toContainText(/"deny": \[[^\]]*"Bash"\]/);
   await expect(cc.locator('.pl-flag[data-row="10"]')).toContainText('deny Bash');
   await expect(cc.locator('.pl-flag[data-row="10"]')).toContainText('不带参数的 deny');
   await expect(page.locator('.pl-translation[data-harness="opencode"] pre')).toContainText('"python -m unittest*": "allow"');
@@ -416,7 +422,8 @@ test('hostile strings are shown as text', async ({ page, problems }) => {
   await expect(page.locator('.pl-call-input')).toHaveText('<b>hi</b>');
   expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
   await customTable(page, '[{"tool": "bash"}]');
-  await expect(page.locator('.pl-table-error')).toContainText('action');
+  await expect(page.locator('.pl-table-error')).toContainText('规则表无法读取');
+  await expect(page.locator('.pl-table-error')).toContainText('"pattern"');
   expect(problems).toEqual([]);
 });
 
@@ -462,8 +469,9 @@ test('screenshots: desktop light and dark, 360 px phone; no horizontal overflow 
     await row(page, 8).locator('.pl-down').click();
     await page.screenshot({ path: screenshotPath(name), fullPage: true });
     if (name === 'phone-360') {
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: screenshotPath('phone-360-top') });
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width).toBeLessThanOrEqual(360);
     }
     await ctx.close();
   }
@@ -488,21 +496,31 @@ test('benchmark: reorder → updated verdicts on 200 rules × 40 calls', async (
   await customTable(page, bigLesson(200, 40));
   await expect(rows(page)).toHaveCount(200);
   const times = [];
-  for (let i = 0; i < 5; i++) {
-    await page.evaluate(() => performance.clearMeasures('pl-reorder'));
-    await page.locator('.pl-reverse').click();
-    await page.waitForFunction(() => performance.getEntriesByName('pl-reorder').length > 0);
+  const frames = [];
+  for (let i = 0; i < 7; i++) {
+    await page.evaluate(() => performance.clearMeasures());
+    if (i % 2) await page.locator('.pl-reverse').click();
+    else {
+      await row(page, 1).locator('.pl-grip').focus();
+      await page.keyboard.press(i % 4 ? 'Alt+ArrowUp' : 'Alt+ArrowDown');
+    }
+    await page.waitForFunction(() => performance.getEntriesByName('pl-reorder-frame').length > 0);
     times.push(await page.evaluate(() => performance.getEntriesByName('pl-reorder')[0].duration));
+    frames.push(await page.evaluate(() => performance.getEntriesByName('pl-reorder-frame')[0].duration));
   }
-  times.sort((a, b) => a - b);
-  console.log(`reorder → verdicts (200 rules × 40 calls × 5 engines): median ${times[2].toFixed(1)} ms, all ${times.map((t) => t.toFixed(1)).join(', ')}`);
-  expect(times[2]).toBeLessThan(500);
+  const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+  console.log(`reorder → updated verdicts (200 rules × 40 calls × 5 engines): median ${med(times).toFixed(1)} ms (${times.map((t) => t.toFixed(1)).join(', ')}); to the next frame after the DOM update: median ${med(frames).toFixed(1)} ms`);
+  expect(med(times)).toBeLessThan(500);
   expect(problems).toEqual([]);
 });
 
 test('a 10 000-row table does not freeze the page', async ({ page, problems }) => {
   test.setTimeout(120_000);
   await open(page);
+  await page.evaluate(() => {
+    window.__long = [];
+    new PerformanceObserver((l) => window.__long.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+  });
   const t0 = Date.now();
   await customTable(page, bigLesson(10_000, 10));
   await expect(rows(page)).toHaveCount(10_000, { timeout: 60_000 });
@@ -517,7 +535,9 @@ test('a 10 000-row table does not freeze the page', async ({ page, problems }) =
   const t2 = Date.now();
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
   const frame = Date.now() - t2;
-  console.log(`10 000 rows: load+render ${load} ms, one move ${move} ms (verdicts ${reorder?.toFixed(1)} ms), next frame ${frame} ms`);
+  const longest = await page.evaluate(() => Math.max(0, ...window.__long));
+  console.log(`10 000 rows: load+render ${load} ms (longest task ${longest.toFixed(0)} ms), one move ${move} ms (verdicts ${reorder?.toFixed(1)} ms), next frame ${frame} ms`);
   expect(move).toBeLessThan(5_000);
+  expect(longest).toBeLessThan(3_000);
   expect(problems).toEqual([]);
 });
