@@ -722,7 +722,7 @@ fn Toolbar(ctx: Ctx) -> impl IntoView {
             <button type="button" class="pl-reverse"
                 on:click=move |_| { reorder(ctx, Op::Reverse); }>"⇅ "{lang.s(S::Reverse)}</button>
             <button type="button" class="pl-copy" on:click=copy>{lang.s(S::CopyJson)}</button>
-            <label class="pl-check">
+            <label class="pl-checkbox">
                 <input type="checkbox" class="pl-codex-toggle" prop:checked=move || ctx.codex.get()
                     on:change=move |e| ctx.codex.set(event_target_checked(&e))/>
                 {lang.s(S::ShowCodex)}
