@@ -1141,7 +1141,7 @@ fn DisagreementBox(ctx: Ctx) -> impl IntoView {
                 let cc = compute::find(v, EngineId::ClaudeCode)?;
                 let d = Disagreement::new(t, &oc.matches);
                 let show = |x: Option<(usize, Action)>| match x {
-                    Some((row, a)) => format!("{} → {}", lang.row(t, row), lang.action(a)),
+                    Some((row, a)) => format!("{} ← {}", lang.action(a), lang.row_ref(t, row)),
                     None => lang.s(S::NoMatch).to_string(),
                 };
                 Some((

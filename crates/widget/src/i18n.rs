@@ -191,6 +191,19 @@ impl Lang {
         }
     }
 
+    /// A row without its action: `#8 bash *`.
+    pub fn row_ref(self, table: &RuleTable, row: usize) -> String {
+        match table.rules().get(row) {
+            Some(r) => format!(
+                "#{} {} {}",
+                row + 1,
+                one_line(&r.tool),
+                one_line(&r.pattern)
+            ),
+            None => format!("#{}", row + 1),
+        }
+    }
+
     /// `bash * 拒绝` (tool, pattern, action).
     pub fn rule(self, r: &Rule) -> String {
         format!(
@@ -324,11 +337,12 @@ impl Lang {
                     (_, true) => "决定的规则是",
                     (_, false) => "the deciding rule is",
                 };
-                format!(
-                    "{how} {} → {}",
-                    self.row(table, *row),
-                    self.action(*action)
-                )
+                // The row label ends with the row's action; say it again only if they differ.
+                let label = self.row(table, *row);
+                match table.rules().get(*row) {
+                    Some(r) if r.action == *action => format!("{how} {label}"),
+                    _ => format!("{how} {label} → {}", self.action(*action)),
+                }
             }
             Reason::NoMatch { fallback } => {
                 if zh {

@@ -278,8 +278,8 @@ test('6 disagreement box: last match vs highest priority, live', async ({ page, 
   await open(page);
   await page.locator('.pl-preset[data-preset="aws"]').click();
   const box = page.locator('.pl-disagree');
-  await expect(box.locator('.pl-last')).toContainText('#2 bash aws s3 ls 放行');
-  await expect(box.locator('.pl-strongest')).toContainText('#1 bash aws * 拒绝');
+  await expect(box.locator('.pl-last')).toHaveText('放行 ← #2 bash aws s3 ls');
+  await expect(box.locator('.pl-strongest')).toHaveText('拒绝 ← #1 bash aws *');
   await expect(box.locator('.pl-disagree-list')).toHaveAttribute('data-differ', 'true');
   await expect(box).toContainText('相反');
   await page.locator('.pl-reverse').click();
