@@ -1133,7 +1133,6 @@ fn ReorderLog(ctx: Ctx) -> impl IntoView {
 #[component]
 fn DisagreementBox(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
-    let zh = lang == Lang::Zh;
     let data = move || {
         ctx.table.with(|t| {
             ctx.evals.with(|v| {
@@ -1159,16 +1158,10 @@ fn DisagreementBox(ctx: Ctx) -> impl IntoView {
         <aside class="pl-disagree" aria-labelledby="pl-disagree-h">
             <h3 id="pl-disagree-h">"⚠ "{lang.s(S::Disagree)}</h3>
             {move || data().map(|(last, strongest, differ, oc, cc, strong)| {
-                let verdict = if differ {
-                    if zh { "不同 → 按规则读,OpenCode 与 Claude Code 对这次调用给出相反的答案" } else { "They differ → read as rules, OpenCode and Claude Code give opposite answers for this call" }
-                } else if zh { "相同(或都没命中)→ 两家按规则读一致" } else { "They coincide (or nothing matches) → read as rules, the two agree" };
-                let actual = format!("{} OpenCode → {};Claude Code → {}",
-                    if zh { "实际裁决:" } else { "Actual verdicts:" }, lang.decision(oc), lang.decision(cc));
-                let caveat = (strong.is_some() && strong != Some(cc)).then_some(if zh {
-                    "Claude Code 的实际裁决和「优先级最高的动作」不同:规则翻译成 Claude Code 语法后含义变了(例如 bash * deny 变成不带参数的 deny Bash,整个工具被拿掉)。"
-                } else {
-                    "Claude Code's actual verdict is not the highest-priority action: the rows mean something else once translated to its syntax (e.g. bash * deny becomes a bare deny Bash, removing the tool)."
-                });
+                let verdict = lang.s(if differ { S::Differ } else { S::Coincide });
+                let actual = format!("{} OpenCode → {}; Claude Code → {}",
+                    lang.s(S::Actual), lang.decision(oc), lang.decision(cc));
+                let caveat = (strong.is_some() && strong != Some(cc)).then_some(lang.s(S::Caveat));
                 view! {
                     <dl class="pl-disagree-list" data-differ=differ.to_string()>
                         <dt>{lang.s(S::LastMatch)}</dt><dd class="pl-last">{last}</dd>
@@ -1184,19 +1177,13 @@ fn DisagreementBox(ctx: Ctx) -> impl IntoView {
 }
 
 fn term_help(lang: Lang, i: usize) -> &'static str {
-    let zh = lang == Lang::Zh;
-    match (i, zh) {
-        (0, true) => "findLast:从数组末尾往前找,返回第一条满足条件的规则。所以「最后写的」先被看到——这就是 last-match。",
-        (0, false) => "findLast: searches from the end of the array and returns the first rule that satisfies the test — so the rule written last is seen first: last match.",
-        (1, true) => "match(permission, r.permission):请求的权限(工具名,如 bash)要匹配规则的 permission,规则这一侧可以带通配符(如 * 或 edit*)。",
-        (1, false) => "match(permission, r.permission): the requested permission (the tool, e.g. bash) must match the rule's permission, which may be a wildcard (* or edit*).",
-        (2, true) => "match(pattern, r.pattern):请求的模式(命令或路径)要匹配规则的 pattern,用 Wildcard.match:* 匹配任意字符(含空格和 /),? 匹配一个字符。",
-        (2, false) => "match(pattern, r.pattern): the requested pattern (command or path) must match the rule's pattern via Wildcard.match: * matches anything (spaces and / included), ? one character.",
-        (3, true) => "?? ask:一条都没命中时,返回合成的默认规则 {permission, pattern: \"*\", action: \"ask\"}——问人。",
-        (3, false) => "?? ask: when nothing matches, a default rule {permission, pattern: \"*\", action: \"ask\"} is returned — ask the human.",
-        (_, true) => "&&:两个条件都要满足,同一条规则才算命中。",
-        (_, false) => "&&: both conditions must hold for the same rule to match.",
-    }
+    lang.s(match i {
+        0 => S::TermFindLast,
+        1 => S::TermPermission,
+        2 => S::TermPattern,
+        3 => S::TermDefault,
+        _ => S::TermAnd,
+    })
 }
 
 #[component]

@@ -112,6 +112,15 @@ strings! {
     Dropped => "已放下", "Dropped";
     Cancelled => "已取消,回到原位", "Cancelled, back in place";
     Changed => "已变", "changed";
+    Differ => "不同 → 按规则读,OpenCode 与 Claude Code 对这次调用给出相反的答案", "They differ → read as rules, OpenCode and Claude Code give opposite answers for this call";
+    Coincide => "相同(或都没命中)→ 两家按规则读一致", "They coincide (or nothing matches) → read as rules, the two agree";
+    Actual => "实际裁决:", "Actual verdicts:";
+    Caveat => "Claude Code 的实际裁决和「优先级最高的动作」不同:规则翻译成 Claude Code 语法后含义变了(例如 bash * deny 变成不带参数的 deny Bash,整个工具被拿掉)。", "Claude Code's actual verdict is not the highest-priority action: the rows mean something else once translated to its syntax (e.g. bash * deny becomes a bare deny Bash, removing the tool).";
+    TermFindLast => "findLast:从数组末尾往前找,返回第一条满足条件的规则。所以「最后写的」先被看到——这就是 last-match。", "findLast: searches from the end of the array and returns the first rule that satisfies the test — so the rule written last is seen first: last match.";
+    TermPermission => "match(permission, r.permission):请求的权限(工具名,如 bash)要匹配规则的 permission,规则这一侧可以带通配符(如 * 或 edit*)。", "match(permission, r.permission): the requested permission (the tool, e.g. bash) must match the rule's permission, which may be a wildcard (* or edit*).";
+    TermPattern => "match(pattern, r.pattern):请求的模式(命令或路径)要匹配规则的 pattern,用 Wildcard.match:* 匹配任意字符(含空格和 /),? 匹配一个字符。", "match(pattern, r.pattern): the requested pattern (command or path) must match the rule's pattern via Wildcard.match: * matches anything (spaces and / included), ? one character.";
+    TermDefault => "?? ask:一条都没命中时,返回合成的默认规则 {permission, pattern: \"*\", action: \"ask\"}——问人。", "?? ask: when nothing matches, a default rule {permission, pattern: \"*\", action: \"ask\"} is returned — ask the human.";
+    TermAnd => "&&:两个条件都要满足,同一条规则才算命中。", "&&: both conditions must hold for the same rule to match.";
     Empty => "(空)", "(empty)";
 }
 

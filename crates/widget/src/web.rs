@@ -125,9 +125,9 @@ pub fn absolute_url(rel: &str) -> String {
         .unwrap_or_else(|_| rel.to_string())
 }
 
-/// Starts the worker at `script`, posts `message` to it, and hands every message it posts
-/// back (as text) to `on_message`; `Err(text)` when the worker fails. The worker stops itself
-/// being useful after `done`; the caller terminates it.
+/// Starts the worker at `script`, posts `message` to it once it says `ready`, and hands
+/// every message it posts back (as text) to `on_message`; `Err(text)` when the worker fails.
+/// After `done` the caller terminates it.
 pub fn run_worker(
     script: &str,
     message: &str,
@@ -137,24 +137,26 @@ pub fn run_worker(
     let worker = web_sys::Worker::new(script).map_err(|e| format!("{e:?}"))?;
     let on_message = std::rc::Rc::new(on_message);
     let ok = on_message.clone();
+    let w = worker.clone();
+    let message = message.to_string();
     let on_msg = Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-        ok(e.data()
-            .as_string()
-            .ok_or_else(|| "unexpected message".to_string()));
+        match e.data().as_string() {
+            // The worker's handler exists only once its wasm has loaded: it says so first.
+            Some(text) if text == "ready" => {
+                if let Err(e) = w.post_message(&JsValue::from_str(&message)) {
+                    ok(Err(format!("{e:?}")));
+                }
+            }
+            Some(text) => ok(Ok(text)),
+            None => ok(Err("unexpected message".to_string())),
+        }
     });
     let on_err = Closure::<dyn Fn(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
-        on_message(Err(format!(
-            "{} ({script_url})",
-            e.message(),
-            script_url = e.filename()
-        )));
+        on_message(Err(format!("{} ({})", e.message(), e.filename())));
     });
     worker.set_onmessage(Some(on_msg.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_err.as_ref().unchecked_ref()));
     on_msg.forget();
     on_err.forget();
-    worker
-        .post_message(&JsValue::from_str(message))
-        .map_err(|e| format!("{e:?}"))?;
     Ok(worker)
 }

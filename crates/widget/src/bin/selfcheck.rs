@@ -5,9 +5,10 @@
 //! (and Codex's `.rules` interpreter they need) stay out of the widget's own download, and the
 //! fixtures are fetched as files, never compiled in.
 //!
-//! Protocol: the page posts the fixtures' base URL (absolute, ending in `/`); the worker posts
-//! back one JSON object per fixture file, `{"name", "ok": true, "sections": [[name, passed,
-//! total], …]}` or `{"name", "ok": false, "error"}`, then the string `done`.
+//! Protocol: the worker posts `ready`; the page then posts the fixtures' base URL (absolute,
+//! ending in `/`); the worker posts back one JSON object per fixture file, `{"name", "ok":
+//! true, "sections": [[name, passed, total], …]}` or `{"name", "ok": false, "error"}`, then
+//! the string `done`.
 
 use permlab_core::json::Value;
 use wasm_bindgen::prelude::*;
@@ -87,4 +88,6 @@ fn main() {
         });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
+    // A message posted before the handler existed would be lost: say when to send it.
+    let _ = scope.post_message(&JsValue::from_str("ready"));
 }
