@@ -35,7 +35,7 @@ pub struct Config {
 }
 
 /// Rows rendered per frame for big tables.
-const CHUNK: usize = 400;
+const CHUNK: usize = 500;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Lift {
@@ -129,6 +129,8 @@ struct Ctx {
     reorder_pending: StoredValue<bool>,
     /// How many rows are in the DOM: big tables are rendered a chunk per frame.
     limit: RwSignal<usize>,
+    /// Bumped whenever the table is replaced (not reordered): part of the row key.
+    generation: StoredValue<u32>,
 }
 
 /// The engines that draw a cursor in the stepper.
@@ -295,6 +297,7 @@ pub fn App(config: Config) -> impl IntoView {
         root: NodeRef::new(),
         reorder_pending: StoredValue::new(false),
         limit: RwSignal::new(CHUNK),
+        generation: StoredValue::new(0),
     };
 
     // Each row reads only its own signal: one shared memo read by 10 000 rows would make every
@@ -575,6 +578,7 @@ fn PresetBar(ctx: Ctx) -> impl IntoView {
         ctx.drag.set(None);
         ctx.prev_matrix.set(None);
         ctx.limit.set(CHUNK);
+        ctx.generation.update_value(|g| *g += 1);
         ctx.calls.set(calls);
         ctx.lab.set(Lab::new(table, first));
         ctx.preset.set(p);
@@ -746,25 +750,34 @@ fn Toolbar(ctx: Ctx) -> impl IntoView {
 #[component]
 fn RulesView(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
+    // Rows are keyed by rule id (stable across reorders) and the table's generation (a new
+    // table from a preset or pasted JSON is new), so a key costs no string copies.
     view! {
         <div class="pl-table-wrap">
             <table class="pl-table">
                 <caption>{lang.s(S::Caption)}</caption>
                 <thead>
                     <tr>
-                        <th scope="col" class="pl-controls"><span class="pl-sr">{lang.s(S::Move)}</span></th>
-                        <th scope="col">"#"</th>
+                        <th scope="col" class="pl-controls pl-col-grip"><span class="pl-sr">{lang.s(S::Move)}</span></th>
+                        <th scope="col" class="pl-col-pos">"#"</th>
                         <th scope="col" class="pl-cursor-col"><span class="pl-sr">{lang.s(S::Cursor)}</span></th>
-                        <th scope="col">{lang.s(S::Tool)}</th>
+                        <th scope="col" class="pl-col-tool">{lang.s(S::Tool)}</th>
                         <th scope="col">{lang.s(S::Pattern)}</th>
-                        <th scope="col">{lang.s(S::ActionCol)}</th>
-                        <th scope="col" class="pl-controls"><span class="pl-sr">{lang.s(S::Move)}</span></th>
+                        <th scope="col" class="pl-col-action">{lang.s(S::ActionCol)}</th>
+                        <th scope="col" class="pl-controls pl-col-move"><span class="pl-sr">{lang.s(S::Move)}</span></th>
                     </tr>
                 </thead>
                 <tbody class="pl-rules">
-                    <For each=move || { let limit = ctx.limit.get(); ctx.table.with(|t| t.rules().iter().take(limit).cloned().enumerate().collect::<Vec<_>>()) }
-                        key=|(_, r): &(usize, Rule)| (r.id, r.tool.clone(), r.pattern.clone(), r.action)
-                        children=move |(i, r): (usize, Rule)| view! { <RuleRow ctx rule=r at=i/> }/>
+                    <For each=move || {
+                            let limit = ctx.limit.get();
+                            let generation = ctx.generation.get_value();
+                            ctx.table.with(|t| t.rules().iter().take(limit).enumerate().map(|(i, r)| (i, r.id, generation)).collect::<Vec<_>>())
+                        }
+                        key=|&(_, id, generation): &(usize, RuleId, u32)| (id, generation)
+                        children=move |(i, _, _): (usize, RuleId, u32)| {
+                            let rule = ctx.table.with_untracked(|t| t.rules().get(i).cloned());
+                            rule.map(|rule| view! { <RuleRow ctx rule at=i/> })
+                        }/>
                 </tbody>
             </table>
         </div>
@@ -1435,7 +1448,13 @@ fn TableEditor(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let text = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
-    let apply = move |_| match presets::parse_custom(&text.get_untracked()) {
+    let parse = move || {
+        web::mark_start("pl-parse");
+        let r = presets::parse_custom(&text.get_untracked());
+        web::mark_end("pl-parse");
+        r
+    };
+    let apply = move |_| match parse() {
         Ok((table, calls)) => {
             error.set(None);
             let first = calls
@@ -1446,6 +1465,7 @@ fn TableEditor(ctx: Ctx) -> impl IntoView {
             ctx.lift.set(None);
             ctx.prev_matrix.set(None);
             ctx.limit.set(CHUNK);
+            ctx.generation.update_value(|g| *g += 1);
             ctx.calls.set(calls);
             ctx.lab.set(Lab::new(table, first));
             ctx.preset.set(Preset::Custom);

@@ -21,7 +21,17 @@ pub fn compiled(table: &RuleTable) -> Compiled {
         if let Some((_, e)) = c.iter().find(|(t, _)| t == table) {
             return e.clone();
         }
-        let e: Compiled = Rc::new(engines::build_all(&EngineId::ALL, table));
+        let e: Compiled = Rc::new(
+            EngineId::ALL
+                .iter()
+                .map(|&id| {
+                    crate::web::mark_start(id.slug());
+                    let e = engines::build(id, table);
+                    crate::web::mark_end(id.slug());
+                    e
+                })
+                .collect(),
+        );
         c.insert(0, (table.clone(), e.clone()));
         c.truncate(2);
         e
