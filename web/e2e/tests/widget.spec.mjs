@@ -478,6 +478,7 @@ test('screenshots: desktop light and dark, 360 px phone; no horizontal overflow 
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
       await page.evaluate(() => scrollTo(0, 0));
       await page.screenshot({ path: screenshotPath('phone-360-top') });
+      await page.locator('.pl-table-wrap').screenshot({ path: screenshotPath('phone-360-table') });
     }
     await page.screenshot({ path: screenshotPath(name), fullPage: true });
     await ctx.close();
