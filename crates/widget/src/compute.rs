@@ -1,0 +1,149 @@
+//! The bridge to the core's engines: compiled once per table order and reused by the panels,
+//! the matrix and the reorder log. Nothing here decides anything; it only asks the engines.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use permlab_core::{engines, Call, Decision, Engine, EngineId, Evaluation, RuleTable};
+
+type Compiled = Rc<Vec<Box<dyn Engine>>>;
+
+thread_local! {
+    // The last two tables: the one before a reorder and the one after (the reorder log asks
+    // for both, then the panels ask for the new one).
+    static CACHE: RefCell<Vec<(RuleTable, Compiled)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Every engine ([`EngineId::ALL`]) compiled for `table`.
+pub fn compiled(table: &RuleTable) -> Compiled {
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if let Some((_, e)) = c.iter().find(|(t, _)| t == table) {
+            return e.clone();
+        }
+        let e: Compiled = Rc::new(
+            EngineId::ALL
+                .iter()
+                .map(|&id| {
+                    crate::web::mark_start(id.slug());
+                    let e = engines::build(id, table);
+                    crate::web::mark_end(id.slug());
+                    e
+                })
+                .collect(),
+        );
+        c.insert(0, (table.clone(), e.clone()));
+        c.truncate(2);
+        e
+    })
+}
+
+/// Every engine's full evaluation of `call`, in [`EngineId::ALL`] order.
+pub fn evaluate_all(table: &RuleTable, call: &Call) -> Vec<Evaluation> {
+    compiled(table).iter().map(|e| e.evaluate(call)).collect()
+}
+
+/// The verdicts of `calls` × every engine.
+pub fn matrix(table: &RuleTable, calls: &[Call]) -> Vec<Vec<Decision>> {
+    let engines = compiled(table);
+    calls
+        .iter()
+        .map(|c| engines.iter().map(|e| e.decide(c).0).collect())
+        .collect()
+}
+
+/// The reorder log's judge: the verdicts of `shown` engines for `call`.
+pub fn judge(shown: &[EngineId], table: &RuleTable, call: &Call) -> Vec<(EngineId, Decision)> {
+    let engines = compiled(table);
+    shown
+        .iter()
+        .filter_map(|id| engines.iter().find(|e| e.id() == *id))
+        .map(|e| (e.id(), e.decide(call).0))
+        .collect()
+}
+
+/// The engine's evaluation in a list from [`evaluate_all`].
+pub fn find(evals: &[Evaluation], id: EngineId) -> Option<&Evaluation> {
+    evals.iter().find(|e| e.engine == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::Preset;
+    use crate::state::Lab;
+
+    #[test]
+    fn keyboard_lesson_move_flips_first_match_only() {
+        // Rule #8 (bash * deny) to the bottom: first-match flips deny → allow for the test
+        // command, OpenCode allow → deny; Claude Code's verdict (the tool is removed) stays.
+        let table = Preset::Miniagent.table();
+        let call = Preset::Miniagent.calls()[0].clone();
+        let shown = Preset::Miniagent.engines(false);
+        let mut lab = Lab::new(table, call);
+        let j = |t: &RuleTable, c: &Call| judge(&shown, t, c);
+        assert!(lab.move_rule(7, 9, &j));
+        let entry = &lab.log()[0];
+        let flipped: Vec<EngineId> = entry.flipped.iter().map(|c| c.engine).collect();
+        assert_eq!(flipped, [EngineId::FirstMatch, EngineId::OpenCode]);
+        let evals = evaluate_all(lab.table(), lab.call());
+        assert_eq!(
+            find(&evals, EngineId::FirstMatch).unwrap().decision,
+            Decision::Allow
+        );
+        assert_eq!(
+            find(&evals, EngineId::ClaudeCode).unwrap().decision,
+            Decision::Unavailable
+        );
+    }
+
+    #[test]
+    fn matrix_has_a_cell_per_call_and_engine() {
+        let t = Preset::Git.table();
+        let m = matrix(&t, &Preset::Git.calls());
+        assert_eq!(m.len(), Preset::Git.calls().len());
+        assert!(m.iter().all(|r| r.len() == EngineId::ALL.len()));
+    }
+
+    /// Where the time goes on a big table (run with `--ignored --nocapture`).
+    #[test]
+    #[ignore]
+    fn big_table_timing() {
+        use permlab_core::Action;
+        let tools = ["bash", "read_file", "edit_file", "write_file", "grep"];
+        let rows: Vec<(String, String, Action)> = (0..10_000)
+            .map(|i| {
+                let p = if i % 7 == 0 {
+                    "*".to_string()
+                } else {
+                    format!("cmd{} *", i % 13)
+                };
+                let a = [Action::Allow, Action::Ask, Action::Deny][i % 3];
+                (tools[i % 5].to_string(), p, a)
+            })
+            .collect();
+        let t = RuleTable::new(rows.iter().map(|(a, b, c)| (a.as_str(), b.as_str(), *c)));
+        let call = Call::new("bash", "cmd3 arg");
+        for id in EngineId::ALL {
+            let t0 = std::time::Instant::now();
+            let e = engines::build(id, &t);
+            let t1 = t0.elapsed();
+            let ev = e.evaluate(&call);
+            eprintln!(
+                "{id}: build {:?}, evaluate {:?} ({} steps)",
+                t1,
+                t0.elapsed() - t1,
+                ev.steps.len()
+            );
+        }
+        let t0 = std::time::Instant::now();
+        let _ = permlab_core::claude_code::translate(&t);
+        eprintln!("claude translate {:?}", t0.elapsed());
+        let t0 = std::time::Instant::now();
+        let _ = crate::presets::opencode_permission(&t);
+        eprintln!("opencode object {:?}", t0.elapsed());
+        let t0 = std::time::Instant::now();
+        let _ = permlab_core::codex::to_rules(&t);
+        eprintln!("codex rules {:?}", t0.elapsed());
+    }
+}

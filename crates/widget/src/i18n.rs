@@ -1,0 +1,662 @@
+//! Every string the widget shows, in 简体中文 and English, from one table.
+//!
+//! Fixed labels are [`S`] keys looked up by [`Lang::s`] (one `match` holding both languages side
+//! by side, so a missing translation is a compile error, not a blank). Sentences with values in
+//! them (announcements, step lines, reasons, log entries) are functions here too, so they are
+//! tested natively and the components stay free of wording.
+
+use permlab_core::analysis::VerdictChange;
+use permlab_core::claude_code::eval::{Blocker, Decider};
+use permlab_core::corecoder::Layer;
+use permlab_core::{Action, Decision, EngineId, Reason, Rule, RuleTable, Step};
+
+use crate::state::{Change, LogEntry};
+
+/// The page language: Chinese first (the course's language), English on request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    /// 简体中文
+    Zh,
+    /// English
+    En,
+}
+
+macro_rules! strings {
+    ($($key:ident => $zh:expr, $en:expr;)*) => {
+        /// Keys of the fixed labels.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[allow(missing_docs)]
+        pub enum S { $($key,)* }
+        impl Lang {
+            /// The label `key` in this language.
+            pub fn s(self, key: S) -> &'static str {
+                match key { $(S::$key => if self == Lang::Zh { $zh } else { $en },)* }
+            }
+        }
+    };
+}
+
+strings! {
+    Title => "同一份规则,交给不同的求值语义", "One rule table, several evaluation semantics";
+    Preset => "规则集", "Rule set";
+    PresetMiniagent => "miniagent rules-standard.json(10 条)", "miniagent rules-standard.json (10 rules)";
+    PresetGit => "[拒绝 git push *, 允许 git *]", "[deny git push *, allow git *]";
+    PresetAws => "Claude Code 文档里的 aws 例子", "The aws example from the Claude Code docs";
+    PresetCustom => "自定义(JSON)", "Custom (JSON)";
+    Caption => "规则表(拖动 ⠿ 或用键盘重排)", "Rule table (drag ⠿ or use the keyboard to reorder)";
+    Grip => "拖动或按空格拿起", "Drag, or press Space to lift";
+    Tool => "工具", "Tool";
+    Pattern => "模式", "Pattern";
+    ActionCol => "动作", "Action";
+    Move => "移动", "Move";
+    Up => "上移", "Move up";
+    Down => "下移", "Move down";
+    Undo => "撤销", "Undo";
+    Reset => "恢复课程顺序", "Reset to lesson order";
+    Reverse => "整表倒序", "Reverse whole table";
+    CopyJson => "复制为 JSON", "Copy as JSON";
+    Copied => "已复制到剪贴板", "Copied to the clipboard";
+    CopyFallback => "无法直接写入剪贴板,请手动复制:", "The clipboard is not available; copy by hand:";
+    Call => "调用", "Call";
+    CallPreset => "真实调用", "Real calls";
+    CallTool => "工具名", "Tool name";
+    CallInput => "输入(命令或路径)", "Input (command or path)";
+    ToolEmpty => "工具名不能为空,例如 bash。", "The tool name cannot be empty, e.g. bash.";
+    ToolSpace => "工具名必须是一个词(不能含空白),例如 edit_file。", "The tool name must be one word (no spaces), e.g. edit_file.";
+    GuessTitle => "先猜,再揭示", "Guess, then reveal";
+    YourGuess => "你的猜测", "Your guess";
+    Skip => "跳过,直接看", "Skip, just show me";
+    Reveal => "揭示", "Reveal";
+    RevealLocked => "先猜一个(或选「跳过」)才能揭示", "Make a guess (or choose skip) to reveal";
+    TryAgain => "再试一次", "Try again";
+    Right => "猜对了", "Right";
+    Wrong => "猜错了", "Wrong";
+    Skipped => "未猜", "Not guessed";
+    YouGuessed => "你猜", "you guessed";
+    Verdict => "裁决", "Verdict";
+    ShowCodex => "同时显示 Codex(execpolicy)", "Also show Codex (execpolicy)";
+    Inferred => "(依据文档推断)", "(inferred from the docs)";
+    StepperOpen => "▶ 逐步看求值光标", "▶ Step through the evaluation cursors";
+    StepperClose => "收起求值光标", "Hide the cursors";
+    First => "第一步", "First";
+    Prev => "上一步", "Previous";
+    Next => "下一步", "Next";
+    Last => "最后一步", "Last";
+    StepHint => "用 ← / → 逐步", "Use ← / → to step";
+    NotStarted => "尚未开始", "not started";
+    Cursor => "光标", "Cursor";
+    Log => "重排记录", "Reorder log";
+    LogEmpty => "还没有重排。拖动一行,或点「整表倒序」。", "No reorder yet. Drag a row or press “Reverse whole table”.";
+    Disagree => "两家什么时候给出相反的答案?", "When do the two give opposite answers?";
+    LastMatch => "最后一条命中的动作(OpenCode 的读法)", "The last matching rule's action (OpenCode's reading)";
+    Strongest => "优先级最高的动作(deny > ask > allow,Claude Code 的读法)", "The highest-priority action (deny > ask > allow, Claude Code's reading)";
+    NoMatch => "没有规则命中", "no rule matches";
+    Formula => "OpenCode 的 evaluate(permission/index.ts:28-38,pin v1.18.32)", "OpenCode's evaluate (permission/index.ts:28-38, pin v1.18.32)";
+    FormulaHint => "公式里带下划线的每一项都可以点——点哪项,讲哪项。", "Every underlined term can be clicked for a short explanation.";
+    Matrix => "实验矩阵:全部调用 × 求值器(当前顺序)", "Lab matrix: every call × engine (current order)";
+    ChangedMark => "上次重排改变了这一格", "changed by the last reorder";
+    Translations => "翻译成各家的原生配置", "The table in each harness's native config";
+    Untranslatable => "无法翻译的行", "Rows that cannot be translated";
+    RemovesTool => "不带参数的 deny:整个工具从模型的上下文里被拿掉,后面的 allow 再也救不回来", "a bare deny: the whole tool is removed from the model's context; no later allow can rescue it";
+    SelfCheck => "自检:对照真实实现", "Self-check against the real code";
+    RunSelfCheck => "运行自检(加载 fixtures)", "Run the self-check (loads the fixtures)";
+    Running => "正在运行……", "Running…";
+    AgreeWith => "与真实实现一致", "agree with the real code";
+    LoadFailed => "无法加载", "could not load";
+    EditTable => "编辑规则表(JSON,fixtures 格式)", "Edit the rule table (JSON, fixtures format)";
+    Apply => "应用", "Apply";
+    TableError => "规则表无法读取", "The rule table cannot be read";
+    Unchanged => "不变", "unchanged";
+    IgnoresRules => "CoreCoder 不读规则", "CoreCoder ignores rules";
+    Lifted => "已拿起", "Lifted";
+    Dropped => "已放下", "Dropped";
+    Cancelled => "已取消,回到原位", "Cancelled, back in place";
+    Changed => "已变", "changed";
+    Differ => "不同 → 按规则读,OpenCode 与 Claude Code 对这次调用给出相反的答案", "They differ → read as rules, OpenCode and Claude Code give opposite answers for this call";
+    Coincide => "相同(或都没命中)→ 两家按规则读一致", "They coincide (or nothing matches) → read as rules, the two agree";
+    Actual => "实际裁决:", "Actual verdicts:";
+    Caveat => "Claude Code 的实际裁决和「优先级最高的动作」不同:规则翻译成 Claude Code 语法后含义变了(例如 bash * deny 变成不带参数的 deny Bash,整个工具被拿掉)。", "Claude Code's actual verdict is not the highest-priority action: the rows mean something else once translated to its syntax (e.g. bash * deny becomes a bare deny Bash, removing the tool).";
+    TermFindLast => "findLast:从数组末尾往前找,返回第一条满足条件的规则。所以「最后写的」先被看到——这就是 last-match。", "findLast: searches from the end of the array and returns the first rule that satisfies the test — so the rule written last is seen first: last match.";
+    TermPermission => "match(permission, r.permission):请求的权限(工具名,如 bash)要匹配规则的 permission,规则这一侧可以带通配符(如 * 或 edit*)。", "match(permission, r.permission): the requested permission (the tool, e.g. bash) must match the rule's permission, which may be a wildcard (* or edit*).";
+    TermPattern => "match(pattern, r.pattern):请求的模式(命令或路径)要匹配规则的 pattern,用 Wildcard.match:* 匹配任意字符(含空格和 /),? 匹配一个字符。", "match(pattern, r.pattern): the requested pattern (command or path) must match the rule's pattern via Wildcard.match: * matches anything (spaces and / included), ? one character.";
+    TermDefault => "?? ask:一条都没命中时,返回合成的默认规则 {permission, pattern: \"*\", action: \"ask\"}——问人。", "?? ask: when nothing matches, a default rule {permission, pattern: \"*\", action: \"ask\"} is returned — ask the human.";
+    TermAnd => "&&:两个条件都要满足,同一条规则才算命中。", "&&: both conditions must hold for the same rule to match.";
+    Empty => "(空)", "(empty)";
+}
+
+impl Lang {
+    /// `zh*` → Chinese, `en*` → English, anything else → Chinese (the course's language).
+    pub fn from_tag(tag: &str) -> Lang {
+        if tag.trim().to_ascii_lowercase().starts_with("en") {
+            Lang::En
+        } else {
+            Lang::Zh
+        }
+    }
+
+    /// The BCP 47 tag for `lang=`.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::Zh => "zh-CN",
+            Lang::En => "en",
+        }
+    }
+
+    fn zh(self) -> bool {
+        self == Lang::Zh
+    }
+
+    /// An action word (放行 / allow …).
+    pub fn action(self, a: Action) -> &'static str {
+        self.decision(a.into())
+    }
+
+    /// A verdict word, including Claude Code's "tool unavailable".
+    pub fn decision(self, d: Decision) -> &'static str {
+        match (self, d) {
+            (Lang::Zh, Decision::Allow) => "放行",
+            (Lang::Zh, Decision::Ask) => "问人",
+            (Lang::Zh, Decision::Deny) => "拒绝",
+            (Lang::Zh, Decision::Unavailable) => "工具不可用",
+            (Lang::En, Decision::Allow) => "allow",
+            (Lang::En, Decision::Ask) => "ask",
+            (Lang::En, Decision::Deny) => "deny",
+            (Lang::En, Decision::Unavailable) => "tool unavailable",
+        }
+    }
+
+    /// An engine's display name.
+    pub fn engine(self, e: EngineId) -> &'static str {
+        match e {
+            EngineId::FirstMatch => "first-match",
+            EngineId::OpenCode => "OpenCode",
+            EngineId::ClaudeCode => "Claude Code",
+            EngineId::CoreCoder => "CoreCoder",
+            EngineId::Codex => "Codex",
+        }
+    }
+
+    /// The engine's semantics in a few words.
+    pub fn engine_gist(self, e: EngineId) -> &'static str {
+        match (self.zh(), e) {
+            (true, EngineId::FirstMatch) => "从上往下,第一条命中的说了算",
+            (false, EngineId::FirstMatch) => "top-down, the first match decides",
+            (true, EngineId::OpenCode) => "last-match:从下往上 findLast",
+            (false, EngineId::OpenCode) => "last match: findLast from the bottom",
+            (true, EngineId::ClaudeCode) => "分组:deny → ask → allow",
+            (false, EngineId::ClaudeCode) => "groups: deny → ask → allow",
+            (true, EngineId::CoreCoder) => "只看工具名,不读规则",
+            (false, EngineId::CoreCoder) => "tool name only, ignores rules",
+            (true, EngineId::Codex) => "前缀规则,最严格者胜",
+            (false, EngineId::Codex) => "prefix rules, strictest wins",
+        }
+    }
+
+    /// A row as the learner sees it: `#8 bash * 拒绝`.
+    pub fn row(self, table: &RuleTable, row: usize) -> String {
+        match table.rules().get(row) {
+            Some(r) => format!("#{} {}", row + 1, self.rule(r)),
+            None => format!("#{}", row + 1),
+        }
+    }
+
+    /// A row without its action: `#8 bash *`.
+    pub fn row_ref(self, table: &RuleTable, row: usize) -> String {
+        match table.rules().get(row) {
+            Some(r) => format!(
+                "#{} {} {}",
+                row + 1,
+                one_line(&r.tool),
+                one_line(&r.pattern)
+            ),
+            None => format!("#{}", row + 1),
+        }
+    }
+
+    /// `bash * 拒绝` (tool, pattern, action).
+    pub fn rule(self, r: &Rule) -> String {
+        format!(
+            "{} {} {}",
+            one_line(&r.tool),
+            one_line(&r.pattern),
+            self.action(r.action)
+        )
+    }
+
+    /// The live-region announcement after a move (positions 1-based).
+    pub fn moved(self, rule: &Rule, from: usize, to: usize, total: usize) -> String {
+        let r = format!(
+            "{} {} {}",
+            one_line(&rule.tool),
+            one_line(&rule.pattern),
+            rule.action.as_str()
+        );
+        if self.zh() {
+            format!(
+                "规则 #{from}「{r}」已移到第 {to} 位(共 {total} 位)",
+                from = rule_label(rule, from)
+            )
+        } else {
+            format!(
+                "rule #{from} `{r}` moved to position {to} of {total}",
+                from = rule_label(rule, from)
+            )
+        }
+    }
+
+    /// Announcement while a row is lifted by keyboard.
+    pub fn lifted(self, rule: &Rule, at: usize, total: usize) -> String {
+        if self.zh() {
+            format!(
+                "已拿起规则 #{}。当前在第 {at} 位(共 {total} 位)。用 ↑/↓ 选择位置,空格或回车放下,Esc 取消。",
+                rule.id.0
+            )
+        } else {
+            format!(
+                "Lifted rule #{}. Position {at} of {total}. Use ↑/↓ to choose, Space or Enter to drop, Esc to cancel.",
+                rule.id.0
+            )
+        }
+    }
+
+    /// Announcement while choosing a target by keyboard.
+    pub fn target(self, to: usize, total: usize) -> String {
+        if self.zh() {
+            format!("将放到第 {to} 位(共 {total} 位)")
+        } else {
+            format!("Will drop at position {to} of {total}")
+        }
+    }
+
+    /// One stepper line: `#8 bash * — tool ✓ pattern ✓ → deny, stop`.
+    pub fn step(self, table: &RuleTable, step: &Step) -> String {
+        let mut out = String::new();
+        if let Some(g) = step.group {
+            out.push_str(&if self.zh() {
+                format!("[{} 组] ", g.as_str())
+            } else {
+                format!("[{} group] ", g.as_str())
+            });
+        }
+        let (tool, pattern) = match table.rules().get(step.row) {
+            Some(r) => (one_line(&r.tool), one_line(&r.pattern)),
+            None => (String::new(), String::new()),
+        };
+        out.push_str(&format!("#{} {} {} — ", step.row + 1, tool, pattern));
+        let mark = |b: bool| if b { "✓" } else { "✗" };
+        let (tw, pw) = if self.zh() {
+            ("工具", "模式")
+        } else {
+            ("tool", "pattern")
+        };
+        out.push_str(&format!("{tw} {}", mark(step.tool_matched)));
+        match step.pattern_matched {
+            Some(p) => out.push_str(&format!(" {pw} {}", mark(p))),
+            None => out.push_str(if self.zh() {
+                " 模式 (不看)"
+            } else {
+                " pattern (not checked)"
+            }),
+        }
+        if step.stop {
+            let action = table
+                .rules()
+                .get(step.row)
+                .map(|r| r.action.as_str())
+                .unwrap_or("");
+            out.push_str(&if self.zh() {
+                format!(" → {action},停")
+            } else {
+                format!(" → {action}, stop")
+            });
+        } else {
+            out.push_str(if self.zh() {
+                " → 继续"
+            } else {
+                " → go on"
+            });
+        }
+        out
+    }
+
+    /// "Step k of N".
+    pub fn step_of(self, k: usize, n: usize) -> String {
+        if self.zh() {
+            format!("第 {k} 步,共 {n} 步")
+        } else {
+            format!("Step {k} of {n}")
+        }
+    }
+
+    /// The one-line "why" of a verdict, from the structured reason. Unknown reasons (the enum
+    /// is non-exhaustive) get a generic line.
+    pub fn reason(self, table: &RuleTable, engine: EngineId, reason: &Reason) -> String {
+        let zh = self.zh();
+        match reason {
+            Reason::Rule { row, action } => {
+                let how = match (engine, zh) {
+                    (EngineId::FirstMatch, true) => "从上往下第一条命中的是",
+                    (EngineId::FirstMatch, false) => "the first match from the top is",
+                    (EngineId::OpenCode, true) => "从下往上(findLast)第一条命中的是",
+                    (EngineId::OpenCode, false) => "the last match (findLast) is",
+                    (EngineId::ClaudeCode, true) => "按 deny → ask → allow 分组,先命中的是",
+                    (EngineId::ClaudeCode, false) => {
+                        "searching deny → ask → allow, the first hit is"
+                    }
+                    (_, true) => "决定的规则是",
+                    (_, false) => "the deciding rule is",
+                };
+                // The row label ends with the row's action; say it again only if they differ.
+                let label = self.row(table, *row);
+                match table.rules().get(*row) {
+                    Some(r) if r.action == *action => format!("{how} {label}"),
+                    _ => format!("{how} {label} → {}", self.action(*action)),
+                }
+            }
+            Reason::NoMatch { fallback } => {
+                if zh {
+                    format!("没有规则命中,回落为「{}」", self.decision(*fallback))
+                } else {
+                    format!("no rule matches; falls back to {}", self.decision(*fallback))
+                }
+            }
+            Reason::OpenCodeDefault { permission } => {
+                if zh {
+                    format!(
+                        "没有规则命中:evaluate 返回合成的默认规则 {{permission: \"{}\", pattern: \"*\", action: \"ask\"}}",
+                        one_line(permission)
+                    )
+                } else {
+                    format!(
+                        "no rule matches: evaluate returns the synthesized default {{permission: \"{}\", pattern: \"*\", action: \"ask\"}}",
+                        one_line(permission)
+                    )
+                }
+            }
+            Reason::ToolRemoved { row } => {
+                if zh {
+                    format!(
+                        "{} 翻译成不带参数的 deny,整个工具从模型的上下文里拿掉:这次调用根本发不出来",
+                        self.row(table, *row)
+                    )
+                } else {
+                    format!(
+                        "{} becomes a bare deny: the whole tool is removed from the model's context, so this call cannot be made",
+                        self.row(table, *row)
+                    )
+                }
+            }
+            Reason::CoreCoder {
+                layer,
+                rules_ignored,
+                ..
+            } => {
+                let l = match (layer, zh) {
+                    (Layer::ReadOnly, true) => "只读工具,直接放行",
+                    (Layer::ReadOnly, false) => "a read-only tool runs without asking",
+                    (Layer::Prompt, true) => "不是只读工具,问人",
+                    (Layer::Prompt, false) => "not a read-only tool: it asks",
+                    (Layer::NonInteractive, true) => "没人可问(-p),拒绝",
+                    (Layer::NonInteractive, false) => "nobody to ask (-p): refused",
+                    (Layer::AllowAll, true) => "--yes:全部放行",
+                    (Layer::AllowAll, false) => "--yes: everything runs",
+                    (Layer::Always, true) => "之前选过「always」",
+                    (Layer::Always, false) => "an earlier “always”",
+                    (Layer::PlanMode, true) => "计划模式拒绝非只读工具",
+                    (Layer::PlanMode, false) => "plan mode refuses non-read-only tools",
+                    (_, true) => "会话设置决定",
+                    (_, false) => "the session decided",
+                };
+                if zh {
+                    format!("只看工具名:{l};{rules_ignored} 条规则一条也没读")
+                } else {
+                    format!("tool name only: {l}; all {rules_ignored} rules ignored")
+                }
+            }
+            Reason::ClaudeCode(d) => claude_decider(zh, d),
+            Reason::CodexStrictest {
+                row,
+                action,
+                matched,
+            } => {
+                if zh {
+                    format!(
+                        "{matched} 条前缀规则命中,取最严格的:{} → {}",
+                        self.row(table, *row),
+                        self.action(*action)
+                    )
+                } else {
+                    format!(
+                        "{matched} prefix rule(s) match; the strictest decides: {} → {}",
+                        self.row(table, *row),
+                        self.action(*action)
+                    )
+                }
+            }
+            Reason::CodexNoRuleMatched => if zh {
+                "没有前缀规则命中:execpolicy 不给裁决,Codex 另有启发式(未建模),这里显示为问人"
+            } else {
+                "no prefix rule matches: execpolicy gives no decision; Codex's own heuristics (not modelled) take over — shown as ask"
+            }
+            .to_string(),
+            Reason::CodexNotACommand { tool } => {
+                if zh {
+                    format!("execpolicy 只看 shell 命令,{} 调用不经过它(显示为问人)", one_line(tool))
+                } else {
+                    format!(
+                        "execpolicy only sees shell commands; a {} call never reaches it (shown as ask)",
+                        one_line(tool)
+                    )
+                }
+            }
+            Reason::CodexUnsplittable { message } => {
+                if zh {
+                    format!("命令无法按 shlex 拆成 argv({}),没有规则能检查(显示为问人)", one_line(message))
+                } else {
+                    format!(
+                        "the command cannot be split into argv ({}); no rule can check it (shown as ask)",
+                        one_line(message)
+                    )
+                }
+            }
+            _ => if zh {
+                "求值器给出了这个裁决(原因类型本页暂不能细述)"
+            } else {
+                "the engine decided this (this kind of reason has no description here yet)"
+            }
+            .to_string(),
+        }
+    }
+
+    /// One reorder-log entry.
+    pub fn log_entry(self, table: &RuleTable, entry: &LogEntry) -> String {
+        let zh = self.zh();
+        let what = match &entry.change {
+            Change::Move { rule, from, to } => {
+                let r = table
+                    .position_of(*rule)
+                    .and_then(|p| table.rules().get(p))
+                    .map(|r| self.rule(r))
+                    .unwrap_or_default();
+                if zh {
+                    format!("#{}「{r}」:第 {from} 位 → 第 {to} 位", rule.0)
+                } else {
+                    format!("#{} `{r}`: position {from} → {to}", rule.0)
+                }
+            }
+            Change::Reverse => self.s(S::Reverse).to_string(),
+            Change::Undo => self.s(S::Undo).to_string(),
+            Change::Reset => self.s(S::Reset).to_string(),
+        };
+        let parts: Vec<String> = entry
+            .engines
+            .iter()
+            .map(|&e| {
+                if e == EngineId::CoreCoder {
+                    return self.s(S::IgnoresRules).to_string();
+                }
+                match entry.flipped.iter().find(|c| c.engine == e) {
+                    Some(VerdictChange { before, after, .. }) => format!(
+                        "{}: {} → {}",
+                        self.engine(e),
+                        self.decision(*before),
+                        self.decision(*after)
+                    ),
+                    None => {
+                        if zh {
+                            format!("{} 不变", self.engine(e))
+                        } else {
+                            format!("{} unchanged", self.engine(e))
+                        }
+                    }
+                }
+            })
+            .collect();
+        let sep = if zh { ";" } else { "; " };
+        format!("{what} — {}", parts.join(sep))
+    }
+}
+
+/// The rule's stable number as the lesson names it (its id = lesson position).
+fn rule_label(rule: &Rule, _from: usize) -> u32 {
+    rule.id.0
+}
+
+fn claude_decider(zh: bool, d: &Decider) -> String {
+    let s = match (d, zh) {
+        (Decider::AllowRule, true) => "allow 规则覆盖了这次调用",
+        (Decider::AllowRule, false) => "allow rules cover the call",
+        (Decider::ReadOnly, true) => "内置的只读命令,直接放行",
+        (Decider::ReadOnly, false) => "a built-in read-only command runs",
+        (Decider::WorkingDirectory, true) => "工作目录内的读取,直接放行",
+        (Decider::WorkingDirectory, false) => "a read inside the working directory runs",
+        (Decider::NoPermissionTool, true) => "这个工具不需要权限",
+        (Decider::NoPermissionTool, false) => "this tool needs no permission",
+        (Decider::ProtectedPath(_), true) => "写入受保护路径,要问人",
+        (Decider::ProtectedPath(_), false) => "a write to a protected path asks",
+        (Decider::CriticalPath, true) => "对关键路径的 rm,要问人",
+        (Decider::CriticalPath, false) => "rm on a critical path asks",
+        (Decider::Mode { why, .. }, _) => {
+            let w = match (why, zh) {
+                (Blocker::NoRule, true) => "没有规则或内置基线覆盖它",
+                (Blocker::NoRule, false) => "no rule or baseline covers it",
+                (Blocker::Unparseable(_), true) => "命令无法解析,allow 规则不会放行它",
+                (Blocker::Unparseable(_), false) => {
+                    "the command cannot be parsed, so no allow rule approves it"
+                }
+                (Blocker::OutsideWorkingDirectory, true) => "路径在工作目录之外",
+                (Blocker::OutsideWorkingDirectory, false) => {
+                    "the path is outside the working directory"
+                }
+                (_, true) => "有一部分无法被 allow 规则批准",
+                (_, false) => "part of it cannot be approved by allow rules",
+            };
+            return if zh {
+                format!("{w};default 模式的兜底:问人")
+            } else {
+                format!("{w}; the default mode's fallback asks")
+            };
+        }
+        (_, true) => "Claude Code 的规则之外的一步决定了结果",
+        (_, false) => "a step other than a rule decided",
+    };
+    s.to_string()
+}
+
+/// Text on one line (newlines and tabs shown as `⏎`/`⇥`), for compact labels. Untrusted text
+/// is still inserted as text nodes; this only keeps one-line layouts on one line.
+pub fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '\n' | '\r' => '⏎',
+            '\t' => '⇥',
+            c => c,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use permlab_core::engines;
+
+    fn miniagent() -> RuleTable {
+        RuleTable::from_json(include_str!(
+            "../../../fixtures/rulesets/miniagent-standard.json"
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn announcement_in_both_languages() {
+        let t = miniagent();
+        let r = &t.rules()[7];
+        assert_eq!(
+            Lang::En.moved(r, 8, 10, 10),
+            "rule #8 `bash * deny` moved to position 10 of 10"
+        );
+        assert_eq!(
+            Lang::Zh.moved(r, 8, 10, 10),
+            "规则 #8「bash * deny」已移到第 10 位(共 10 位)"
+        );
+    }
+
+    #[test]
+    fn step_lines_come_from_the_engine_steps() {
+        let t = miniagent();
+        let call = permlab_core::Call::new("bash", "python -m unittest -v test_dateparse.py");
+        let e = engines::build(EngineId::FirstMatch, &t).evaluate(&call);
+        let last = e.steps.last().unwrap();
+        assert_eq!(
+            Lang::En.step(&t, last),
+            "#8 bash * — tool ✓ pattern ✓ → deny, stop"
+        );
+        assert_eq!(Lang::En.step_of(3, 8), "Step 3 of 8");
+    }
+
+    #[test]
+    fn reasons_render_in_both_languages() {
+        let t = miniagent();
+        let call = permlab_core::Call::new("bash", "python -m unittest -v test_dateparse.py");
+        for id in EngineId::ALL {
+            let e = engines::build(id, &t).evaluate(&call);
+            for lang in [Lang::Zh, Lang::En] {
+                let text = lang.reason(&t, id, &e.reason);
+                assert!(!text.is_empty(), "{id}");
+            }
+        }
+        let e = engines::build(EngineId::ClaudeCode, &t).evaluate(&call);
+        assert!(Lang::En
+            .reason(&t, EngineId::ClaudeCode, &e.reason)
+            .contains("#8 bash *"));
+    }
+
+    #[test]
+    fn log_entries_name_flips_and_non_flips() {
+        let mut lab = crate::state::Lab::new(
+            crate::presets::Preset::Git.table(),
+            permlab_core::Call::new("bash", "git push origin main"),
+        );
+        let shown = crate::presets::Preset::Git.engines(false);
+        lab.reverse(&|t: &RuleTable, c: &permlab_core::Call| crate::compute::judge(&shown, t, c));
+        let text = Lang::Zh.log_entry(lab.table(), &lab.log()[0]);
+        assert_eq!(
+            text,
+            "整表倒序 — first-match: 拒绝 → 放行;OpenCode: 放行 → 拒绝;Claude Code 不变;CoreCoder 不读规则"
+        );
+        let en = Lang::En.log_entry(lab.table(), &lab.log()[0]);
+        assert!(
+            en.ends_with("Claude Code unchanged; CoreCoder ignores rules"),
+            "{en}"
+        );
+    }
+
+    #[test]
+    fn tags() {
+        assert_eq!(Lang::from_tag("en-GB"), Lang::En);
+        assert_eq!(Lang::from_tag("zh-CN"), Lang::Zh);
+        assert_eq!(Lang::from_tag(""), Lang::Zh);
+        assert_eq!(Lang::Zh.s(S::Log), "重排记录");
+        assert_eq!(one_line("a\nb\tc"), "a⏎b⇥c");
+    }
+}

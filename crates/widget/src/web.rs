@@ -1,0 +1,166 @@
+//! The few browser calls the widget makes (hash, performance marks, clipboard, fetch, layout),
+//! each failing quietly: a missing API degrades one feature, never the page.
+
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// The page's `location.hash` (with `#`), or empty.
+pub fn location_hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// Replaces this widget's entries in the hash without a history entry.
+pub fn write_hash(ns: &str, entries: &[(&str, String)]) {
+    let Some(w) = web_sys::window() else { return };
+    let old = location_hash();
+    let new = crate::hash::write(&old, ns, entries);
+    if new == old.trim_start_matches('#') {
+        return;
+    }
+    let url = if new.is_empty() {
+        // Drop the `#` altogether: path and query stay.
+        let l = w.location();
+        format!(
+            "{}{}",
+            l.pathname().unwrap_or_default(),
+            l.search().unwrap_or_default()
+        )
+    } else {
+        format!("#{new}")
+    };
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+fn performance() -> Option<web_sys::Performance> {
+    // Native unit tests go through the same code: no browser, no marks.
+    if cfg!(not(target_arch = "wasm32")) {
+        return None;
+    }
+    web_sys::window()?.performance()
+}
+
+/// `performance.mark("<name>-start")`.
+pub fn mark_start(name: &str) {
+    if let Some(p) = performance() {
+        let _ = p.mark(&format!("{name}-start"));
+    }
+}
+
+/// `performance.mark("<name>-end")` and a measure `<name>` from the mark
+/// `<prefix>-start` (where `<prefix>` is `name` up to its last `-frame`).
+pub fn mark_end(name: &str) {
+    if let Some(p) = performance() {
+        let end = format!("{name}-end");
+        let start = format!("{}-start", name.trim_end_matches("-frame"));
+        let _ = p.mark(&end);
+        let _ = p.measure_with_start_mark_and_end_mark(name, &start, &end);
+    }
+}
+
+/// Whether a key event comes from a text field (where Ctrl+Z belongs to the field).
+pub fn in_text_field(e: &web_sys::KeyboardEvent) -> bool {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
+}
+
+/// Where a dragged row (now at `from`) lands if dropped at viewport `y`: the rows' middles are
+/// in order, so a binary search finds how many lie above the pointer.
+pub fn drop_index(root: &web_sys::Element, y: f64, from: usize) -> usize {
+    let Ok(Some(body)) = root.query_selector("tbody.pl-rules") else {
+        return from;
+    };
+    let rows = body.children();
+    let n = rows.length() as usize;
+    if n == 0 {
+        return from;
+    }
+    let mid = |i: usize| {
+        rows.item(i as u32)
+            .map(|r| {
+                let b = r.get_bounding_client_rect();
+                b.top() + b.height() / 2.0
+            })
+            .unwrap_or(f64::MAX)
+    };
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let m = (lo + hi) / 2;
+        if mid(m) < y {
+            lo = m + 1;
+        } else {
+            hi = m;
+        }
+    }
+    // `lo` rows lie above the pointer; the dragged row is one of them when it started above.
+    let to = if from < lo { lo - 1 } else { lo };
+    to.min(n - 1)
+}
+
+/// Copies `text` with the Clipboard API; `Err` when unavailable or refused (the caller shows
+/// a read-only textarea instead).
+pub async fn copy_text(text: &str) -> Result<(), ()> {
+    let w = web_sys::window().ok_or(())?;
+    let nav = w.navigator();
+    let has = js_sys::Reflect::get(&nav, &JsValue::from_str("clipboard"))
+        .map(|v| !v.is_undefined() && !v.is_null())
+        .unwrap_or(false);
+    if !has {
+        return Err(());
+    }
+    JsFuture::from(nav.clipboard().write_text(text))
+        .await
+        .map(|_| ())
+        .map_err(|_| ())
+}
+
+/// `rel` resolved against the page's base URL.
+pub fn absolute_url(rel: &str) -> String {
+    let base = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.base_uri().ok().flatten())
+        .unwrap_or_default();
+    web_sys::Url::new_with_base(rel, &base)
+        .map(|u| u.href())
+        .unwrap_or_else(|_| rel.to_string())
+}
+
+/// Starts the worker at `script`, posts `message` to it once it says `ready`, and hands
+/// every message it posts back (as text) to `on_message`; `Err(text)` when the worker fails.
+/// After `done` the caller terminates it.
+pub fn run_worker(
+    script: &str,
+    message: &str,
+    on_message: impl Fn(Result<String, String>) + 'static,
+) -> Result<web_sys::Worker, String> {
+    use wasm_bindgen::closure::Closure;
+    let worker = web_sys::Worker::new(script).map_err(|e| format!("{e:?}"))?;
+    let on_message = std::rc::Rc::new(on_message);
+    let ok = on_message.clone();
+    let w = worker.clone();
+    let message = message.to_string();
+    let on_msg = Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        match e.data().as_string() {
+            // The worker's handler exists only once its wasm has loaded: it says so first.
+            Some(text) if text == "ready" => {
+                if let Err(e) = w.post_message(&JsValue::from_str(&message)) {
+                    ok(Err(format!("{e:?}")));
+                }
+            }
+            Some(text) => ok(Ok(text)),
+            None => ok(Err("unexpected message".to_string())),
+        }
+    });
+    let on_err = Closure::<dyn Fn(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+        on_message(Err(format!("{} ({})", e.message(), e.filename())));
+    });
+    worker.set_onmessage(Some(on_msg.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_err.as_ref().unchecked_ref()));
+    on_msg.forget();
+    on_err.forget();
+    Ok(worker)
+}

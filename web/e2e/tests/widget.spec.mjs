@@ -1,0 +1,555 @@
+// One test (or more) per capability of issue 5, against the release dist/ in Debian Chromium.
+// Hooks used: rows `tbody.pl-rules tr[data-rule-id][data-position]`, engine panels
+// `.pl-engine[data-engine][data-verdict]`, cursors `[data-cursor~=<engine>]`.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { test, expect, screenshotPath, artifacts } from './fixtures.mjs';
+
+const rows = (page) => page.locator('tbody.pl-rules tr');
+const row = (page, id) => page.locator(`tbody.pl-rules tr[data-rule-id="${id}"]`);
+const panel = (page, slug) => page.locator(`.pl-engine[data-engine="${slug}"]`);
+const order = (page) => rows(page).evaluateAll((rs) => rs.map((r) => Number(r.dataset.ruleId)));
+
+async function open(page, hash = '') {
+  await page.goto('./' + hash);
+  await expect(rows(page).first()).toBeVisible();
+}
+
+async function skipReveal(page, slug) {
+  const p = panel(page, slug);
+  await p.locator('.pl-skip').click();
+  await p.locator('.pl-reveal').click();
+  await expect(p).toHaveAttribute('data-verdict', /.+/);
+}
+
+async function customTable(page, json) {
+  if (!(await page.locator('.pl-editor').evaluate((d) => d.open))) await page.locator('.pl-editor summary').click();
+  await page.locator('.pl-table-json').fill(json);
+  await page.locator('.pl-apply').click();
+}
+
+// ---- 1. presets and the editable call -------------------------------------------------------
+
+test('1 presets: miniagent, git pair, aws example; editable call with inline messages', async ({ page, problems }) => {
+  await open(page);
+  await expect(rows(page)).toHaveCount(10);
+  await page.locator('.pl-preset[data-preset="git"]').click();
+  await expect(rows(page)).toHaveCount(2);
+  await expect(rows(page).nth(0).locator('.pl-pattern')).toHaveText('git push *');
+  await expect(page.locator('.pl-call-input')).toHaveText('git push origin main');
+  await page.locator('.pl-preset[data-preset="aws"]').click();
+  await expect(rows(page).nth(0).locator('.pl-pattern')).toHaveText('aws *');
+  await expect(rows(page).nth(1).locator('.pl-pattern')).toHaveText('aws s3 ls');
+  await page.locator('.pl-preset[data-preset="miniagent"]').click();
+  // the seed's real calls are offered
+  const options = await page.locator('.pl-call-select option').allTextContents();
+  for (const c of ['bash: git push origin main', 'read_file: test_dateparse.py', 'edit_file: dateparse.py']) {
+    expect(options).toContain(c);
+  }
+  await page.locator('.pl-call-select').selectOption({ label: 'bash: git status' });
+  await expect(page.locator('.pl-call-input')).toHaveText('git status');
+  // edit the call by hand
+  await page.locator('.pl-call-tool-input').fill('');
+  await expect(page.locator('.pl-call-error')).toContainText('工具名不能为空');
+  await page.locator('.pl-call-tool-input').fill('bad tool');
+  await expect(page.locator('.pl-call-error')).toContainText('一个词');
+  await page.locator('.pl-call-tool-input').fill('bash');
+  await expect(page.locator('.pl-call-error')).toHaveText('');
+  await page.locator('.pl-call-input-text').fill('echo "unclosed');
+  await expect(page.locator('.pl-call-input')).toHaveText('echo "unclosed');
+  await expect(page.locator('.pl-call-notes')).toContainText('Codex');
+  await expect(page.locator('.pl-call-notes')).toContainText('shlex');
+  expect(problems).toEqual([]);
+});
+
+// ---- 2. reorder -------------------------------------------------------------------------------
+
+test('2 keyboard-only reorder of #8 to the bottom flips first-match, not Claude Code; announced; focus kept', async ({ page, problems }) => {
+  await open(page);
+  await skipReveal(page, 'first-match');
+  await skipReveal(page, 'claude-code');
+  await expect(panel(page, 'first-match')).toHaveAttribute('data-verdict', 'deny');
+  await expect(panel(page, 'claude-code')).toHaveAttribute('data-verdict', 'unavailable');
+  const grip = row(page, 8).locator('.pl-grip');
+  await grip.focus();
+  await page.keyboard.press('Space');
+  await expect(page.locator('.pl-announce')).toContainText('已拿起规则 #8');
+  await page.keyboard.press('ArrowDown');
+  await expect(row(page, 9)).toHaveClass(/pl-drop-below/);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Space');
+  await expect(row(page, 8)).toHaveAttribute('data-position', '10');
+  await expect(page.locator('.pl-announce')).toHaveText('规则 #8「bash * deny」已移到第 10 位(共 10 位)');
+  await expect(page.locator('[role="status"].pl-announce')).toHaveAttribute('aria-live', 'polite');
+  await expect(panel(page, 'first-match')).toHaveAttribute('data-verdict', 'allow');
+  await expect(panel(page, 'claude-code')).toHaveAttribute('data-verdict', 'unavailable');
+  await expect(row(page, 8).locator('.pl-grip')).toBeFocused();
+  expect(problems).toEqual([]);
+});
+
+test('2 keyboard: Esc cancels a lift, Alt+arrows move at once, focus follows', async ({ page, problems }) => {
+  await open(page);
+  const grip = row(page, 3).locator('.pl-grip');
+  await grip.focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Escape');
+  await expect(page.locator('.pl-announce')).toContainText('已取消');
+  expect(await order(page)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  await page.keyboard.press('Alt+ArrowUp');
+  await expect(row(page, 3)).toHaveAttribute('data-position', '2');
+  await expect(row(page, 3).locator('.pl-grip')).toBeFocused();
+  await page.keyboard.press('Alt+ArrowDown');
+  await page.keyboard.press('Alt+ArrowDown');
+  await expect(row(page, 3)).toHaveAttribute('data-position', '4');
+  expect(problems).toEqual([]);
+});
+
+test('2 visible ↑/↓ buttons, undo (button and Ctrl+Z), reset, reverse twice restores', async ({ page, problems }) => {
+  await open(page);
+  await row(page, 8).locator('.pl-down').click();
+  await expect(row(page, 8)).toHaveAttribute('data-position', '9');
+  await expect(row(page, 8).locator('.pl-down')).toBeFocused();
+  await row(page, 8).locator('.pl-down').click();
+  await expect(row(page, 8)).toHaveAttribute('data-position', '10');
+  await expect(row(page, 8).locator('.pl-grip')).toBeFocused(); // ↓ is disabled at the bottom
+  await page.locator('.pl-undo').click();
+  await expect(row(page, 8)).toHaveAttribute('data-position', '9');
+  await row(page, 1).locator('.pl-grip').focus();
+  await page.keyboard.press('Control+z');
+  await expect(row(page, 8)).toHaveAttribute('data-position', '8');
+  await page.locator('.pl-reverse').click();
+  expect(await order(page)).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+  await page.locator('.pl-reverse').click();
+  expect(await order(page)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  await row(page, 2).locator('.pl-up').click();
+  await page.locator('.pl-reset').click();
+  expect(await order(page)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  await expect(page.locator('.pl-reset')).toBeDisabled();
+  expect(problems).toEqual([]);
+});
+
+test('2 mouse drag on the grip with a drop indicator', async ({ page, problems }) => {
+  await open(page);
+  const grip = row(page, 8).locator('.pl-grip');
+  await row(page, 10).scrollIntoViewIfNeeded();
+  await grip.scrollIntoViewIfNeeded();
+  const g = await grip.boundingBox();
+  const last = await row(page, 10).boundingBox();
+  await page.mouse.move(g.x + g.width / 2, g.y + g.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(g.x + g.width / 2, g.y + 20, { steps: 3 });
+  await page.mouse.move(g.x + g.width / 2, last.y + last.height - 2, { steps: 5 });
+  await expect(row(page, 10)).toHaveClass(/pl-drop-below/);
+  await page.mouse.up();
+  await expect(row(page, 8)).toHaveAttribute('data-position', '10');
+  expect(problems).toEqual([]);
+});
+
+async function touchDrag(page, fromId, toId, { hold = 300, moveFirst = false } = {}) {
+  return page.evaluate(async ({ fromId, toId, hold, moveFirst }) => {
+    const grip = document.querySelector(`tr[data-rule-id="${fromId}"] .pl-grip`);
+    const target = document.querySelector(`tr[data-rule-id="${toId}"]`).getBoundingClientRect();
+    const g = grip.getBoundingClientRect();
+    const opts = (y) => ({ bubbles: true, cancelable: true, pointerId: 7, pointerType: 'touch', isPrimary: true, button: 0, buttons: 1, clientX: g.x + 4, clientY: y });
+    grip.dispatchEvent(new PointerEvent('pointerdown', opts(g.y + 4)));
+    if (moveFirst) grip.dispatchEvent(new PointerEvent('pointermove', opts(g.y + 60)));
+    await new Promise((r) => setTimeout(r, hold));
+    for (const f of [0.3, 0.6, 1]) {
+      grip.dispatchEvent(new PointerEvent('pointermove', opts(g.y + 4 + (target.bottom - 2 - g.y - 4) * f)));
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+    grip.dispatchEvent(new PointerEvent('pointerup', { ...opts(target.bottom - 2), buttons: 0 }));
+  }, { fromId, toId, hold, moveFirst });
+}
+
+test.describe('touch', () => {
+  test.use({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 800 } });
+  test('2 touch drag after a hold moves the row; an early move is a scroll', async ({ page, problems }) => {
+    await open(page);
+    await touchDrag(page, 8, 10, { moveFirst: true });
+    expect(await order(page)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    await touchDrag(page, 8, 10);
+    await expect(row(page, 8)).toHaveAttribute('data-position', '10');
+    await expect(page.locator('.pl-announce')).toContainText('已移到第 10 位');
+    expect(problems).toEqual([]);
+  });
+});
+
+// ---- 3. guess → reveal ------------------------------------------------------------------------
+
+test('3 guess then reveal: locked until a guess, ✓/✗ with text, why points at the highlighted row, try again', async ({ page, problems }) => {
+  await open(page);
+  const fm = panel(page, 'first-match');
+  await expect(fm.locator('.pl-reveal')).toBeDisabled();
+  await expect(fm.locator('.pl-locked')).toBeVisible();
+  await expect(fm).not.toHaveAttribute('data-verdict', /.*/);
+  await fm.locator('.pl-guess-btn[data-guess="deny"]').click();
+  await fm.locator('.pl-reveal').click();
+  await expect(fm).toHaveAttribute('data-verdict', 'deny');
+  await expect(fm.locator('.pl-mark')).toHaveText('✓ 猜对了');
+  await expect(fm.locator('.pl-why')).toContainText('#8 bash *');
+  await expect(row(page, 8)).toHaveClass(/pl-decisive/);
+  await expect(row(page, 8)).toHaveAttribute('data-decisive', /first-match/);
+  const oc = panel(page, 'opencode');
+  await oc.locator('.pl-guess-btn[data-guess="deny"]').click();
+  await oc.locator('.pl-reveal').click();
+  await expect(oc).toHaveAttribute('data-verdict', 'allow');
+  await expect(oc.locator('.pl-mark')).toHaveText('✗ 猜错了(你猜 拒绝)');
+  await expect(row(page, 9)).toHaveAttribute('data-decisive', /opencode/);
+  await skipReveal(page, 'claude-code');
+  await expect(panel(page, 'claude-code').locator('.pl-verdict')).toContainText('工具不可用');
+  await expect(panel(page, 'claude-code').locator('.pl-why')).toContainText('#8');
+  await skipReveal(page, 'corecoder');
+  await expect(panel(page, 'corecoder')).toHaveAttribute('data-verdict', 'ask');
+  await row(page, 8).locator('.pl-down').click();
+  await page.locator('.pl-try-again').click();
+  for (const s of ['first-match', 'opencode', 'claude-code', 'corecoder']) {
+    await expect(panel(page, s)).not.toHaveAttribute('data-verdict', /.*/);
+    await expect(panel(page, s).locator('.pl-reveal')).toBeDisabled();
+  }
+  await expect(row(page, 8)).toHaveAttribute('data-position', '9'); // the order stays
+  // Codex joins when asked for
+  await page.locator('.pl-codex-toggle').check();
+  await skipReveal(page, 'codex');
+  await expect(panel(page, 'codex')).toHaveAttribute('data-verdict', /allow|ask|deny/);
+  expect(problems).toEqual([]);
+});
+
+// ---- 4. stepper -------------------------------------------------------------------------------
+
+test('4 stepper: first-match walks down, last-match up, Claude Code by groups; k of N; arrows', async ({ page, problems }) => {
+  await open(page);
+  await page.locator('.pl-step-toggle').click();
+  await expect(page.locator('.pl-step-count')).toContainText(/第 1 步,共 \d+ 步/);
+  await expect(page.locator('[data-cursor~="first-match"]')).toHaveAttribute('data-position', '1');
+  await expect(page.locator('[data-cursor~="opencode"]')).toHaveAttribute('data-position', '10');
+  await expect(page.locator('[data-engine-step="claude-code"]')).toContainText('[deny 组]');
+  await page.locator('.pl-step-next').click();
+  await expect(page.locator('[data-cursor~="first-match"]')).toHaveAttribute('data-position', '2');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('.pl-step-count')).toContainText('第 3 步');
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.locator('.pl-step-count')).toContainText('第 2 步');
+  await page.locator('.pl-step-last').click();
+  await expect(page.locator('[data-cursor~="first-match"]')).toHaveAttribute('data-position', '8');
+  await expect(page.locator('[data-cursor~="opencode"]')).toHaveAttribute('data-position', '9');
+  await expect(page.locator('[data-engine-step="first-match"]')).toContainText('#8 bash * — 工具 ✓ 模式 ✓ → deny,停');
+  await page.locator('.pl-step-first').click();
+  await expect(page.locator('.pl-step-count')).toContainText('第 1 步');
+  // cursors differ by shape, not only colour
+  const shapes = await page.locator('tbody .pl-cur').allTextContents();
+  expect(new Set(shapes).size).toBeGreaterThan(1);
+  expect(problems).toEqual([]);
+});
+
+test('4 reduced motion: cursors jump without animation', async ({ page, problems }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await open(page);
+  await page.locator('.pl-step-toggle').click();
+  const anim = await page.locator('tbody .pl-cur').first().evaluate((e) => getComputedStyle(e).animationName);
+  expect(anim).toBe('none');
+  expect(problems).toEqual([]);
+});
+
+// ---- 5. reorder log ---------------------------------------------------------------------------
+
+test('5 reorder log names the engines that flipped and the ones that did not', async ({ page, problems }) => {
+  await open(page);
+  await expect(page.locator('.pl-log-empty')).toBeVisible();
+  await page.locator('.pl-preset[data-preset="git"]').click();
+  await page.locator('.pl-reverse').click();
+  const entry = page.locator('.pl-log-entry').last();
+  await expect(entry).toContainText('整表倒序');
+  await expect(entry).toContainText('OpenCode: 放行 → 拒绝');
+  await expect(entry).toContainText('Claude Code 不变');
+  await expect(entry).toContainText('CoreCoder 不读规则');
+  await row(page, 1).locator('.pl-grip').focus();
+  await page.keyboard.press('Alt+ArrowUp');
+  await expect(page.locator('.pl-log-entry')).toHaveCount(2);
+  await expect(page.locator('.pl-log-entry').last()).toContainText('#1「bash git push * 拒绝」:第 2 位 → 第 1 位');
+  expect(problems).toEqual([]);
+});
+
+// ---- 6. disagreement box ----------------------------------------------------------------------
+
+test('6 disagreement box: last match vs highest priority, live', async ({ page, problems }) => {
+  await open(page);
+  await page.locator('.pl-preset[data-preset="aws"]').click();
+  const box = page.locator('.pl-disagree');
+  await expect(box.locator('.pl-last')).toHaveText('放行 ← #2 bash aws s3 ls');
+  await expect(box.locator('.pl-strongest')).toHaveText('拒绝 ← #1 bash aws *');
+  await expect(box.locator('.pl-disagree-list')).toHaveAttribute('data-differ', 'true');
+  await expect(box).toContainText('相反');
+  await page.locator('.pl-reverse').click();
+  await expect(box.locator('.pl-disagree-list')).toHaveAttribute('data-differ', 'false');
+  await expect(box.locator('.pl-last')).toContainText('拒绝');
+  expect(problems).toEqual([]);
+});
+
+// ---- 7. formula -------------------------------------------------------------------------------
+
+test('7 formula terms explain themselves when clicked', async ({ page, problems }) => {
+  await open(page);
+  const f = page.locator('.pl-formula');
+  await expect(f).toContainText('rules.findLast(r => match(permission, r.permission) && match(pattern, r.pattern)) ?? ask');
+  for (const [i, word] of [[0, 'findLast'], [1, 'permission'], [2, 'Wildcard.match'], [3, 'ask']]) {
+    await f.locator(`.pl-term[data-term="${i}"]`).click();
+    await expect(f.locator(`.pl-term[data-term="${i}"]`)).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.locator('.pl-term-help')).toContainText(word);
+  }
+  expect(problems).toEqual([]);
+});
+
+// ---- 8. matrix and translations ---------------------------------------------------------------
+
+test('8 matrix marks the cell the last reorder changed; translations flag bash * deny → deny Bash', async ({ page, problems }) => {
+  await open(page);
+  const unittestRow = page.locator('.pl-matrix tr[data-call="0"]');
+  await expect(unittestRow.locator('[data-engine="first-match"]')).toHaveAttribute('data-verdict', 'deny');
+  await expect(page.locator('.pl-matrix .pl-changed')).toHaveCount(0);
+  await row(page, 8).locator('.pl-grip').focus();
+  await page.keyboard.press('Space'); // one reorder: #8 to the bottom
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Space');
+  await expect(unittestRow.locator('[data-engine="first-match"]')).toHaveAttribute('data-verdict', 'allow');
+  await expect(unittestRow.locator('[data-engine="first-match"]')).toHaveAttribute('data-changed', 'true');
+  await expect(unittestRow.locator('[data-engine="opencode"]')).toHaveAttribute('data-changed', 'true');
+  await expect(unittestRow.locator('.pl-changed-mark').first()).toContainText('上次重排改变了这一格');
+  await expect(unittestRow.locator('[data-engine="claude-code"]')).not.toHaveAttribute('data-changed', /.*/);
+  await page.locator('.pl-translations summary').click();
+  const cc = page.locator('.pl-translation[data-harness="claude-code"]');
+  await expect(cc.locator('pre')).toContainText(/"deny": \[[^\]]*"Bash"\]/);
+  await expect(cc.locator('.pl-flag[data-row="10"]')).toContainText('deny Bash');
+  await expect(cc.locator('.pl-flag[data-row="10"]')).toContainText('不带参数的 deny');
+  await expect(page.locator('.pl-translation[data-harness="opencode"] pre')).toContainText('"python -m unittest*": "allow"');
+  // No miniagent row has an execpolicy form: each is flagged, with the reason.
+  await expect(page.locator('.pl-translation[data-harness="codex"] pre')).toContainText('not expressible');
+  await expect(page.locator('.pl-translation[data-harness="codex"] .pl-flag')).toHaveCount(10);
+  await page.locator('.pl-preset[data-preset="git"]').click();
+  await expect(page.locator('.pl-translation[data-harness="codex"] pre')).toContainText('prefix_rule(pattern=["git", "push"], decision="forbidden")');
+  expect(problems).toEqual([]);
+});
+
+// ---- 9. self-check ----------------------------------------------------------------------------
+
+test('9 self-check loads the fixtures on demand and runs them in the browser', async ({ page, problems }) => {
+  const fetched = [];
+  page.on('request', (r) => { if (r.url().includes('/conformance/')) fetched.push(r.url()); });
+  await open(page);
+  expect(fetched).toEqual([]);
+  await page.locator('.pl-run-check').click();
+  const oc = page.locator('.pl-check[data-check="OpenCode"]');
+  await expect(oc).toContainText(/\d+\/\d+ 与真实实现一致/, { timeout: 20_000 });
+  await expect(page.locator('.pl-check')).toHaveCount(5, { timeout: 20_000 });
+  for (const name of ['OpenCode', 'Claude Code', 'CoreCoder']) {
+    const tally = await page.locator(`.pl-check[data-check="${name}"] .pl-check-tally`).textContent();
+    const [a, b] = tally.split('/').map(Number);
+    console.log(`self-check ${name}: ${tally}`);
+    expect(b).toBeGreaterThan(0);
+    expect(a).toBe(b);
+  }
+  expect(fetched.some((u) => u.endsWith('/conformance/opencode.json'))).toBe(true);
+  expect(problems).toEqual([]);
+});
+
+// ---- around it --------------------------------------------------------------------------------
+
+test('state survives a reload (order, call, guesses, reveals, step)', async ({ page, problems }) => {
+  await open(page);
+  await row(page, 8).locator('.pl-grip').focus();
+  await page.keyboard.press('Alt+ArrowDown');
+  await page.locator('.pl-call-select').selectOption({ label: 'bash: git status' });
+  await panel(page, 'opencode').locator('.pl-guess-btn[data-guess="ask"]').click();
+  await panel(page, 'opencode').locator('.pl-reveal').click();
+  await panel(page, 'first-match').locator('.pl-guess-btn[data-guess="allow"]').click();
+  await page.locator('.pl-step-toggle').click();
+  await page.locator('.pl-step-next').click();
+  await expect(page).toHaveURL(/#.*a3\.o=/);
+  await page.reload();
+  await expect(row(page, 8)).toHaveAttribute('data-position', '9');
+  await expect(page.locator('.pl-call-input')).toHaveText('git status');
+  await expect(panel(page, 'opencode')).toHaveAttribute('data-verdict', /.+/);
+  await expect(panel(page, 'first-match').locator('.pl-guess-btn[data-guess="allow"]')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('.pl-step-count')).toContainText('第 2 步');
+  expect(problems).toEqual([]);
+});
+
+test('English from data-lang, same string table; announcement in English', async ({ page, problems }) => {
+  const html = readFileSync(resolve(artifacts, '../dist/index.html'), 'utf8')
+    .replace('data-lang="zh"', 'data-lang="en"');
+  await page.route('**/en.html', (r) => r.fulfill({ contentType: 'text/html', body: html }));
+  await page.goto('./en.html');
+  await expect(rows(page)).toHaveCount(10);
+  await expect(page.locator('.pl-widget')).toHaveAttribute('lang', 'en');
+  await expect(page.locator('.pl-log h3')).toHaveText('Reorder log');
+  await row(page, 8).locator('.pl-grip').focus();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.pl-announce')).toHaveText('rule #8 `bash * deny` moved to position 10 of 10');
+  await expect(page.locator('.pl-log-entry')).toContainText('CoreCoder ignores rules');
+  expect(problems).toEqual([]);
+});
+
+test('Copy as JSON gives the table in the fixtures format', async ({ page, context, problems }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await open(page);
+  await page.locator('.pl-reverse').click();
+  await page.locator('.pl-copy').click();
+  await expect(page.locator('.pl-copied, .pl-copy-text').first()).toBeVisible();
+  const text = (await page.locator('.pl-copy-text').count())
+    ? await page.locator('.pl-copy-text').inputValue()
+    : await page.evaluate(() => navigator.clipboard.readText());
+  const json = JSON.parse(text);
+  expect(json[0]).toEqual({ tool: 'bash', pattern: 'python3 -m unittest*', action: 'allow' });
+  expect(json).toHaveLength(10);
+  expect(problems).toEqual([]);
+});
+
+test('hostile strings are shown as text', async ({ page, problems }) => {
+  await open(page);
+  const evil = [
+    { tool: 'bash', pattern: '<img src=x onerror="window.__pwned=1">', action: 'deny' },
+    { tool: 'bash', pattern: '\u202eevil\u202c ls', action: 'allow' },
+    { tool: 'bash', pattern: '😀 line1\nline2', action: 'ask' },
+  ];
+  await customTable(page, JSON.stringify({ rules: evil, calls: ['bash: <b>hi</b>'] }));
+  await expect(rows(page)).toHaveCount(3);
+  await expect(rows(page).nth(0).locator('.pl-pattern')).toHaveText(evil[0].pattern);
+  await expect(rows(page).nth(2).locator('.pl-pattern')).toHaveText(evil[2].pattern);
+  await expect(page.locator('.pl-widget img')).toHaveCount(0);
+  await expect(page.locator('.pl-call-input')).toHaveText('<b>hi</b>');
+  expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
+  await customTable(page, '[{"tool": "bash"}]');
+  await expect(page.locator('.pl-table-error')).toContainText('规则表无法读取');
+  await expect(page.locator('.pl-table-error')).toContainText('"pattern"');
+  expect(problems).toEqual([]);
+});
+
+test('print style: a static table, no controls', async ({ page, problems }) => {
+  await open(page);
+  await page.emulateMedia({ media: 'print' });
+  await expect(rows(page).first()).toBeVisible();
+  await expect(page.locator('.pl-grip').first()).toBeHidden();
+  await expect(page.locator('.pl-toolbar')).toBeHidden();
+  expect(problems).toEqual([]);
+});
+
+for (const scheme of ['light', 'dark']) {
+  test(`axe-core: no violations (${scheme})`, async ({ page, problems }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await open(page);
+    await panel(page, 'first-match').locator('.pl-guess-btn[data-guess="deny"]').click();
+    await panel(page, 'first-match').locator('.pl-reveal').click();
+    await page.locator('.pl-step-toggle').click();
+    await page.locator('.pl-translations summary').click();
+    await row(page, 8).locator('.pl-down').click();
+    const results = await new AxeBuilder({ page }).include('.pl-widget').analyze();
+    const summary = results.violations.map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target}`);
+    expect(summary).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+}
+
+test('screenshots: desktop light and dark, 360 px phone; no horizontal overflow at 360 px', async ({ browser }) => {
+  for (const [name, opts] of [
+    ['desktop-light', { viewport: { width: 1280, height: 900 }, colorScheme: 'light' }],
+    ['desktop-dark', { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' }],
+    ['phone-360', { viewport: { width: 360, height: 740 }, colorScheme: 'light', hasTouch: true, isMobile: true }],
+  ]) {
+    const ctx = await browser.newContext(opts);
+    const page = await ctx.newPage();
+    await page.goto('./');
+    await expect(rows(page)).toHaveCount(10);
+    await panel(page, 'opencode').locator('.pl-guess-btn[data-guess="deny"]').click();
+    await panel(page, 'opencode').locator('.pl-reveal').click();
+    await page.locator('.pl-step-toggle').click();
+    await page.locator('.pl-step-last').click();
+    await row(page, 8).locator('.pl-down').click();
+    if (name === 'phone-360') {
+      const wide = await page.evaluate(() => [...document.querySelectorAll('.pl-widget *')]
+        .filter((e) => e.getBoundingClientRect().right > innerWidth + 1 && !e.closest('.pl-scroll, .pl-table-wrap'))
+        .map((e) => `${e.tagName}.${e.className}`).slice(0, 5));
+      expect(wide, 'elements wider than the 360 px viewport').toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      await page.evaluate(() => scrollTo(0, 0));
+      await page.screenshot({ path: screenshotPath('phone-360-top') });
+      await page.locator('.pl-table-wrap').screenshot({ path: screenshotPath('phone-360-table') });
+    }
+    await page.screenshot({ path: screenshotPath(name), fullPage: true });
+    await ctx.close();
+  }
+});
+
+// ---- performance ------------------------------------------------------------------------------
+
+function bigLesson(nRules, nCalls) {
+  const tools = ['bash', 'read_file', 'edit_file', 'write_file', 'grep'];
+  const acts = ['allow', 'ask', 'deny'];
+  const rules = Array.from({ length: nRules }, (_, i) => ({
+    tool: tools[i % tools.length],
+    pattern: i % 7 === 0 ? '*' : `cmd${i % 13} *`,
+    action: acts[i % 3],
+  }));
+  const calls = Array.from({ length: nCalls }, (_, i) => `${tools[i % tools.length]}: cmd${i % 13} arg${i}`);
+  return JSON.stringify({ rules, calls });
+}
+
+test('benchmark: reorder → updated verdicts on 200 rules × 40 calls', async ({ page, problems }) => {
+  await open(page);
+  await customTable(page, bigLesson(200, 40));
+  await expect(rows(page)).toHaveCount(200);
+  const times = [];
+  const frames = [];
+  for (let i = 0; i < 7; i++) {
+    await page.evaluate(() => performance.clearMeasures());
+    if (i % 2) await page.locator('.pl-reverse').click();
+    else {
+      await row(page, 1).locator('.pl-grip').focus();
+      await page.keyboard.press(i % 4 ? 'Alt+ArrowUp' : 'Alt+ArrowDown');
+    }
+    await page.waitForFunction(() => performance.getEntriesByName('pl-reorder-frame').length > 0);
+    times.push(await page.evaluate(() => performance.getEntriesByName('pl-reorder')[0].duration));
+    frames.push(await page.evaluate(() => performance.getEntriesByName('pl-reorder-frame')[0].duration));
+  }
+  const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+  console.log(`reorder → updated verdicts (200 rules × 40 calls × 5 engines): median ${med(times).toFixed(1)} ms (${times.map((t) => t.toFixed(1)).join(', ')}); to the next frame after the DOM update: median ${med(frames).toFixed(1)} ms`);
+  expect(med(times)).toBeLessThan(500);
+  expect(problems).toEqual([]);
+});
+
+test('a 10 000-row table does not freeze the page', async ({ page, problems }) => {
+  test.setTimeout(120_000);
+  await open(page);
+  await page.evaluate(() => {
+    window.__long = [];
+    new PerformanceObserver((l) => window.__long.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+  });
+  // Paste first (the textarea's own cost), then measure from "apply" on.
+  await page.locator('.pl-editor summary').click();
+  await page.locator('.pl-table-json').fill(bigLesson(10_000, 10));
+  await page.evaluate(() => { window.__long = []; });
+  const t0 = Date.now();
+  await page.locator('.pl-apply').click();
+  await expect(rows(page)).toHaveCount(10_000, { timeout: 60_000 });
+  const load = Date.now() - t0;
+  const t1 = Date.now();
+  await row(page, 1).locator('.pl-grip').focus();
+  await page.keyboard.press('Alt+ArrowDown');
+  await expect(row(page, 1)).toHaveAttribute('data-position', '2', { timeout: 30_000 });
+  const move = Date.now() - t1;
+  const reorder = await page.evaluate(() => performance.getEntriesByName('pl-reorder').at(-1)?.duration);
+  // The page still answers input (a long task would block this round trip).
+  const t2 = Date.now();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+  const frame = Date.now() - t2;
+  const longest = await page.evaluate(() => Math.max(0, ...window.__long));
+  console.log(`10 000 rows: load+render ${load} ms (longest task ${longest.toFixed(0)} ms), one move ${move} ms (verdicts ${reorder?.toFixed(1)} ms), next frame ${frame} ms`);
+  expect(move).toBeLessThan(5_000);
+  expect(longest).toBeLessThan(1_500);
+  expect(problems).toEqual([]);
+});
