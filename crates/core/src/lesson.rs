@@ -34,14 +34,14 @@
 
 use std::fmt;
 
-use crate::claude_code::eval::{self, Context, Decider};
-use crate::claude_code::table::{lesson_context, to_tool_call};
+use crate::claude_code::eval::{self, Context};
+use crate::claude_code::table::{evaluation_from_verdict, lesson_context, to_tool_call};
 use crate::claude_code::{ClaudeCodeEngine, Mode, Policy};
 use crate::engines;
-use crate::evaluation::{Decision, Engine, EngineId, Evaluation, Reason, Step};
+use crate::evaluation::{Decision, Engine, EngineId, Evaluation};
 use crate::import::{self, Format, Imported};
 use crate::json::{self, Value};
-use crate::table::{Action, Call, RuleTable};
+use crate::table::{Call, RuleTable};
 
 /// The tools the lesson's common table uses.
 pub const COMMON_TOOLS: [&str; 8] = [
@@ -235,47 +235,7 @@ impl Engine for NativeClaude {
 
     fn evaluate(&self, call: &Call) -> Evaluation {
         let v = eval::evaluate(&self.policy, self.mode, &self.ctx, &to_tool_call(call));
-        let row = |r: usize| self.rows.get(r).copied().unwrap_or(usize::MAX);
-        let rule = v.rule.map(row);
-        let mut matches: Vec<usize> = v.matches.iter().map(|&r| row(r)).collect();
-        matches.sort_unstable();
-        matches.dedup();
-        let steps = v
-            .trace
-            .iter()
-            .map(|s| Step {
-                row: row(s.rule),
-                group: Some(s.group),
-                tool_matched: s.tool_matched,
-                pattern_matched: s.spec_matched,
-                stop: s.stop,
-            })
-            .collect();
-        let reason = match (&v.decider, rule) {
-            (Decider::ToolRemoved, Some(row)) => Reason::ToolRemoved { row },
-            (Decider::DenyRule(_), Some(row)) => Reason::Rule {
-                row,
-                action: Action::Deny,
-            },
-            (Decider::AskRule, Some(row)) => Reason::Rule {
-                row,
-                action: Action::Ask,
-            },
-            (Decider::AllowRule, Some(row)) => Reason::Rule {
-                row,
-                action: Action::Allow,
-            },
-            (d, _) => Reason::ClaudeCode(d.clone()),
-        };
-        Evaluation {
-            engine: EngineId::ClaudeCode,
-            decision: v.outcome.decision(),
-            rule,
-            matches,
-            steps,
-            reason,
-            inferred: v.inferred,
-        }
+        evaluation_from_verdict(&v, |r| self.rows.get(r).copied().unwrap_or(usize::MAX))
     }
 }
 

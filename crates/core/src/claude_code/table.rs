@@ -329,47 +329,54 @@ impl Engine for ClaudeCodeEngine {
     }
 
     fn evaluate(&self, call: &Call) -> Evaluation {
-        let v = self.verdict(call);
-        let rule = v.rule.map(|r| self.row(r));
-        let mut matches: Vec<usize> = v.matches.iter().map(|&r| self.row(r)).collect();
-        matches.sort_unstable();
-        matches.dedup();
-        let steps = v
-            .trace
-            .iter()
-            .map(|s| Step {
-                row: self.row(s.rule),
-                group: Some(s.group),
-                tool_matched: s.tool_matched,
-                pattern_matched: s.spec_matched,
-                stop: s.stop,
-            })
-            .collect();
-        let reason = match (&v.decider, rule) {
-            (Decider::ToolRemoved, Some(row)) => Reason::ToolRemoved { row },
-            (Decider::DenyRule(_), Some(row)) => Reason::Rule {
-                row,
-                action: Action::Deny,
-            },
-            (Decider::AskRule, Some(row)) => Reason::Rule {
-                row,
-                action: Action::Ask,
-            },
-            (Decider::AllowRule, Some(row)) => Reason::Rule {
-                row,
-                action: Action::Allow,
-            },
-            (d, _) => Reason::ClaudeCode(d.clone()),
-        };
-        Evaluation {
-            engine: EngineId::ClaudeCode,
-            decision: v.outcome.decision(),
-            rule,
-            matches,
-            steps,
-            reason,
-            inferred: v.inferred,
-        }
+        evaluation_from_verdict(&self.verdict(call), |r| self.row(r))
+    }
+}
+
+/// A Claude Code [`Verdict`] as the lesson's [`Evaluation`]: policy rules become table rows
+/// through `row` (rules with no row map to `usize::MAX`), matches are listed once in table order,
+/// and a rule-decided verdict reads as that rule's action; any other deciding step is kept as
+/// [`Reason::ClaudeCode`]. Shared by the common-table engine and a lesson's native settings.
+pub fn evaluation_from_verdict(v: &Verdict, row: impl Fn(usize) -> usize) -> Evaluation {
+    let rule = v.rule.map(&row);
+    let mut matches: Vec<usize> = v.matches.iter().map(|&r| row(r)).collect();
+    matches.sort_unstable();
+    matches.dedup();
+    let steps = v
+        .trace
+        .iter()
+        .map(|s| Step {
+            row: row(s.rule),
+            group: Some(s.group),
+            tool_matched: s.tool_matched,
+            pattern_matched: s.spec_matched,
+            stop: s.stop,
+        })
+        .collect();
+    let reason = match (&v.decider, rule) {
+        (Decider::ToolRemoved, Some(row)) => Reason::ToolRemoved { row },
+        (Decider::DenyRule(_), Some(row)) => Reason::Rule {
+            row,
+            action: Action::Deny,
+        },
+        (Decider::AskRule, Some(row)) => Reason::Rule {
+            row,
+            action: Action::Ask,
+        },
+        (Decider::AllowRule, Some(row)) => Reason::Rule {
+            row,
+            action: Action::Allow,
+        },
+        (d, _) => Reason::ClaudeCode(d.clone()),
+    };
+    Evaluation {
+        engine: EngineId::ClaudeCode,
+        decision: v.outcome.decision(),
+        rule,
+        matches,
+        steps,
+        reason,
+        inferred: v.inferred,
     }
 }
 
