@@ -20,7 +20,7 @@
 //! assert_eq!(e.steps.len(), 8); // rows #1..#8, top-down
 //! ```
 
-use crate::evaluation::{Decision, Engine, EngineId, Evaluation, Reason, Step};
+use crate::evaluation::{Decision, Engine, EngineId, Evaluation, Reason};
 use crate::opencode::index::{Direction, Index};
 use crate::opencode::wildcard::Platform;
 use crate::table::{Action, Call, RuleTable};
@@ -54,24 +54,9 @@ impl Engine for FirstMatchEngine {
     }
 
     fn evaluate(&self, call: &Call) -> Evaluation {
-        let n = self.index.len();
-        let matched = self.index.all_matches(&call.tool, &call.input);
-        let matches: Vec<usize> = (0..n).filter(|&i| matched[i].1 == Some(true)).collect();
-        let rule = matches.first().copied();
-        let mut steps = Vec::new();
-        for (i, &(tool_matched, pattern_matched)) in matched.iter().enumerate() {
-            let stop = Some(i) == rule;
-            steps.push(Step {
-                row: i,
-                group: None,
-                tool_matched,
-                pattern_matched,
-                stop,
-            });
-            if stop {
-                break;
-            }
-        }
+        let (matches, rule, steps) =
+            self.index
+                .trace(Direction::FirstMatch, &call.tool, &call.input);
         let (decision, reason) = match rule {
             Some(row) => {
                 let action = self.actions[row];

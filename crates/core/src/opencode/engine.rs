@@ -13,7 +13,7 @@ use super::index::{Direction, Index};
 use super::wildcard::Platform;
 use super::{parse_rules, Approvals, Rule};
 use crate::error::Error;
-use crate::evaluation::{Decision, Engine, EngineId, Evaluation, Reason, Step};
+use crate::evaluation::{Decision, Engine, EngineId, Evaluation, Reason};
 use crate::table::{Call, RuleTable};
 
 /// OpenCode's evaluator compiled for one ruleset (from the lesson's table or from native
@@ -130,25 +130,7 @@ impl OpenCodeEngine {
 
     /// The full trace for a request: every row's match, the walk from the bottom, the verdict.
     pub fn trace(&self, permission: &str, pattern: &str) -> Evaluation {
-        let n = self.index.len();
-        let matched = self.index.all_matches(permission, pattern);
-        let matches: Vec<usize> = (0..n).filter(|&i| matched[i].1 == Some(true)).collect();
-        let rule = matches.last().copied();
-        let mut steps = Vec::new();
-        for i in (0..n).rev() {
-            let (tool_matched, pattern_matched) = matched[i];
-            let stop = Some(i) == rule;
-            steps.push(Step {
-                row: i,
-                group: None,
-                tool_matched,
-                pattern_matched,
-                stop,
-            });
-            if stop {
-                break;
-            }
-        }
+        let (matches, rule, steps) = self.index.trace(Direction::LastMatch, permission, pattern);
         let (decision, reason) = match rule {
             Some(row) => {
                 let action = self.rules[row].action;

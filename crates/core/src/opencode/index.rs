@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::wildcard::{Pattern, Platform, Subject};
+use crate::evaluation::Step;
 
 /// A small multiplicative hasher (the "Fx" hash of rustc): permission names are short and not
 /// adversarial, and SipHash would be a large share of a 100 ns evaluation.
@@ -122,10 +123,6 @@ impl Index {
         index
     }
 
-    pub(crate) fn len(&self) -> usize {
-        self.rows.len()
-    }
-
     /// Every row's match for a request: `(permission matched, pattern matched if it did)`.
     pub(crate) fn all_matches(&self, permission: &str, input: &str) -> Vec<(bool, Option<bool>)> {
         let perm = Subject::new(permission, self.platform);
@@ -137,6 +134,45 @@ impl Index {
                 (tool, tool.then(|| row.pattern.is_match_subject(&input)))
             })
             .collect()
+    }
+
+    /// The walk a trace shows: every matching row (table order), the deciding row in
+    /// `direction`, and the rows visited from the start of the walk up to and including it (the
+    /// whole table when nothing matches).
+    pub(crate) fn trace(
+        &self,
+        direction: Direction,
+        permission: &str,
+        input: &str,
+    ) -> (Vec<usize>, Option<usize>, Vec<Step>) {
+        let matched = self.all_matches(permission, input);
+        let matches: Vec<usize> = (0..matched.len())
+            .filter(|&i| matched[i].1 == Some(true))
+            .collect();
+        let rule = match direction {
+            Direction::LastMatch => matches.last().copied(),
+            Direction::FirstMatch => matches.first().copied(),
+        };
+        let order: Box<dyn Iterator<Item = usize>> = match direction {
+            Direction::LastMatch => Box::new((0..matched.len()).rev()),
+            Direction::FirstMatch => Box::new(0..matched.len()),
+        };
+        let mut steps = Vec::new();
+        for i in order {
+            let (tool_matched, pattern_matched) = matched[i];
+            let stop = Some(i) == rule;
+            steps.push(Step {
+                row: i,
+                group: None,
+                tool_matched,
+                pattern_matched,
+                stop,
+            });
+            if stop {
+                break;
+            }
+        }
+        (matches, rule, steps)
     }
 
     /// The deciding row in `direction`, or `None`.
