@@ -1,49 +1,98 @@
 //! # permlab-widget
 //!
-//! The lesson widget: Leptos (CSR) components over `permlab-core`. Every verdict, match and
-//! cursor position comes from the core; this crate only presents and animates them.
+//! The lesson widget over `permlab-core`. Every verdict, match and cursor position comes from
+//! the core; this crate only presents it.
 //!
-//! Plain-Rust modules (tested natively): [`state`] (order, undo, guesses, stepper, reorder
-//! log), [`i18n`] (every string, zh-CN and en), [`persist`] + [`hash`] (the URL hash),
-//! [`presets`] (the lesson's tables and calls, the OpenCode `permission` object) and
-//! [`compute`] (the engines, compiled once per order). [`app`] holds the components and
-//! `web` the few browser calls.
+//! Plain-Rust modules (tested natively): [`app`] (one widget's state and what each learner
+//! action does), [`view`] (that state as HTML, region by region, through [`html`]'s escaping
+//! builder), [`state`] (order, undo, guesses, stepper, reorder log), [`i18n`] (every string,
+//! zh-CN and en), [`persist`] + [`hash`] (the URL hash), [`presets`] (the lesson's tables and
+//! calls) and [`compute`] (the engines, compiled once per order). `dom` is the browser glue
+//! and `web` the few browser calls.
 
 #![forbid(unsafe_code)]
 
 pub mod app;
 pub mod compute;
+mod dom;
 pub mod hash;
+pub mod html;
 pub mod i18n;
 pub mod persist;
 pub mod presets;
 pub mod state;
+pub mod view;
 mod web;
 
-pub use app::{App, Config};
+pub use app::{Config, Widget};
 pub use i18n::Lang;
 
-use leptos::prelude::*;
-use wasm_bindgen::JsCast;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+
+/// A mounted widget, as returned to JavaScript by [`mount`].
+#[wasm_bindgen]
+pub struct Handle {
+    inner: Option<Rc<dom::Mounted>>,
+}
+
+#[wasm_bindgen]
+impl Handle {
+    /// Removes the widget and puts the placeholder's own content back.
+    pub fn unmount(&mut self) {
+        if let Some(m) = self.inner.take() {
+            dom::unmount(&m);
+        }
+    }
+}
+
+fn config_of(host: &web_sys::HtmlElement, index: usize, lesson: Option<String>) -> Config {
+    let doc = host.owner_document();
+    let attr = |name: &str| host.get_attribute(name).filter(|v| !v.is_empty());
+    let page_lang = doc
+        .as_ref()
+        .and_then(|d| d.document_element())
+        .and_then(|e| e.get_attribute("lang"))
+        .unwrap_or_default();
+    let lesson = lesson.or_else(|| {
+        let sel = attr("data-lesson")?;
+        doc.as_ref()?.query_selector(&sel).ok()??.text_content()
+    });
+    Config {
+        lang: Lang::from_tag(&attr("data-lang").unwrap_or(page_lang)),
+        ns: attr("id").unwrap_or_else(|| format!("pl{index}")),
+        fixtures: attr("data-fixtures").unwrap_or_else(|| "conformance/".into()),
+        selfcheck: attr("data-selfcheck").unwrap_or_else(|| "selfcheck-loader.js".into()),
+        lesson,
+    }
+}
+
+/// Mounts a widget in `element`. `lesson` is a table in the fixtures format (else the
+/// element's `data-lesson` selector, else the built-in presets). The element's attributes
+/// configure it as for [`mount_all`].
+#[wasm_bindgen]
+pub fn mount(element: web_sys::HtmlElement, lesson: Option<String>) -> Handle {
+    let config = config_of(&element, 0, lesson);
+    Handle {
+        inner: Some(dom::mount(element, config)),
+    }
+}
 
 /// Mounts a widget on every `[data-permlab]` element of the page (or one at the end of
 /// `<body>` when there is none). Each takes `data-lang` (else `<html lang>`), its `id` as the
 /// URL-hash namespace, `data-fixtures` (URL prefix of the conformance files, default
 /// `conformance/`), `data-selfcheck` (the self-check worker's loader, default
 /// `selfcheck-loader.js`) and `data-lesson` (`#id` of a `<script type="application/json">` table).
+#[wasm_bindgen]
 pub fn mount_all() {
-    let doc = document();
-    let page_lang = doc
-        .document_element()
-        .and_then(|e| e.get_attribute("lang"))
-        .unwrap_or_default();
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
     let mut hosts = Vec::new();
     if let Ok(list) = doc.query_selector_all("[data-permlab]") {
         for i in 0..list.length() {
-            if let Some(el) = list
-                .item(i)
-                .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
-            {
+            if let Some(el) = list.item(i).and_then(|n| n.dyn_into().ok()) {
                 hosts.push(el);
             }
         }
@@ -51,32 +100,14 @@ pub fn mount_all() {
     if hosts.is_empty() {
         if let (Some(body), Ok(el)) = (doc.body(), doc.create_element("div")) {
             let _ = body.append_child(&el);
-            if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
+            if let Ok(el) = el.dyn_into() {
                 hosts.push(el);
             }
         }
     }
     for (i, host) in hosts.into_iter().enumerate() {
-        let attr = |name: &str| host.get_attribute(name).filter(|v| !v.is_empty());
-        let lang = Lang::from_tag(&attr("data-lang").unwrap_or_else(|| page_lang.clone()));
-        let ns = attr("id").unwrap_or_else(|| format!("pl{i}"));
-        let fixtures = attr("data-fixtures").unwrap_or_else(|| "conformance/".into());
-        let selfcheck = attr("data-selfcheck").unwrap_or_else(|| "selfcheck-loader.js".into());
-        let lesson = attr("data-lesson").and_then(|sel| {
-            doc.query_selector(&sel)
-                .ok()
-                .flatten()
-                .and_then(|el| el.text_content())
-        });
-        // The placeholder ("loading…", static fallback) makes way for the live widget.
-        host.set_inner_html("");
-        let config = Config {
-            lang,
-            ns,
-            fixtures,
-            selfcheck,
-            lesson,
-        };
-        leptos::mount::mount_to(host, move || view! { <App config/> }).forget();
+        let config = config_of(&host, i, None);
+        // Mounted for the page's lifetime.
+        std::mem::forget(dom::mount(host, config));
     }
 }

@@ -1,4 +1,3 @@
 fn main() {
-    console_error_panic_hook::set_once();
     permlab_widget::mount_all();
 }

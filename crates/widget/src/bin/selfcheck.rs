@@ -68,7 +68,6 @@ async fn check(scope: &web_sys::WorkerGlobalScope, base: &str, name: &str, file:
 }
 
 fn main() {
-    console_error_panic_hook::set_once();
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let worker = scope.clone();
     let on_message =
