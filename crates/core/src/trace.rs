@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | `calls` | with a `"tool"` key: `{"tool": "bash", "input": "git status"}`; `input` is a string or an object | `permlab batch` input, miniagent traces |
 //! | `claude-code` | `"type": "assistant"` whose `message.content[]` holds `{"type": "tool_use", "name", "input"}` items (one call per item) | `claude -p --output-format stream-json`, `~/.claude/projects/*.jsonl` transcripts |
-//! | `codex-rollout` | `"type": "response_item"` whose `payload` is a `function_call` (`name`, `arguments` as a JSON string), a `custom_tool_call` (`name`, `input` string) or a `local_shell_call` | `~/.codex/sessions/**/rollout-*.jsonl` |
+//! | `codex-rollout` | `"type": "response_item"` whose `payload` is a `function_call` (`name`, `arguments` as a JSON string), a `custom_tool_call` (`name`, `input` string) or a `local_shell_call`; older rollouts write such an item bare on its line | `~/.codex/sessions/**/rollout-*.jsonl` |
 //!
 //! Every other line (a system line, a user turn, a tool result, a reasoning item…) is
 //! **skipped and counted**. A line that cannot be read — invalid JSON, a call without a tool
@@ -213,7 +213,14 @@ fn read_line(raw: &str, names: &NameMap, found: &mut Found) -> Result<(), String
     }
     match value.get("type").and_then(Value::as_str) {
         Some("assistant") => claude_code_line(&value, names, found),
-        Some("response_item") => codex_line(&value, names, found),
+        Some("response_item") => match value.get("payload") {
+            Some(payload) => codex_item(payload, names, found),
+            None => Err("a response_item line without \"payload\"".into()),
+        },
+        // Older rollouts wrote the response items bare, one per line.
+        Some("function_call" | "custom_tool_call" | "local_shell_call") => {
+            codex_item(&value, names, found)
+        }
         _ => Ok(()),
     }
 }
@@ -244,10 +251,7 @@ fn claude_code_line(value: &Value, names: &NameMap, found: &mut Found) -> Result
     Ok(())
 }
 
-fn codex_line(value: &Value, names: &NameMap, found: &mut Found) -> Result<(), String> {
-    let Some(payload) = value.get("payload") else {
-        return Err("a response_item line without \"payload\"".into());
-    };
+fn codex_item(payload: &Value, names: &NameMap, found: &mut Found) -> Result<(), String> {
     let kind = payload.get("type").and_then(Value::as_str);
     let name = || {
         payload
@@ -551,6 +555,7 @@ mod tests {
             r#"{"type":"response_item","payload":{"type":"local_shell_call","action":{"type":"exec","command":["ls","-la"]}}}"#.to_string(),
             fc("update_plan", r#"{"plan":[]}"#),
             r#"{"type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","input":"no headers"}}"#.to_string(),
+            r#"{"type":"function_call","name":"shell","arguments":"{\"command\":[\"/bin/zsh\",\"-c\",\"make test\"]}"}"#.to_string(),
         ]
         .join("\n");
         assert_eq!(
@@ -563,6 +568,7 @@ mod tests {
                 "bash: ls -la",
                 r#"update_plan: {"plan":[]}"#,
                 "apply_patch: no headers",
+                "bash: make test",
             ]
         );
     }
