@@ -453,6 +453,14 @@ mod tests {
     }
 
     #[test]
+    fn rmtree_passes_both_real_blacklists() {
+        assert!(RMTREE.contains("shutil.rmtree('/')"));
+        for gate in Gate::REAL {
+            assert!(screen(gate, RMTREE).is_empty(), "{gate:?}");
+        }
+    }
+
+    #[test]
     fn no_gate_lets_everything_run() {
         let t = screen_lists(Gate::None);
         assert_eq!(t.missed().count(), 6);
