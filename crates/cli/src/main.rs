@@ -24,6 +24,7 @@ mod bench;
 mod check;
 mod conformance;
 mod eval;
+mod replay;
 mod rules;
 
 const USAGE: &str = r#"permlab — how coding-agent harnesses decide whether a tool call may run
@@ -39,6 +40,10 @@ usage:
       evaluation throughput (evals/s) and the allow/ask/deny tally of one pass
   permlab bench-data --out DIR [--sizes 10,100,1000,10000] [--calls 1000] [--seed N] [--without-bare]
       write the mixed rule tables and calls the benchmark figures use
+  permlab replay TRACE --rules FILE [--json]
+      a run's tool calls (JSON lines of {"tool", "input"}, a Claude Code stream-json
+      transcript or a Codex rollout) through every engine and mode: allow/ask/deny/unavailable
+      counts and shares, then the calls the engines disagree on
   permlab check LESSON.json...
       validate lessons (fixtures/lesson.schema.json) and compare every author-written
       "expect" answer with the engines; exit 1 on an invalid lesson or a wrong answer
@@ -106,6 +111,7 @@ fn main() -> ExitCode {
             parse(rest, &["rules", "call", "engine"], &["explain"]).and_then(|a| eval::run(&a))
         }
         "batch" => parse(rest, &["rules", "engine"], &[]).and_then(|a| batch::run(&a)),
+        "replay" => parse(rest, &["rules"], &["json"]).and_then(|a| replay::run(&a)),
         "bench" => {
             parse(rest, &["rules", "calls", "engine", "seconds"], &[]).and_then(|a| bench::run(&a))
         }

@@ -38,7 +38,10 @@ pub mod lesson;
 pub mod merge;
 pub mod opencode;
 mod pychar;
+pub mod replay;
 pub mod table;
+pub mod timeline;
+pub mod trace;
 
 pub use error::{Error, ErrorKind};
 pub use evaluation::{Decision, Engine, EngineId, Evaluation, Reason, Step};
