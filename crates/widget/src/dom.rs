@@ -666,3 +666,121 @@ fn after(ms: i32, f: impl FnOnce() + 'static) {
         let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), ms);
     }
 }
+
+/// One mounted scene (see [`crate::scenes`]).
+pub struct MountedScene {
+    host: HtmlElement,
+    original: String,
+    root: Element,
+    scene: RefCell<Box<dyn crate::scenes::Scene>>,
+    last: RefCell<String>,
+    listeners: RefCell<Vec<Listener>>,
+}
+
+/// Mounts `scene` into `host` (whose content comes back on [`unmount_scene`]).
+pub fn mount_scene(
+    host: HtmlElement,
+    scene: Box<dyn crate::scenes::Scene>,
+    lang: crate::Lang,
+    slug: &str,
+) -> Rc<MountedScene> {
+    let original = host.inner_html();
+    let mut h = H::default();
+    h.open("section")
+        .a("class", "pl-widget pl-scene")
+        .a("lang", lang.tag())
+        .a("data-scene", slug)
+        .gt()
+        .close("section");
+    host.set_inner_html(&h.s);
+    let root = host
+        .first_element_child()
+        .unwrap_or_else(|| host.clone().into());
+    let m = Rc::new(MountedScene {
+        host,
+        original,
+        root,
+        scene: RefCell::new(scene),
+        last: RefCell::new(String::new()),
+        listeners: RefCell::new(Vec::new()),
+    });
+    let target: EventTarget = m.root.clone().into();
+    for ty in ["click", "change", "input", "keydown"] {
+        let weak = Rc::downgrade(&m);
+        let f = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+            if let Some(m) = weak.upgrade() {
+                scene_event(&m, ty, &e);
+            }
+        });
+        let _ = target.add_event_listener_with_callback(ty, f.as_ref().unchecked_ref());
+        m.listeners
+            .borrow_mut()
+            .push((target.clone(), ty, f, false));
+    }
+    render_scene(&m);
+    m
+}
+
+/// Removes a scene and puts the placeholder's content back.
+pub fn unmount_scene(m: &Rc<MountedScene>) {
+    for (target, ty, f, capture) in m.listeners.borrow_mut().drain(..) {
+        let _ = target.remove_event_listener_with_callback_and_bool(
+            ty,
+            f.as_ref().unchecked_ref(),
+            capture,
+        );
+    }
+    m.host.set_inner_html(&m.original);
+}
+
+fn scene_event(m: &Rc<MountedScene>, ty: &str, e: &Event) {
+    let Some(el) = e
+        .target()
+        .and_then(|t| t.dyn_into::<Element>().ok())
+        .and_then(|el| el.closest("[data-act]").ok().flatten())
+        .filter(|el| m.root.contains(Some(el)))
+    else {
+        return;
+    };
+    let act = el.get_attribute("data-act").unwrap_or_default();
+    let arg = el.get_attribute("data-arg").unwrap_or_default();
+    let value = match ty {
+        "keydown" => e
+            .dyn_ref::<web_sys::KeyboardEvent>()
+            .map(|k| k.key())
+            .unwrap_or_default(),
+        _ => match el.dyn_ref::<web_sys::HtmlInputElement>() {
+            Some(i) if i.type_() == "checkbox" => i.checked().to_string(),
+            _ => value_of(&el),
+        },
+    };
+    let event = crate::scenes::Event {
+        kind: ty,
+        act: &act,
+        arg: &arg,
+        value: &value,
+    };
+    if m.scene.borrow_mut().act(&event) {
+        if ty == "keydown" {
+            e.prevent_default();
+        }
+        render_scene(m);
+    }
+}
+
+fn render_scene(m: &Rc<MountedScene>) {
+    let markup = m.scene.borrow().render();
+    if *m.last.borrow() == markup {
+        return;
+    }
+    let focused = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+        .filter(|a| m.root.contains(Some(a)))
+        .and_then(|a| a.get_attribute("data-k"));
+    m.root.set_inner_html(&markup);
+    *m.last.borrow_mut() = markup;
+    if let Some(k) = focused {
+        focus_key(&m.root, &k);
+    }
+}

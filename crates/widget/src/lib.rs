@@ -20,6 +20,7 @@ pub mod html;
 pub mod i18n;
 pub mod persist;
 pub mod presets;
+pub mod scenes;
 pub mod state;
 pub mod view;
 mod web;
@@ -31,20 +32,38 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
-/// A mounted widget, as returned to JavaScript by [`mount`].
+/// A mounted widget or scene, as returned to JavaScript by [`mount`].
 #[wasm_bindgen]
 pub struct Handle {
-    inner: Option<Rc<dom::Mounted>>,
+    inner: Option<Mounted>,
+}
+
+enum Mounted {
+    Table(Rc<dom::Mounted>),
+    Scene(Rc<dom::MountedScene>),
 }
 
 #[wasm_bindgen]
 impl Handle {
     /// Removes the widget and puts the placeholder's own content back.
     pub fn unmount(&mut self) {
-        if let Some(m) = self.inner.take() {
-            dom::unmount(&m);
+        match self.inner.take() {
+            Some(Mounted::Table(m)) => dom::unmount(&m),
+            Some(Mounted::Scene(m)) => dom::unmount_scene(&m),
+            None => {}
         }
     }
+}
+
+/// Mounts the table widget, or the scene named by the host's `data-scene`.
+fn mount_host(host: web_sys::HtmlElement, config: Config) -> Mounted {
+    let scene = host.get_attribute("data-scene").unwrap_or_default();
+    if !scene.is_empty() {
+        if let Some(s) = scenes::build(&scene, config.lang, config.lesson.as_deref()) {
+            return Mounted::Scene(dom::mount_scene(host, s, config.lang, &scene));
+        }
+    }
+    Mounted::Table(dom::mount(host, config))
 }
 
 fn config_of(host: &web_sys::HtmlElement, index: usize, lesson: Option<String>) -> Config {
@@ -75,7 +94,21 @@ fn config_of(host: &web_sys::HtmlElement, index: usize, lesson: Option<String>) 
 pub fn mount(element: web_sys::HtmlElement, lesson: Option<String>) -> Handle {
     let config = config_of(&element, 0, lesson);
     Handle {
-        inner: Some(dom::mount(element, config)),
+        inner: Some(mount_host(element, config)),
+    }
+}
+
+/// Whether a page loader (`permlab.js`) drives mounting: it sets `globalThis.permlabLoader`
+/// before starting the wasm, then mounts each placeholder as it nears the viewport.
+fn loader_present() -> bool {
+    js_sys::Reflect::has(&js_sys::global(), &JsValue::from_str("permlabLoader")).unwrap_or(false)
+}
+
+/// Runs when the wasm starts: mounts every placeholder at once, unless a loader drives
+/// mounting (see `loader_present`).
+pub fn start() {
+    if !loader_present() {
+        mount_all();
     }
 }
 
@@ -83,7 +116,8 @@ pub fn mount(element: web_sys::HtmlElement, lesson: Option<String>) -> Handle {
 /// `<body>` when there is none). Each takes `data-lang` (else `<html lang>`), its `id` as the
 /// URL-hash namespace, `data-fixtures` (URL prefix of the conformance files, default
 /// `conformance/`), `data-selfcheck` (the self-check worker's loader, default
-/// `selfcheck-loader.js`) and `data-lesson` (`#id` of a `<script type="application/json">` table).
+/// `selfcheck-loader.js`), `data-lesson` (`#id` of a `<script type="application/json">` table)
+/// and `data-scene` (a scene's slug instead of the table widget, see [`scenes`]).
 #[wasm_bindgen]
 pub fn mount_all() {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
@@ -108,6 +142,6 @@ pub fn mount_all() {
     for (i, host) in hosts.into_iter().enumerate() {
         let config = config_of(&host, i, None);
         // Mounted for the page's lifetime.
-        std::mem::forget(dom::mount(host, config));
+        std::mem::forget(mount_host(host, config));
     }
 }

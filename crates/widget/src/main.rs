@@ -1,3 +1,3 @@
 fn main() {
-    permlab_widget::mount_all();
+    permlab_widget::start();
 }
