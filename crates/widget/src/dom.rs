@@ -705,7 +705,7 @@ pub fn mount_scene(
         listeners: RefCell::new(Vec::new()),
     });
     let target: EventTarget = m.root.clone().into();
-    for ty in ["click", "change", "input", "keydown"] {
+    for ty in ["click", "change", "input", "keydown", "compositionend"] {
         let weak = Rc::downgrade(&m);
         let f = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
             if let Some(m) = weak.upgrade() {
@@ -734,6 +734,11 @@ pub fn unmount_scene(m: &Rc<MountedScene>) {
 }
 
 fn scene_event(m: &Rc<MountedScene>, ty: &str, e: &Event) {
+    if ty == "compositionend" {
+        // The composed text arrived in `input` events that did not render (see below).
+        render_scene(m);
+        return;
+    }
     let Some(el) = e
         .target()
         .and_then(|t| t.dyn_into::<Element>().ok())
@@ -764,7 +769,16 @@ fn scene_event(m: &Rc<MountedScene>, ty: &str, e: &Event) {
         if ty == "keydown" {
             e.prevent_default();
         }
-        render_scene(m);
+        // Rewriting a field mid-composition would break an IME (拼音): render at
+        // `compositionend` instead.
+        let composing = ty == "input"
+            && js_sys::Reflect::get(e, &JsValue::from_str("isComposing"))
+                .ok()
+                .and_then(|v| v.as_bool())
+                .unwrap_or(false);
+        if !composing {
+            render_scene(m);
+        }
     }
 }
 
@@ -773,14 +787,52 @@ fn render_scene(m: &Rc<MountedScene>) {
     if *m.last.borrow() == markup {
         return;
     }
-    let focused = web_sys::window()
+    let active = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.active_element())
-        .filter(|a| m.root.contains(Some(a)))
-        .and_then(|a| a.get_attribute("data-k"));
+        .filter(|a| m.root.contains(Some(a)));
+    let focused = active.as_ref().and_then(|a| a.get_attribute("data-k"));
+    // A text field being typed in is rewritten too: keep its caret and scroll.
+    let caret = active.as_ref().and_then(caret_of);
     m.root.set_inner_html(&markup);
     *m.last.borrow_mut() = markup;
     if let Some(k) = focused {
         focus_key(&m.root, &k);
+        if let (Some(c), Some(el)) = (caret, active_in(&m.root, &k)) {
+            set_caret(&el, c);
+        }
     }
+}
+
+/// A text field's selection and scroll position.
+type Caret = (u32, u32, i32);
+
+fn caret_of(el: &Element) -> Option<Caret> {
+    if let Some(t) = el.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+        return Some((
+            t.selection_start().ok()??,
+            t.selection_end().ok()??,
+            el.scroll_top(),
+        ));
+    }
+    let i = el.dyn_ref::<web_sys::HtmlInputElement>()?;
+    Some((
+        i.selection_start().ok()??,
+        i.selection_end().ok()??,
+        el.scroll_top(),
+    ))
+}
+
+fn active_in(root: &Element, key: &str) -> Option<Element> {
+    let sel = format!("[data-k=\"{}\"]", key.replace(['"', '\\'], ""));
+    root.query_selector(&sel).ok()?
+}
+
+fn set_caret(el: &Element, (start, end, top): Caret) {
+    if let Some(t) = el.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+        let _ = t.set_selection_range(start, end);
+    } else if let Some(i) = el.dyn_ref::<web_sys::HtmlInputElement>() {
+        let _ = i.set_selection_range(start, end);
+    }
+    el.set_scroll_top(top);
 }

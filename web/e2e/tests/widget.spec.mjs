@@ -383,7 +383,7 @@ test('English from data-lang, same string table; announcement in English', async
   await page.route('**/en.html', (r) => r.fulfill({ contentType: 'text/html', body: html }));
   await page.goto('./en.html');
   await expect(rows(page)).toHaveCount(10);
-  await expect(page.locator('.pl-widget')).toHaveAttribute('lang', 'en');
+  await expect(page.locator('#a3 > .pl-widget')).toHaveAttribute('lang', 'en');
   await expect(page.locator('.pl-log h3')).toHaveText('Reorder log');
   await row(page, 8).locator('.pl-grip').focus();
   await page.keyboard.press('Space');
