@@ -48,7 +48,7 @@ texts! {
     ConvSame => "已经是最终结果,不需要收敛", "already final, nothing to converge";
     Approval => "审批", "Approval";
     NoApproval => "不需要(合并结果不是 ask)", "not needed (the merged result is not ask)";
-    Suppressed => "❌ 根本没调用,用户看不到任何提示框:deny 已经定案,你的回答改变不了结果", "❌ never called, the user sees no prompt at all: deny is final and no answer could change it";
+    Suppressed => "✗ 根本没调用,用户看不到任何提示框:deny 已经定案,你的回答改变不了结果", "✗ never called, the user sees no prompt at all: deny is final and no answer could change it";
     PromptIs => "终端里出现(程序原样输出):", "The terminal shows (the program's own output):";
     AnswerY => "敲 y:允许", "Type y: allow";
     AnswerN => "直接回车:默认 N,拒绝", "Just press Enter: default N, reject";
@@ -57,7 +57,7 @@ texts! {
     Audit => "审计(写到 stderr)", "Audit (written to stderr)";
     Execute => "执行", "Execute";
     Runs => "✓ handler 跑起来", "✓ the handler runs";
-    NotRun => "❌ handler 一次都没跑", "❌ the handler never runs";
+    NotRun => "✗ handler 一次都没跑", "✗ the handler never runs";
     Model => "回填模型", "Back to the model";
     ModelOk => "模型收到 handler 的结果", "The model receives the handler's result";
     Final => "最终结果:", "Final result:";

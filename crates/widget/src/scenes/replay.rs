@@ -147,7 +147,12 @@ impl Replay {
             .map(|(f, k)| format!("{}: {k}", f.slug()))
             .collect();
         if !formats.is_empty() {
-            parts[0].push_str(&format!(" ({})", formats.join(", ")));
+            let (open, close) = if lang == Lang::Zh {
+                ("(", ")")
+            } else {
+                (" (", ")")
+            };
+            parts[0].push_str(&format!("{open}{}{close}", formats.join(", ")));
         }
         parts.push(n(T::Skipped, tr.skipped));
         parts.push(n(T::Bad, tr.malformed.len()));
@@ -373,7 +378,7 @@ mod tests {
         // 10 calls: 4 `{tool, input}`, 3 Claude Code, 3 Codex (apply_patch's one file).
         assert!(html.contains("data-calls=\"10\" data-malformed=\"0\""));
         assert!(html.contains(
-            "读到 10 次工具调用 (calls: 4, claude-code: 3, codex-rollout: 3);跳过 2 行其他内容"
+            "读到 10 次工具调用(calls: 4, claude-code: 3, codex-rollout: 3);跳过 2 行其他内容"
         ));
         assert!(html.contains("10 次工具调用,在 CoreCoder 交互模式下有 9 次要停下来问(90%)。"));
         let lane = |e, m| DECISIONS.map(|d| lane_cell(&html, e, m, d.as_str()));

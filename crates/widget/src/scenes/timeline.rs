@@ -311,7 +311,9 @@ impl Timeline {
             }
             h.close("tr");
         }
-        h.raw("</tbody><tfoot><tr><th scope=\"row\"></th>");
+        h.raw("</tbody><tfoot><tr><th scope=\"row\">")
+            .t(self.t(T::Total))
+            .raw("</th>");
         for t in &tallies {
             let (m, w) = (t.missed().count(), t.wrongly_blocked().count());
             let text = if dangerous {

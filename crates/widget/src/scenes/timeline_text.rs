@@ -72,6 +72,7 @@ texts! {
     Missed => "漏拦", "missed";
     WronglyBlocked => "误拦", "wrongly blocked";
     By => "命中", "by";
+    Total => "合计", "Total";
     Entries => "黑名单条目", "Blacklist entries";
     Try => "试一条你自己的命令", "Try a command of your own";
     TryLabel => "命令", "Command";

@@ -1,0 +1,365 @@
+// The scenes of issue 7 (timeline, merge, replay, claude-flow, opencode-lifecycle), against the
+// release dist/ in Debian Chromium. Each scene is a `section.pl-scene[data-scene=<slug>]`; the
+// figures pinned here are the core's (see the scenes' unit tests and the seeds).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { test, expect, screenshotPath, artifacts } from './fixtures.mjs';
+
+const repo = resolve(artifacts, '..');
+const corpus = resolve(repo, '../shared/corpus/traces');
+
+const scene = (page, slug) => page.locator(`section.pl-scene[data-scene="${slug}"]`).first();
+
+async function open(page, slug) {
+  await page.goto('./');
+  const s = scene(page, slug);
+  await expect(s.locator('h2')).toBeVisible();
+  await s.scrollIntoViewIfNeeded();
+  return s;
+}
+
+/// The page with every placeholder in English.
+async function openEn(page, slug) {
+  const html = readFileSync(resolve(repo, 'dist/index.html'), 'utf8').replaceAll('data-lang="zh"', 'data-lang="en"');
+  await page.route('**/en.html', (r) => r.fulfill({ contentType: 'text/html', body: html }));
+  await page.goto('./en.html');
+  const s = scene(page, slug);
+  await expect(s).toHaveAttribute('lang', 'en');
+  return s;
+}
+
+async function axe(page, slug) {
+  const results = await new AxeBuilder({ page }).include(`section.pl-scene[data-scene="${slug}"]`).analyze();
+  return results.violations.map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target}`);
+}
+
+// ---- timeline ---------------------------------------------------------------------------------
+
+test('timeline: the blacklist stage runs both real blacklists on the seed lists; computed figures, differences said', async ({ page, problems }) => {
+  const s = await open(page, 'timeline');
+  await s.locator('.pl-tl-stage[data-stage="blacklist"]').click();
+  await expect(s.locator('.pl-tl-detail')).toHaveAttribute('data-stage', 'blacklist');
+  await expect(s.locator('.pl-scene-now')).toHaveText(/第 2 \/ 6 个阶段:朴素 · 黑名单:子串或正则/);
+  const fig = (slug) => s.locator(`tr[data-figure="${slug}"]`);
+  await expect(fig('lcc-missed').locator('.pl-claimed')).toHaveText('4/6');
+  await expect(fig('lcc-missed').locator('.pl-computed')).toHaveText('4/6');
+  await expect(fig('lcc-wrongly-blocked').locator('.pl-claimed')).toHaveText('2/5');
+  await expect(fig('lcc-wrongly-blocked').locator('.pl-computed')).toHaveText('1/4');
+  await expect(fig('lcc-wrongly-blocked')).toHaveAttribute('data-differs', 'true');
+  await expect(s.locator('.pl-tl-note.pl-differs')).toContainText('课程原文说 2/5,实际算出 1/4:课程没有列出它的 5 条日常命令');
+  await expect(fig('corecoder-missed').locator('.pl-computed')).toHaveText('3/6');
+  await expect(fig('corecoder-wrongly-blocked').locator('.pl-computed')).toHaveText('0/4');
+  // Every command with its verdict and the entry that caught it.
+  const dangerous = s.locator('table[data-list="dangerous"]');
+  const everyday = s.locator('table[data-list="everyday"]');
+  await expect(dangerous.locator('td[data-gate="lcc"][data-mark="missed"]')).toHaveCount(4);
+  await expect(dangerous.locator('td[data-gate="corecoder"][data-mark="missed"]')).toHaveCount(3);
+  const missedLcc = await dangerous.locator('tr:has(td[data-gate="lcc"][data-mark="missed"])').evaluateAll((rs) => rs.map((r) => r.dataset.command));
+  expect(missedLcc).toEqual(['rm -rf ~', `python3 -c "import shutil; shutil.rmtree('/')"`, 'git push --force', 'dd if=/dev/zero of=/dev/sda']);
+  const missedCc = await dangerous.locator('tr:has(td[data-gate="corecoder"][data-mark="missed"])').evaluateAll((rs) => rs.map((r) => r.dataset.command));
+  expect(missedCc).toEqual([`python3 -c "import shutil; shutil.rmtree('/')"`, 'sudo ls', 'git push --force']);
+  await expect(dangerous.locator('tr[data-command="dd if=/dev/zero of=/dev/sda"] td[data-gate="corecoder"]')).toContainText('raw disk write');
+  const sudoku = everyday.locator('tr[data-command="cat sudoku_solver.py"]');
+  await expect(sudoku.locator('td[data-gate="lcc"]')).toHaveAttribute('data-mark', 'wrongly-blocked');
+  await expect(sudoku.locator('td[data-gate="lcc"] code')).toHaveText('sudo');
+  await expect(sudoku.locator('td[data-gate="corecoder"]')).toHaveAttribute('data-blocked', 'false');
+  await expect(everyday.locator('td[data-mark="wrongly-blocked"]')).toHaveCount(1);
+  await expect(dangerous.locator('tfoot td[data-gate="lcc"]')).toHaveText('漏拦 4/6');
+  await expect(everyday.locator('tfoot td[data-gate="lcc"]')).toHaveText('误拦 1/4');
+  // A command of the learner's own, typed key by key (the caret stays at the end).
+  const input = s.locator('.pl-tl-command input');
+  await input.click();
+  await page.keyboard.type('rm -fr /');
+  await expect(input).toHaveValue('rm -fr /');
+  await expect(input).toBeFocused();
+  await expect(s.locator('.pl-tl-try-list li[data-gate="lcc"]')).toHaveAttribute('data-blocked', 'false');
+  await expect(s.locator('.pl-tl-try-list li[data-gate="corecoder"]')).toHaveAttribute('data-blocked', 'true');
+  await expect(s.locator('.pl-tl-try-list li[data-gate="corecoder"]')).toContainText('force recursive delete');
+  await page.keyboard.press('Home');
+  await page.keyboard.type('sudo ');
+  await expect(input).toHaveValue('sudo rm -fr /');
+  await expect(s.locator('.pl-tl-try-list li[data-gate="lcc"]')).toHaveAttribute('data-blocked', 'true');
+  await expect(s.locator('.pl-tl-try-list li[data-gate="lcc"] code')).toHaveText('sudo');
+  expect(problems).toEqual([]);
+});
+
+test('timeline: keyboard stepping through the six stages; the sandbox and rules figures', async ({ page, problems }) => {
+  const s = await open(page, 'timeline');
+  const first = s.locator('.pl-tl-stage[data-stage="no-gate"]');
+  await first.focus();
+  await page.keyboard.press('Enter');
+  await expect(s.locator('tr[data-figure="dangerous-run"] .pl-computed')).toHaveText('6/6');
+  await page.keyboard.press('ArrowRight');
+  await expect(s.locator('.pl-tl-detail')).toHaveAttribute('data-stage', 'blacklist');
+  await expect(s.locator('.pl-tl-stage[data-stage="blacklist"]')).toHaveAttribute('aria-current', 'step');
+  await page.keyboard.press('End');
+  await expect(s.locator('.pl-tl-detail')).toHaveAttribute('data-stage', 'sandbox');
+  await expect(s.locator('.pl-scene-now')).toHaveText(/第 6 \/ 6 个阶段/);
+  await expect(s.locator('tr[data-figure="rmtree-passes"] .pl-computed')).toHaveText('2/2');
+  await expect(s.locator('.pl-tl-note.pl-differs')).toContainText('课程原文说 4/4,实际算出 2/2');
+  // The stepper's own buttons and arrows.
+  const prev = s.locator('.pl-scene-step[data-arg="-1"]');
+  await prev.click();
+  await prev.click();
+  await expect(s.locator('.pl-tl-detail')).toHaveAttribute('data-stage', 'rules');
+  await expect(s.locator('tr[data-figure="first-match-denies-tests"] .pl-computed')).toHaveText('拒绝(#8)');
+  await expect(s.locator('.pl-tl-rules')).toContainText('bash: python -m unittest -v test_dateparse.py');
+  await expect(prev).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(s.locator('.pl-tl-detail')).toHaveAttribute('data-stage', 'ask-every-time');
+  await expect(s.locator('tr[data-figure="corecoder-asks"] .pl-claimed')).toHaveText('74/139');
+  await expect(s.locator('tr[data-figure="corecoder-asks"] .pl-computed')).toContainText('这里算不了');
+  await page.keyboard.press('Home');
+  await expect(s.locator('.pl-tl-detail')).toHaveAttribute('data-stage', 'no-gate');
+  await expect(s.locator('.pl-scene-now[role="status"]')).toHaveAttribute('aria-live', 'polite');
+  expect(problems).toEqual([]);
+});
+
+test('timeline in English', async ({ page, problems }) => {
+  const s = await openEn(page, 'timeline');
+  await s.locator('.pl-tl-stage[data-stage="blacklist"]').click();
+  await expect(s.locator('h2')).toHaveText('How permission designs evolved: each generation was forced by a real number of the one before');
+  await expect(s.locator('.pl-tl-note.pl-differs')).toContainText('The lesson says 2/5; computed: 1/4.');
+  await expect(s.locator('table[data-list="everyday"] tfoot td[data-gate="lcc"]')).toHaveText('wrongly blocked 1/4');
+  expect(problems).toEqual([]);
+});
+
+// ---- merge ------------------------------------------------------------------------------------
+
+test('merge: the seed\'s three walkthroughs reproduce its lines; the prompt only for ask', async ({ page, problems }) => {
+  const s = await open(page, 'merge');
+  const walk = (i) => s.locator(`.pl-merge-walks button[data-arg="${i}"]`);
+  const audit = s.locator('.pl-audit');
+  // ① glob: no candidate, passthrough → allow (default), no approval.
+  await walk(0).click();
+  await expect(s.locator('tr[data-participant]')).toHaveCount(3);
+  await expect(s.locator('tr[data-candidate="none"]')).toHaveCount(3);
+  await expect(s.locator('.pl-merge-result')).toHaveAttribute('data-merged', 'passthrough');
+  await expect(s.locator('.pl-merge-prompt')).toHaveCount(0);
+  await expect(audit).toHaveText('[Permission] glob: allow (default) - No permission rule blocked the request');
+  await expect(s.locator('li[data-stage="merge"] h3')).toHaveText('④ 合并');
+  await expect(s.locator('li[data-stage="audit"] h3')).toHaveText('⑦ 审计(写到 stderr)');
+  // ② write inside: the rule asks, the prompt appears, y approves.
+  await walk(1).click();
+  await expect(s.locator('tr[data-participant="boundary"]')).toHaveAttribute('data-candidate', 'none');
+  await expect(s.locator('tr[data-participant="rule"]')).toHaveAttribute('data-candidate', 'ask');
+  await expect(s.locator('.pl-merge-prompt')).toHaveText(
+    '工具调用需要批准: write_file\n原因: File writes require explicit approval from chapter 3 onward\n参数: {"path":"chapter3-note.txt","content":"..."}\n允许本次调用? [y/N]');
+  await expect(audit).toHaveCount(0);
+  await expect(s.locator('.pl-merge-final')).toHaveAttribute('data-final', 'pending');
+  await s.locator('.pl-merge-answer[data-arg="y"]').click();
+  await expect(audit).toHaveText('[Permission] write_file: allow (terminal-approval) - User approved this tool call');
+  await expect(s.locator('.pl-merge-exec')).toHaveAttribute('data-runs', 'true');
+  await s.locator('.pl-merge-answer[data-arg="n"]').click();
+  await expect(audit).toHaveText(/^\[Permission\] write_file: deny \(terminal-approval\)/);
+  await expect(s.locator('.pl-tool-error')).toHaveText(/^Error \[permission_denied\]/);
+  // ③ write outside: deny and ask both offered, deny wins, no prompt, the model gets the error.
+  await walk(2).click();
+  await expect(s.locator('tr[data-participant="boundary"]')).toHaveAttribute('data-candidate', 'deny');
+  await expect(s.locator('tr[data-participant="boundary"]')).toContainText('Path escapes workspace: ../outside.txt');
+  await expect(s.locator('tr[data-participant="rule"]')).toHaveAttribute('data-candidate', 'ask');
+  await expect(s.locator('.pl-merge-result')).toHaveText('候选 [deny, ask] → 最强的是 ✗ deny(拒绝) (workspace-boundary)');
+  await expect(s.locator('.pl-merge-prompt')).toHaveCount(0);
+  await expect(s.locator('.pl-merge-noprompt')).toContainText('根本没调用,用户看不到任何提示框');
+  await expect(audit).toHaveText('[Permission] write_file: deny (workspace-boundary) - Writing outside the workspace is forbidden');
+  await expect(s.locator('.pl-merge-exec')).toHaveText('✗ handler 一次都没跑');
+  await expect(s.locator('.pl-tool-error')).toHaveText('Error [permission_denied]: Writing outside the workspace is forbidden');
+  await expect(s.locator('.pl-merge-final')).toContainText('[Permission] write_file: deny (workspace-boundary)');
+  expect(problems).toEqual([]);
+});
+
+test('merge: keyboard only — a shell request, a hook suggestion, its behavior', async ({ page, problems }) => {
+  const s = await open(page, 'merge');
+  await s.locator('.pl-merge-walks button[data-arg="2"]').focus();
+  await page.keyboard.press('Enter');
+  await expect(s.locator('.pl-merge-walks button[data-arg="2"]')).toHaveAttribute('aria-pressed', 'true');
+  const tool = s.locator('.pl-merge-tool select');
+  await tool.focus();
+  await tool.selectOption('shell'); // a native select, keyboard-operable
+  await expect(tool).toBeFocused();
+  await expect(s.locator('.pl-merge-effect select')).toHaveValue('execute');
+  const arg = s.locator('.pl-merge-arg input');
+  await arg.focus();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('ls -la');
+  await expect(arg).toHaveValue('ls -la');
+  await expect(s.locator('tr[data-participant="shell"]')).toHaveAttribute('data-candidate', 'ask');
+  await expect(s.locator('.pl-merge-prompt')).toContainText('参数: {"command":"ls -la"}');
+  // Tab to the hook checkbox and turn it on with Space.
+  await s.locator('.pl-merge-hook-on input').focus();
+  await page.keyboard.press('Space');
+  await expect(s.locator('tr[data-participant="hook"]')).toHaveAttribute('data-candidate', 'allow');
+  await expect(s.locator('.pl-merge-result')).toHaveAttribute('data-merged', 'ask'); // allow cannot beat ask
+  await s.locator('.pl-merge-hook-behavior select').selectOption('deny');
+  await expect(s.locator('.pl-audit')).toHaveText('[Permission] shell: deny (hook:pre-tool-use) - Suggested by the PreToolUse hook');
+  await expect(s.locator('.pl-merge-prompt')).toHaveCount(0);
+  await s.locator('.pl-merge-hook-behavior select').selectOption('passthrough');
+  await expect(s.locator('.pl-merge-prompt')).toBeVisible();
+  await s.locator('.pl-merge-answer[data-arg="fail"]').focus();
+  await page.keyboard.press('Enter');
+  await expect(s.locator('.pl-audit')).toHaveText('[Permission] shell: deny (terminal-approval) - Approval failed: the approval provider threw');
+  await expect(s.locator('.pl-merge-answer[data-arg="fail"]')).toBeFocused();
+  expect(problems).toEqual([]);
+});
+
+test('merge in English', async ({ page, problems }) => {
+  const s = await openEn(page, 'merge');
+  await s.locator('.pl-merge-walks button[data-arg="2"]').click();
+  await expect(s.locator('h2')).toHaveText('The four-state merge: who decides one permission check');
+  await expect(s.locator('.pl-merge-result')).toHaveText('candidates [deny, ask] → the strongest is ✗ deny (workspace-boundary)');
+  await expect(s.locator('.pl-merge-noprompt')).toContainText('never called, the user sees no prompt');
+  await expect(s.locator('.pl-audit')).toHaveText('[Permission] write_file: deny (workspace-boundary) - Writing outside the workspace is forbidden');
+  expect(problems).toEqual([]);
+});
+
+// ---- replay -----------------------------------------------------------------------------------
+
+const laneCounts = (s, engine, mode) => s.locator(`tr[data-engine="${engine}"][data-mode="${mode}"] td[data-decision]`)
+  .evaluateAll((tds) => tds.map((td) => Number(td.dataset.count)));
+
+test('replay: the built-in sample through every engine and mode', async ({ page, problems }) => {
+  const s = await open(page, 'replay');
+  await expect(s.locator('.pl-rp-summary')).toHaveAttribute('data-calls', '10');
+  await expect(s.locator('.pl-rp-summary')).toContainText('读到 10 次工具调用(calls: 4, claude-code: 3, codex-rollout: 3);跳过 2 行其他内容;0 行读不了;规则 10 条');
+  await expect(s.locator('.pl-rp-headline')).toHaveText('10 次工具调用,在 CoreCoder 交互模式下有 9 次要停下来问(90%)。');
+  await expect(s.locator('.pl-rp-lanes tbody tr')).toHaveCount(13);
+  expect(await laneCounts(s, 'first-match', '')).toEqual([5, 0, 5, 0]);
+  expect(await laneCounts(s, 'opencode', '')).toEqual([6, 0, 4, 0]);
+  expect(await laneCounts(s, 'claude-code', 'default')).toEqual([4, 0, 1, 5]);
+  expect(await laneCounts(s, 'claude-code', 'plan')).toEqual([2, 2, 1, 5]);
+  expect(await laneCounts(s, 'corecoder', 'interactive')).toEqual([1, 9, 0, 0]);
+  expect(await laneCounts(s, 'corecoder', 'yes')).toEqual([10, 0, 0, 0]);
+  await expect(s.locator('tr[data-engine="corecoder"][data-mode="interactive"] td[data-decision="ask"]')).toHaveText('9 (90%)');
+  // The test command: first-match denies by #8, OpenCode allows by #9.
+  const test2 = s.locator('.pl-rp-disagree-list > li[data-index="2"]');
+  await expect(test2).toHaveAttribute('data-line', '4');
+  await expect(test2.locator('li[data-engine="first-match"]')).toHaveAttribute('data-verdict', 'deny');
+  await expect(test2.locator('li[data-engine="first-match"]')).toContainText('#8');
+  await expect(test2.locator('li[data-engine="opencode"]')).toContainText('#9');
+  await expect(test2.locator('li[data-engine="claude-code"]')).toHaveAttribute('data-verdict', 'unavailable');
+  expect(problems).toEqual([]);
+});
+
+test('replay: a real Claude Code trace from the corpus, pasted; torn lines listed, nothing typed lost', async ({ page, problems }) => {
+  const s = await open(page, 'replay');
+  const text = readFileSync(resolve(corpus, '001.jsonl'), 'utf8');
+  await s.locator('.pl-rp-trace-text').fill(text);
+  await expect(s.locator('.pl-rp-summary')).toHaveAttribute('data-calls', '8');
+  await expect(s.locator('.pl-rp-summary')).toContainText('claude-code: 8');
+  await expect(s.locator('.pl-rp-headline')).toHaveText('8 次工具调用,在 CoreCoder 交互模式下有 6 次要停下来问(75%)。');
+  expect(await laneCounts(s, 'first-match', '')).toEqual([3, 1, 4, 0]);
+  expect(await laneCounts(s, 'claude-code', 'default')).toEqual([4, 0, 0, 4]);
+  await expect(s.locator('.pl-rp-disagree-count')).toHaveAttribute('data-count', '8');
+  await expect(s.locator('.pl-rp-disagree-list > li[data-index="4"] .pl-rp-call code')).toHaveText('bash: wc -l /root/data/tess_lc.txt');
+  // Type a torn line at the end, key by key: it is listed with its number, the rest replays.
+  const area = s.locator('.pl-rp-trace-text');
+  await area.focus();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\n{"tool": "bash", "input": "git push"');
+  await expect(area).toBeFocused();
+  await expect(s.locator('.pl-rp-summary')).toHaveAttribute('data-malformed', '1');
+  await expect(s.locator('.pl-rp-bad-list li')).toHaveAttribute('data-line', String(text.split('\n').length + 1)); // the file ends with a newline
+  await expect(s.locator('.pl-rp-bad-list li')).toContainText('invalid JSON');
+  await page.keyboard.type('}');
+  await expect(s.locator('.pl-rp-summary')).toHaveAttribute('data-calls', '9');
+  await expect(s.locator('.pl-rp-summary')).toHaveAttribute('data-malformed', '0');
+  expect(await area.inputValue()).toBe(text + '\n{"tool": "bash", "input": "git push"}');
+  // A broken rule table keeps the last readable one and says so; the text stays.
+  await s.locator('.pl-rp-rules-text').fill('[{"tool": "bash", "pattern": "git *"');
+  await expect(s.locator('.pl-rp-rules-error')).toContainText('规则表读不了');
+  await expect(s.locator('.pl-rp-summary')).toContainText('规则 10 条');
+  await expect(s.locator('.pl-rp-rules-text')).toHaveValue('[{"tool": "bash", "pattern": "git *"');
+  await s.locator('.pl-rp-rules-text').fill('[{"tool": "bash", "pattern": "git *", "action": "allow"}]');
+  await expect(s.locator('.pl-rp-summary')).toContainText('规则 1 条');
+  expect(await laneCounts(s, 'opencode', '')).toEqual([1, 8, 0, 0]);
+  await s.locator('.pl-rp-rules-reset').click();
+  await expect(s.locator('.pl-rp-summary')).toContainText('规则 10 条');
+  await s.locator('.pl-rp-clear').click();
+  await expect(s.locator('.pl-rp-empty')).toBeVisible();
+  await s.locator('.pl-rp-sample').click();
+  await expect(s.locator('.pl-rp-summary')).toHaveAttribute('data-calls', '10');
+  expect(problems).toEqual([]);
+});
+
+test('replay: Codex rollout from the corpus; English', async ({ page, problems }) => {
+  const s = await openEn(page, 'replay');
+  await s.locator('.pl-rp-trace-text').fill(readFileSync(resolve(corpus, '003.jsonl'), 'utf8'));
+  await expect(s.locator('.pl-rp-summary')).toContainText('codex-rollout');
+  await expect(s.locator('h2')).toHaveText('Replay a run: what every engine and mode would decide');
+  await expect(s.locator('.pl-rp-headline')).toContainText("under CoreCoder's interactive mode");
+  expect(problems).toEqual([]);
+});
+
+// ---- all scenes: accessibility, phone width, print, screenshots ---------------------------------
+
+const SCENES = ['timeline', 'merge', 'replay'];
+
+/// Puts each scene in its most telling state.
+async function prepare(page, slug) {
+  const s = scene(page, slug);
+  if (slug === 'timeline') {
+    await s.locator('.pl-tl-stage[data-stage="blacklist"]').click();
+    await s.locator('.pl-tl-command input').fill('cat /etc/sudoers');
+  } else if (slug === 'merge') {
+    await s.locator('.pl-merge-walks button[data-arg="1"]').click();
+  }
+  return s;
+}
+
+for (const scheme of ['light', 'dark']) {
+  test(`scenes: axe-core, no violations (${scheme})`, async ({ page, problems }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto('./');
+    for (const slug of SCENES) {
+      await expect(scene(page, slug).locator('h2')).toBeVisible();
+      await prepare(page, slug);
+      expect(await axe(page, slug), slug).toEqual([]);
+    }
+    // The merge after an answer, the replay with a torn line.
+    await scene(page, 'merge').locator('.pl-merge-answer[data-arg="y"]').click();
+    expect(await axe(page, 'merge')).toEqual([]);
+    await scene(page, 'replay').locator('.pl-rp-trace-text').fill('{oops\n{"tool":"bash","input":"ls"}');
+    expect(await axe(page, 'replay')).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+}
+
+test('scenes: print shows the content without controls', async ({ page, problems }) => {
+  await page.goto('./');
+  for (const slug of SCENES) await prepare(page, slug);
+  await page.emulateMedia({ media: 'print' });
+  await expect(scene(page, 'merge').locator('.pl-merge-walks')).toBeHidden();
+  await expect(scene(page, 'merge').locator('.pl-merge-prompt')).toBeVisible();
+  await expect(scene(page, 'timeline').locator('.pl-scene-steps')).toBeHidden();
+  await expect(scene(page, 'timeline').locator('.pl-tl-stage[data-stage="blacklist"]')).toBeVisible();
+  await expect(scene(page, 'timeline').locator('table[data-list="dangerous"]')).toBeVisible();
+  await expect(scene(page, 'replay').locator('.pl-rp-tools').first()).toBeHidden();
+  await expect(scene(page, 'replay').locator('.pl-rp-lanes')).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test('scenes: screenshots at 1280 px (light, dark) and 360 px; nothing wider than a phone', async ({ browser }) => {
+  for (const [name, opts] of [
+    ['', { viewport: { width: 1280, height: 900 }, colorScheme: 'light' }],
+    ['-dark', { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' }],
+    ['-phone', { viewport: { width: 360, height: 740 }, colorScheme: 'light', hasTouch: true, isMobile: true }],
+  ]) {
+    const ctx = await browser.newContext(opts);
+    const page = await ctx.newPage();
+    await page.goto('./');
+    for (const slug of SCENES) {
+      await expect(scene(page, slug).locator('h2')).toBeVisible();
+      const s = await prepare(page, slug);
+      if (name === '-phone') {
+        const wide = await s.evaluate((root) => [...root.querySelectorAll('*')]
+          .filter((e) => e.getBoundingClientRect().right > innerWidth + 1 && !e.closest('.pl-scroll'))
+          .map((e) => `${e.tagName}.${e.className}`).slice(0, 5));
+        expect(wide, `${slug}: elements wider than the 360 px viewport`).toEqual([]);
+      }
+      await s.screenshot({ path: screenshotPath(`scene-${slug}${name}`) });
+    }
+    if (name === '-phone') expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await ctx.close();
+  }
+});
