@@ -18,7 +18,6 @@ use web_sys::{Element, Event, EventTarget, HtmlElement};
 use crate::app::{parse_check, Config, Drag, Msg, Widget};
 use crate::html::H;
 use crate::i18n::S;
-use crate::presets::Preset;
 use crate::state::Guess;
 use crate::view;
 use crate::web;
@@ -104,6 +103,15 @@ pub fn mount(host: HtmlElement, config: Config) -> Rc<Mounted> {
         .raw("</summary>");
     region(&mut h, "editf");
     region(&mut h, "editm");
+    h.close("details");
+    h.open("details")
+        .a("class", "pl-import pl-controls")
+        .gt()
+        .raw("<summary>")
+        .t(lang.s(S::ImportTitle))
+        .raw("</summary>");
+    region(&mut h, "importf");
+    region(&mut h, "importm");
     h.raw("</details></section>");
     host.set_inner_html(&h.s);
 
@@ -116,9 +124,9 @@ pub fn mount(host: HtmlElement, config: Config) -> Rc<Mounted> {
         .flatten()
         .unwrap_or_else(|| root.clone());
     let mut regions = Vec::new();
-    for name in view::REGIONS.iter().chain(&["editf", "editm"]) {
+    for name in view::REGIONS {
         if let Ok(Some(el)) = root.query_selector(&format!("[data-r=\"{name}\"]")) {
-            regions.push((*name, el, String::new()));
+            regions.push((name, el, String::new()));
         }
     }
     let m = Rc::new(Mounted {
@@ -243,12 +251,15 @@ fn handle(m: &Rc<Mounted>, ty: &str, e: &Event) {
         return;
     };
     let msg = match (ty, act.as_str()) {
-        ("click", "preset") => Preset::from_slug(&arg).map(Msg::Preset),
+        ("click", "preset") => m.w.borrow().source_of(&arg).map(Msg::Source),
         ("click", "pick") if el.tag_name() == "BUTTON" => arg.parse().ok().map(Msg::PickCall),
         ("change", "pick") => value_of(&el).parse().ok().map(Msg::PickCall),
         ("input", "tool") => Some(Msg::EditTool(value_of(&el))),
         ("input", "input") => Some(Msg::EditInput(value_of(&el))),
         ("input", "table") => Some(Msg::EditTable(value_of(&el))),
+        ("input", "import-text") => Some(Msg::ImportText(value_of(&el))),
+        ("change", "import-format") => Some(Msg::ImportFormat(value_of(&el))),
+        ("click", "import") => Some(Msg::Import),
         ("change", "codex") => el
             .dyn_ref::<web_sys::HtmlInputElement>()
             .map(|i| Msg::Codex(i.checked())),
