@@ -140,6 +140,8 @@ pub enum Msg {
     ImportText(String),
     /// Import the pasted config.
     Import,
+    /// The worker's answer to a `.rules` import (see [`import_reply`]).
+    ImportReply(String),
 }
 
 /// Which stepper move [`Msg::StepBy`] means.
@@ -212,6 +214,9 @@ pub struct Widget {
     pub import_error: Option<String>,
     /// What the last import read.
     pub import_summary: Option<ImportSummary>,
+    /// A Codex `.rules` file waits for the worker (which has the Starlark interpreter): the
+    /// request `dom` sends it.
+    pub worker_import: Option<String>,
     /// Self-check results so far.
     pub checks: Vec<CheckResult>,
     /// The self-check is running.
@@ -275,6 +280,7 @@ impl Widget {
             import_format,
             import_error: None,
             import_summary: None,
+            worker_import: None,
             checks: Vec::new(),
             checking: false,
             table_rev: 0,
@@ -291,6 +297,14 @@ impl Widget {
         } else {
             Source::Builtin(Preset::Miniagent)
         };
+        if wanted == Some(Source::Import)
+            && !import::RULES_FILES
+            && Format::from_slug(&w.import_format).unwrap_or_else(|| detect(&w.import_text))
+                == Format::Codex
+        {
+            // A pasted .rules file is read again by the worker; the default shows meanwhile.
+            w.worker_import = Some(import_request(&w.import_text));
+        }
         let loaded = wanted.is_some_and(|s| w.load_source(s)) || w.load_source(default);
         if !loaded {
             w.load_source(Source::Builtin(Preset::Miniagent));
@@ -633,8 +647,24 @@ impl Widget {
             Msg::ImportFormat(f) => self.import_format = f,
             Msg::ImportText(t) => self.import_text = t,
             Msg::Import => {
-                self.load_source(Source::Import);
+                let format = Format::from_slug(&self.import_format)
+                    .unwrap_or_else(|| detect(&self.import_text));
+                if format == Format::Codex && !import::RULES_FILES {
+                    // The page's wasm has no Starlark: the worker reads the file.
+                    self.worker_import = Some(import_request(&self.import_text));
+                    self.import_error = None;
+                    self.import_summary = None;
+                } else {
+                    self.load_source(Source::Import);
+                }
             }
+            Msg::ImportReply(reply) => match read_reply(&reply) {
+                Ok(imported) => self.load_imported(imported),
+                Err(e) => {
+                    self.import_error = Some(e);
+                    self.import_summary = None;
+                }
+            },
         }
         true
     }
@@ -656,18 +686,7 @@ impl Widget {
                 self.load(source, p.table.clone(), calls, Some(Rc::new(p)));
             }
             Source::Import => match import_config(&self.import_format, &self.import_text) {
-                Ok(native) => {
-                    let imp = native.imported.as_ref();
-                    self.import_summary = imp.map(|i| ImportSummary {
-                        format: i.format,
-                        imported: i.rules_imported(),
-                        dropped: i.rules_dropped(),
-                        warnings: i.warnings.iter().map(|w| w.to_string()).collect(),
-                    });
-                    self.import_error = None;
-                    let calls = native.calls.iter().map(|c| c.call.clone()).collect();
-                    self.load(source, native.table.clone(), calls, Some(Rc::new(native)));
-                }
+                Ok(imported) => self.load_imported(imported),
                 Err(e) => {
                     self.import_error = Some(e);
                     self.import_summary = None;
@@ -676,6 +695,25 @@ impl Widget {
             },
         }
         true
+    }
+
+    /// An imported config becomes the table, judged natively.
+    fn load_imported(&mut self, imported: import::Imported) {
+        self.import_summary = Some(ImportSummary {
+            format: imported.format,
+            imported: imported.rules_imported(),
+            dropped: imported.rules_dropped(),
+            warnings: imported.warnings.iter().map(|w| w.to_string()).collect(),
+        });
+        self.import_error = None;
+        let native = native_of(imported);
+        let calls = native.calls.iter().map(|c| c.call.clone()).collect();
+        self.load(
+            Source::Import,
+            native.table.clone(),
+            calls,
+            Some(Rc::new(native)),
+        );
     }
 
     /// A new table (preset or pasted): a fresh lab, nothing carried over.
@@ -901,14 +939,17 @@ fn detect(text: &str) -> Format {
     }
 }
 
-/// Reads a pasted config as the import panel's `format` says (`auto`: see [`detect`]) and
-/// makes it a preset whose engines read it natively.
-pub fn import_config(format: &str, text: &str) -> Result<Native, String> {
+/// Reads a pasted config as the import panel's `format` says (`auto`: see [`detect`]).
+pub fn import_config(format: &str, text: &str) -> Result<import::Imported, String> {
     if text.trim().is_empty() {
         return Err("empty".into());
     }
     let format = Format::from_slug(format).unwrap_or_else(|| detect(text));
-    let imported = import::import(format, text).map_err(|e| e.to_string())?;
+    import::import(format, text).map_err(|e| e.to_string())
+}
+
+/// An imported config as a preset whose engines read it natively, with the seed's calls.
+fn native_of(imported: import::Imported) -> Native {
     let calls = Preset::Miniagent
         .calls()
         .into_iter()
@@ -917,7 +958,7 @@ pub fn import_config(format: &str, text: &str) -> Result<Native, String> {
             expect: Vec::new(),
         })
         .collect();
-    Ok(Native {
+    Native {
         id: "import".into(),
         title: None,
         table: imported.table.clone(),
@@ -925,6 +966,133 @@ pub fn import_config(format: &str, text: &str) -> Result<Native, String> {
         claude: Default::default(),
         calls,
         calls_at: String::new(),
+    }
+}
+
+/// The worker request for a `.rules` import.
+pub fn import_request(text: &str) -> String {
+    use permlab_core::json::Value;
+    Value::Object(vec![
+        ("import".into(), Value::from("codex")),
+        ("text".into(), Value::from(text)),
+    ])
+    .to_json()
+}
+
+/// The worker's side: reads the requested config (it has the Starlark interpreter) and
+/// answers with the imported table, or the error.
+pub fn import_reply(request: &str) -> String {
+    use permlab_core::json::{self, Value};
+    let req = json::parse(request).ok();
+    let text = req
+        .as_ref()
+        .and_then(|r| r.get("text"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let format = req
+        .as_ref()
+        .and_then(|r| r.get("import"))
+        .and_then(Value::as_str)
+        .unwrap_or("auto");
+    let out = match import_config(format, text) {
+        Ok(i) => {
+            let rows = i
+                .table
+                .rules()
+                .iter()
+                .map(|r| {
+                    Value::Array(vec![
+                        Value::from(r.tool.as_str()),
+                        Value::from(r.pattern.as_str()),
+                        Value::from(r.action.as_str()),
+                    ])
+                })
+                .collect();
+            let warnings = i
+                .warnings
+                .iter()
+                .map(|w| {
+                    Value::Array(vec![
+                        Value::from(w.at.as_str()),
+                        w.rule.as_deref().map_or(Value::Null, Value::from),
+                        Value::from(w.message.as_str()),
+                        Value::from(w.dropped),
+                    ])
+                })
+                .collect();
+            vec![
+                ("format".into(), Value::from(i.format.slug())),
+                ("rules_in".into(), Value::from(i.rules_in)),
+                ("rows".into(), Value::Array(rows)),
+                (
+                    "origins".into(),
+                    Value::Array(i.origins.iter().map(|o| Value::from(o.as_str())).collect()),
+                ),
+                ("warnings".into(), Value::Array(warnings)),
+            ]
+        }
+        Err(e) => vec![("error".into(), Value::from(e))],
+    };
+    Value::Object(vec![("import".into(), Value::Object(out))]).to_json()
+}
+
+/// The page's side of [`import_reply`].
+fn read_reply(reply: &str) -> Result<import::Imported, String> {
+    use permlab_core::json::{self, Value};
+    use permlab_core::Action;
+    let bad = || "the import worker sent an unreadable answer".to_string();
+    let v = json::parse(reply).map_err(|_| bad())?;
+    let v = v.get("import").ok_or_else(bad)?;
+    if let Some(e) = v.get("error").and_then(Value::as_str) {
+        return Err(e.to_string());
+    }
+    let strs = |x: &Value| -> Vec<String> {
+        x.as_array()
+            .unwrap_or(&[])
+            .iter()
+            .map(|s| s.as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    let mut rows = Vec::new();
+    for r in v.get("rows").and_then(Value::as_array).unwrap_or(&[]) {
+        let r = strs(r);
+        let action = match r.get(2).map(String::as_str) {
+            Some("allow") => Action::Allow,
+            Some("deny") => Action::Deny,
+            _ => Action::Ask,
+        };
+        rows.push((
+            r.first().cloned().unwrap_or_default(),
+            r.get(1).cloned().unwrap_or_default(),
+            action,
+        ));
+    }
+    let warnings = v
+        .get("warnings")
+        .and_then(Value::as_array)
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(|w| {
+            let w = w.as_array()?;
+            Some(import::ImportWarning {
+                at: w.first()?.as_str()?.to_string(),
+                rule: w.get(1)?.as_str().map(str::to_string),
+                message: w.get(2)?.as_str()?.to_string(),
+                dropped: w.get(3)?.as_bool()?,
+            })
+        })
+        .collect();
+    Ok(import::Imported {
+        format: v
+            .get("format")
+            .and_then(Value::as_str)
+            .and_then(Format::from_slug)
+            .ok_or_else(bad)?,
+        table: RuleTable::new(rows.iter().map(|(t, p, a)| (t.as_str(), p.as_str(), *a))),
+        origins: v.get("origins").map(strs).unwrap_or_default(),
+        warnings,
+        rules_in: v.get("rules_in").and_then(Value::as_f64).unwrap_or(0.0) as usize,
+        claude_settings: None,
     })
 }
 
@@ -1125,6 +1293,23 @@ mod tests {
         let w2 = widget(&format!("#{hash}"));
         assert_eq!(w2.source, Source::Import);
         assert_eq!(w2.table().len(), 4);
+    }
+
+    #[test]
+    fn a_rules_file_goes_through_the_worker_protocol_unchanged() {
+        let text = "prefix_rule(pattern=[\"git\", [\"push\", \"fetch\"]], decision=\"prompt\")\nprefix_rule(pattern=[\"rm\"], decision=\"forbidden\")\n";
+        let direct = import_config("auto", text).unwrap();
+        let reply = import_reply(&import_request(text));
+        let mut w = widget("");
+        w.act(Msg::ImportReply(reply));
+        assert_eq!(w.source, Source::Import);
+        assert_eq!(w.table().len(), direct.table.len());
+        assert_eq!(w.table().to_json(), direct.table.to_json());
+        assert!(w.shown().contains(&EngineId::Codex));
+        w.act(Msg::ImportReply(import_reply(&import_request(
+            "prefix_rule(pattern=[], decision=\"x\")",
+        ))));
+        assert!(w.import_error.is_some());
     }
 
     #[test]

@@ -142,6 +142,9 @@ pub fn mount(host: HtmlElement, config: Config) -> Rc<Mounted> {
     });
     listen(&m);
     refresh(&m);
+    if m.w.borrow().worker_import.is_some() {
+        import_in_worker(&m);
+    }
     m
 }
 
@@ -306,6 +309,57 @@ fn handle(m: &Rc<Mounted>, ty: &str, e: &Event) {
     if let Some(msg) = msg {
         m.w.borrow_mut().act(msg);
         refresh(m);
+        if m.w.borrow().worker_import.is_some() {
+            import_in_worker(m);
+        }
+    }
+}
+
+/// Sends a `.rules` file to the worker (it has the Starlark interpreter the page leaves out)
+/// and loads its answer.
+fn import_in_worker(m: &Rc<Mounted>) {
+    let (request, script) = {
+        let w = m.w.borrow();
+        let Some(r) = w.worker_import.clone() else {
+            return;
+        };
+        (r, web::absolute_url(&w.config.selfcheck))
+    };
+    let weak: Weak<Mounted> = Rc::downgrade(m);
+    let worker = Rc::new(RefCell::new(None::<web_sys::Worker>));
+    let handle = worker.clone();
+    let started = web::run_worker(&script, &request, move |msg| {
+        let Some(m) = weak.upgrade() else { return };
+        let reply = match msg {
+            Ok(text) if text == "done" => {
+                if let Some(wk) = handle.borrow_mut().take() {
+                    wk.terminate();
+                }
+                return;
+            }
+            Ok(text) => text,
+            Err(e) => format!(
+                "{{\"import\": {{\"error\": {}}}}}",
+                permlab_core::json::Value::from(e).to_json()
+            ),
+        };
+        {
+            let mut w = m.w.borrow_mut();
+            w.worker_import = None;
+            w.act(Msg::ImportReply(reply));
+        }
+        refresh(&m);
+    });
+    match started {
+        Ok(wk) => *worker.borrow_mut() = Some(wk),
+        Err(e) => {
+            {
+                let mut w = m.w.borrow_mut();
+                w.worker_import = None;
+                w.import_error = Some(e);
+            }
+            refresh(m);
+        }
     }
 }
 

@@ -51,6 +51,7 @@ strings! {
     ImportButton => "导入并求值", "Import and evaluate";
     ImportFailed => "这份配置读不了(你粘贴的内容还在)", "This config cannot be read (what you pasted is kept)";
     ImportEmpty => "先粘贴一份配置。", "Paste a config first.";
+    ImportReading => "正在读取 .rules 文件(Starlark 解释器按需加载)……", "Reading the .rules file (the Starlark interpreter loads on demand)…";
     LessonBroken => "课程文件有问题,先显示内置规则集", "The lesson file has problems; showing the built-in rule sets";
     Caption => "规则表(拖动 ⠿ 或用键盘重排)", "Rule table (drag ⠿ or use the keyboard to reorder)";
     Grip => "拖动或按空格拿起", "Drag, or press Space to lift";

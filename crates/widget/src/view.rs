@@ -959,7 +959,9 @@ pub fn import_message(w: &Widget, h: &mut H) {
         .a("class", "pl-import-result")
         .a("role", "status")
         .gt();
-    if let Some(e) = &w.import_error {
+    if w.worker_import.is_some() {
+        h.leaf("p", "pl-import-pending", lang.s(S::ImportReading));
+    } else if let Some(e) = &w.import_error {
         h.open("p")
             .a("class", "pl-import-error")
             .a("role", "alert")
