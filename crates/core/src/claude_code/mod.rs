@@ -58,6 +58,7 @@
 mod approve;
 pub mod bash;
 pub mod eval;
+pub mod flow;
 mod index;
 mod matching;
 pub mod mode;
