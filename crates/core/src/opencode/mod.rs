@@ -44,6 +44,7 @@ mod engine;
 pub mod evaluate;
 pub(crate) mod index;
 pub mod layers;
+pub mod lifecycle;
 pub mod wildcard;
 
 pub use agents::{agent_ruleset, defaults, disabled, visible_tools, Agent, AgentEnv};
