@@ -27,6 +27,10 @@
 //! model receives after a deny or a reject there are `None`, and its treatment of a timeout
 //! above its maximum is only flagged.
 //!
+//! Not modelled: the `doom_loop` check (three identical calls in a row), the
+//! `tool.execute.before` plugin hook, the live `metadata.output` while the command runs,
+//! PowerShell, other pending requests released by an "always" (one call at a time here).
+//!
 //! ```
 //! use permlab_core::opencode::lifecycle::{lifecycle, seed_002, End, Runtime, StageKind};
 //! use permlab_core::opencode::lifecycle::request::Reply;
@@ -68,6 +72,13 @@ pub enum Runtime {
     Classic,
     /// The v2 core seed 002 describes.
     Next,
+}
+
+impl Default for Runtime {
+    /// The classic runtime: the one every normal prompt takes.
+    fn default() -> Self {
+        Runtime::Classic
+    }
 }
 
 impl Runtime {
@@ -556,6 +567,8 @@ pub struct Setup {
     pub env_default_timeout: Option<String>,
     /// `experimental.continue_loop_on_deny`.
     pub continue_loop_on_deny: bool,
+    /// The TUI's auto-approve mode: every prompt is answered `once` (denies still apply).
+    pub auto_approve: bool,
     /// `tool_output.max_lines` / `.max_bytes`.
     pub limits: Limits,
     /// The tool call's id (names the output file).
@@ -580,6 +593,7 @@ impl Setup {
             tools: registry::default_tools(),
             env_default_timeout: None,
             continue_loop_on_deny: false,
+            auto_approve: false,
             limits: Limits::default(),
             call_id: "01".into(),
             shell: Some("/bin/bash".into()),
@@ -949,7 +963,11 @@ impl Builder<'_> {
                 false
             }
             Decision::Ask => {
-                let reply = self.answers.next().cloned();
+                let reply = if setup.auto_approve {
+                    Some(Reply::Once)
+                } else {
+                    self.answers.next().cloned()
+                };
                 let prompt = request::answer(
                     &req,
                     reply,

@@ -345,7 +345,7 @@ impl Parser<'_> {
         match kw {
             Some("!") => {
                 self.i += 1;
-                self.statement(depth, own_redirect, stop);
+                self.statement(depth + 1, own_redirect, stop);
             }
             Some("if") => {
                 self.i += 2;
@@ -385,7 +385,7 @@ impl Parser<'_> {
                             _ if self.keyword() == Some("do") => break,
                             Some(c) if is_meta(c) => self.i += 1,
                             _ => {
-                                self.word(depth);
+                                self.word_or_skip(depth);
                             }
                         }
                     }
@@ -395,7 +395,7 @@ impl Parser<'_> {
             Some("case") => {
                 self.i += 4;
                 self.blanks();
-                self.word(depth);
+                self.word_or_skip(depth);
                 self.blanks();
                 self.expect("in");
                 loop {
@@ -415,7 +415,7 @@ impl Parser<'_> {
                         if is_meta(c) {
                             self.i += 1;
                         } else {
-                            self.word(depth);
+                            self.word_or_skip(depth);
                         }
                     }
                     self.list(depth + 1, Stop::Words(&["esac"]));
@@ -438,7 +438,7 @@ impl Parser<'_> {
             Some("function") => {
                 self.i += 8;
                 self.blanks();
-                self.word(depth);
+                self.word_or_skip(depth);
                 self.blanks();
                 if self.starts("()") {
                     self.i += 2;
@@ -461,7 +461,7 @@ impl Parser<'_> {
                         Some(b'&' | b'|') if close == "]" => break,
                         Some(c) if is_meta(c) => self.i += 1,
                         _ => {
-                            self.word(depth);
+                            self.word_or_skip(depth);
                         }
                     }
                 }
@@ -534,7 +534,7 @@ impl Parser<'_> {
                 Some(b'#') => return self.comment(),
                 Some(b'(') => self.i += 1,
                 _ => {
-                    self.word(depth);
+                    self.word_or_skip(depth);
                 }
             }
         }
@@ -597,7 +597,7 @@ impl Parser<'_> {
         match op {
             "<<" | "<<-" => {
                 let start = self.i;
-                self.word(depth);
+                self.word_or_skip(depth);
                 let raw = self.text(start, self.i);
                 let delim: String = raw
                     .chars()
@@ -607,7 +607,7 @@ impl Parser<'_> {
                 self.heredocs.push((delim, op == "<<-", expands, owner));
             }
             "<<<" => {
-                self.word(depth);
+                self.word_or_skip(depth);
             }
             _ => {
                 // One destination at least; a file redirect takes every following literal.
@@ -622,7 +622,7 @@ impl Parser<'_> {
                             if n > 0 && self.redirect_ahead() {
                                 break;
                             }
-                            self.word(depth);
+                            self.word_or_skip(depth);
                             n += 1;
                             if !trailing {
                                 break;
@@ -732,7 +732,7 @@ impl Parser<'_> {
                 continue;
             }
             if self.assignment_ahead() {
-                self.word(depth);
+                self.word_or_skip(depth);
                 continue;
             }
             break;
@@ -822,6 +822,13 @@ impl Parser<'_> {
                     .iter()
                     .position(|&c| c == b']')
                     .is_some_and(|k| after.get(k + 1) == Some(&b'=')))
+    }
+
+    /// Reads one word, or skips one byte where no word starts (always makes progress).
+    fn word_or_skip(&mut self, depth: usize) {
+        if self.word(depth).is_none() {
+            self.i += 1;
+        }
     }
 
     /// Reads one word; commands nested in it are collected.
@@ -929,6 +936,9 @@ impl Parser<'_> {
 
     /// `"…"`: substitutions inside are visited.
     fn double(&mut self, depth: usize) {
+        if depth > MAX_DEPTH {
+            return self.skip_to_end();
+        }
         while let Some(c) = self.peek() {
             match c {
                 b'"' => {
@@ -952,6 +962,9 @@ impl Parser<'_> {
 
     /// `$…` at the cursor.
     fn dollar(&mut self, depth: usize) {
+        if depth > MAX_DEPTH {
+            return self.skip_to_end();
+        }
         self.i += 1;
         match self.peek() {
             Some(b'(') if self.at(1) == Some(b'(') => self.skip_arith(),
@@ -963,20 +976,46 @@ impl Parser<'_> {
                 }
             }
             Some(b'{') => {
-                let mut level = 0usize;
+                // `${x:-$(id)}`: substitutions inside an expansion are visited too.
+                self.i += 1;
+                let mut level = 1usize;
                 while let Some(c) = self.peek() {
-                    self.i += 1;
                     match c {
-                        b'{' => level += 1,
+                        b'{' => {
+                            level += 1;
+                            self.i += 1;
+                        }
                         b'}' => {
-                            level = level.saturating_sub(1);
+                            self.i += 1;
+                            level -= 1;
                             if level == 0 {
                                 return;
                             }
                         }
-                        _ => {}
+                        b'\\' => self.i += 2,
+                        b'$' => self.dollar(depth + 1),
+                        b'"' => {
+                            self.i += 1;
+                            self.double(depth + 1);
+                        }
+                        b'\'' => {
+                            self.i += 1;
+                            while self.peek().is_some_and(|c| c != b'\'') {
+                                self.i += 1;
+                            }
+                            self.i += 1;
+                        }
+                        b'`' if self.bt == 0 => {
+                            self.i += 1;
+                            self.nested(depth, Stop::Backtick);
+                            if self.peek() == Some(b'`') {
+                                self.i += 1;
+                            }
+                        }
+                        _ => self.i += 1,
                     }
                 }
+                self.i = self.i.min(self.b.len());
             }
             Some(b'\'') => {
                 self.i += 1;
@@ -992,7 +1031,7 @@ impl Parser<'_> {
             }
             Some(b'"') => {
                 self.i += 1;
-                self.double(depth);
+                self.double(depth + 1);
             }
             Some(c) if c.is_ascii_alphabetic() || c == b'_' => {
                 while self

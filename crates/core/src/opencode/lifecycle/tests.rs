@@ -152,6 +152,20 @@ fn parse_survives_hostile_input() {
     let _ = commands(&deep);
     let deep = "\"$(".repeat(5_000);
     let _ = commands(&deep);
+    for unit in [
+        "$\"",
+        "! ",
+        "${",
+        "\"${",
+        "$($\"",
+        "`$(",
+        "{ ",
+        "if ",
+        "function f ",
+        "f() ",
+    ] {
+        let _ = commands(&unit.repeat(50_000));
+    }
     for s in [
         "",
         "'",
@@ -197,6 +211,18 @@ fn parse_survives_hostile_input() {
             &[Reply::Always, Reply::Always],
             &Run::exited(s, 0),
         );
+    }
+    for s in [
+        "`for x in `",
+        "`case a in `",
+        "`[[ `",
+        "`[ `",
+        "`export `",
+        "`case a in (`",
+        "`function `",
+    ] {
+        let _ = commands(s);
+        let _ = commands(&s.repeat(1000));
     }
     assert_eq!(texts("echo 'unclosed"), ["echo 'unclosed"]);
 }
@@ -724,4 +750,120 @@ fn seed_claims() {
             Some(6)
         ]
     );
+}
+
+/// Whatever the command and the replies, the eight stages come in order, everything after
+/// the stop is not reached, and a completed call has output.
+#[test]
+fn stages_are_always_whole_and_ordered() {
+    let commands = [
+        "rm -rf /tmp/cache",
+        "ls",
+        "cd /tmp",
+        "cat /etc/hostname && git push origin main",
+        "echo $(rm -rf ~/x) > /tmp/y",
+        "",
+    ];
+    let answer_sets: [&[Reply]; 5] = [
+        &[],
+        &[Reply::Once],
+        &[Reply::Always, Reply::Always],
+        &[Reply::Once, Reply::Reject(None)],
+        &[Reply::Reject(Some("no".into()))],
+    ];
+    let configs = [
+        "",
+        r#"{"permission": {"bash": {"*": "ask", "git push *": "deny"}}}"#,
+        r#"{"permission": "deny"}"#,
+    ];
+    for config in configs {
+        let mut setup = build(config);
+        for auto in [false, true] {
+            setup.auto_approve = auto;
+            for cmd in commands {
+                for answers in answer_sets {
+                    for runtime in [Runtime::Classic, Runtime::Next] {
+                        let l = lifecycle(
+                            runtime,
+                            &setup,
+                            &BashCall::new(cmd),
+                            answers,
+                            &Run::exited("ok", 0),
+                        );
+                        let kinds: Vec<StageKind> = l.stages.iter().map(|s| s.kind).collect();
+                        assert_eq!(kinds, StageKind::ORDER, "{cmd:?} {answers:?} {runtime:?}");
+                        let stop = l
+                            .stages
+                            .iter()
+                            .position(|s| matches!(s.status, Status::Stopped | Status::Waiting));
+                        match stop {
+                            Some(k) => {
+                                assert_ne!(l.end, End::Completed);
+                                for s in &l.stages[k + 1..] {
+                                    // ④ still lists a prompt answered before a deny.
+                                    let shown = s.kind == StageKind::Confirmation
+                                        && s.status == Status::Pass;
+                                    assert!(
+                                        shown
+                                            || matches!(
+                                                s.status,
+                                                Status::NotReached
+                                                    | Status::Stopped
+                                                    | Status::Waiting
+                                            ),
+                                        "{cmd:?} {answers:?} {runtime:?}: {:?} after the stop",
+                                        s.kind
+                                    );
+                                }
+                            }
+                            None => {
+                                assert_eq!(
+                                    l.end,
+                                    End::Completed,
+                                    "{cmd:?} {answers:?} {runtime:?}"
+                                );
+                                assert_eq!(l.model_receives.as_deref(), Some("ok"));
+                            }
+                        }
+                        if auto {
+                            assert_ne!(l.end, End::Waiting);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(Runtime::default(), Runtime::Classic);
+}
+
+/// A deterministic fuzz over shell punctuation: never a panic, never a hang, and every node's
+/// text is a piece of the input.
+#[test]
+fn parse_fuzz() {
+    let alphabet: Vec<char> = "ab $(){}[]`'\"\\|&;<>#!\n=~*-09ifdoneécase"
+        .chars()
+        .collect();
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize
+    };
+    for _ in 0..20_000 {
+        let len = next() % 40;
+        let s: String = (0..len)
+            .map(|_| alphabet[next() % alphabet.len()])
+            .collect();
+        for c in commands(&s) {
+            assert!(
+                s.contains(c.pattern_text()),
+                "{s:?}: {:?}",
+                c.pattern_text()
+            );
+            for t in &c.tokens {
+                assert!(s.contains(&t.text), "{s:?}: {:?}", t.text);
+            }
+        }
+    }
 }
