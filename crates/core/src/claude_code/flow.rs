@@ -271,6 +271,9 @@ pub struct Flow {
     pub matches: Vec<String>,
     /// The verdict rests on an inferred point of the reference.
     pub inferred: bool,
+    /// The verdict in the conformance file's `matched` vocabulary ([`Verdict::label`]), e.g.
+    /// `deny:Bash(curl *)`, `sandbox:autoAllowBashIfSandboxed`, `mode:acceptEdits`.
+    pub label: String,
     /// The evaluator's verdict itself.
     pub verdict: Verdict,
 }
@@ -404,6 +407,7 @@ pub fn flow(settings: &FlowSettings, mode: Mode, sandbox: bool, call: &ToolCall)
         outcome: verdict.outcome,
         matches: verdict.matches.iter().filter_map(|&i| text(i)).collect(),
         inferred: verdict.inferred,
+        label: verdict.label(&policy),
         verdict,
     }
 }
@@ -654,6 +658,22 @@ mod tests {
             .collect();
         assert_eq!(deciders[2], Some(Decider::Sandbox));
         assert_eq!(deciders[3], Some(Decider::AcceptEdits));
+        let labels: Vec<String> = s
+            .requests
+            .iter()
+            .map(|r| flow(&s.settings, s.mode, s.sandbox, &r.tool_call).label)
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                "deny:Bash(git push --force *)",
+                "ask:Bash(git push *)",
+                "sandbox:autoAllowBashIfSandboxed",
+                "mode:acceptEdits",
+                "deny:Read(./.env) (recognized file command)",
+                "sandbox:autoAllowBashIfSandboxed",
+            ]
+        );
         assert_eq!(deciders[5], Some(Decider::Sandbox));
         assert_eq!(deciders[4], Some(Decider::DenyRule(eval::Via::FileCommand)));
     }

@@ -45,6 +45,24 @@ pub const NEXT_CAPTURE_BYTES: usize = 1 << 20;
 /// Next runtime: lines the marker and its surroundings take from `maxLines`.
 pub const NEXT_RESERVED_LINES: usize = 4;
 
+/// Classic, while the command runs: the live `metadata.output`, the last
+/// [`LIVE_METADATA_CHARS`] characters, prefixed [`LIVE_ELLIPSIS`] when the output is longer.
+///
+/// ```
+/// use permlab_core::opencode::lifecycle::output::live_output;
+/// assert_eq!(live_output("short"), "short");
+/// let long = "x".repeat(30_001);
+/// assert_eq!(live_output(&long), format!("...\n\n{}", "x".repeat(30_000)));
+/// ```
+pub fn live_output(buffer: &str) -> String {
+    let n = buffer.chars().count();
+    if n <= LIVE_METADATA_CHARS {
+        return buffer.to_string();
+    }
+    let tail: String = buffer.chars().skip(n - LIVE_METADATA_CHARS).collect();
+    format!("{LIVE_ELLIPSIS}{tail}")
+}
+
 /// The two limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -147,7 +165,8 @@ pub fn head_hint(file: &str) -> String {
 /// Classic generic `Truncate.output`, direction `head` (tools that do not truncate
 /// themselves; not bash): the first lines while both limits hold, then
 /// `\n\n...N lines truncated...\n\n` (or `...N bytes truncated...` when the byte limit
-/// stopped it) and [`head_hint`].
+/// stopped it) and [`head_hint`]. Agents allowed `task` get a hint about the Task tool
+/// instead, whose full text the reference does not give: not modelled.
 ///
 /// ```
 /// use permlab_core::opencode::lifecycle::output::{head, Limits};

@@ -265,6 +265,9 @@ pub struct Prompt {
     pub reply: Option<Reply>,
     /// Rules appended to the approvals ("always").
     pub stored: Vec<Rule>,
+    /// Classic "Allow always": the TUI's confirmation ([`ALWAYS_CONFIRMATION`]), shown above
+    /// the patterns it will store.
+    pub confirmation: Option<&'static str>,
     /// The call goes on.
     pub proceeds: bool,
     /// What the model receives instead of a result (reject), if stated.
@@ -287,6 +290,7 @@ pub fn answer(
         request: req.clone(),
         reply: reply.clone(),
         stored: Vec::new(),
+        confirmation: None,
         proceeds: false,
         model_message: None,
         loop_continues: true,
@@ -302,6 +306,9 @@ pub fn answer(
                 .map(|a| Rule::new(req.permission.as_str(), *a, Action::Allow))
                 .collect();
             p.proceeds = true;
+            if !next_runtime {
+                p.confirmation = Some(ALWAYS_CONFIRMATION);
+            }
         }
         Some(Reply::Reject(message)) => {
             if !next_runtime {
@@ -360,6 +367,10 @@ mod tests {
         let push = req(&["git push origin"], &["git push *"]);
         let p = answer(&push, Some(Reply::Always), &mut approved, false, false);
         assert_eq!(p.stored, [Rule::new("bash", "git push *", Allow)]);
+        assert_eq!(
+            p.confirmation,
+            Some("This will allow the following patterns until OpenCode is restarted")
+        );
         let sets = Rulesets {
             agent: &agent,
             session: &[],
