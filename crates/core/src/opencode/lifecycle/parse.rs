@@ -141,6 +141,8 @@ enum Part {
     Double,
     /// `$'…'`, `$"…"`, `$x`, `${…}`, `$(…)`, `` `…` ``, `$((…))`, `<(…)`.
     Other,
+    /// A run of `{ } [ ]`.
+    Special,
 }
 
 struct Word {
@@ -153,7 +155,7 @@ impl Word {
     fn kind(&self, src: &str) -> Option<TokenKind> {
         match self.parts.as_slice() {
             [Part::Bare] if is_number(src.get(self.start..self.end).unwrap_or("")) => None,
-            [Part::Bare] => Some(TokenKind::Word),
+            [Part::Bare] | [Part::Special] => Some(TokenKind::Word),
             [Part::Single] => Some(TokenKind::RawString),
             [Part::Double] => Some(TokenKind::String),
             [Part::Other] | [] => None,
@@ -887,6 +889,15 @@ impl Parser<'_> {
                     self.i += 2;
                 }
                 c if is_meta(c) => break,
+                b'{' | b'}' | b'[' | b']' => {
+                    // tree-sitter-bash's `_special_character`: a run of them is a part of
+                    // its own (`{a,b}` is a concatenation, `{}` a word).
+                    if parts.last() != Some(&Part::Special) {
+                        parts.push(Part::Special);
+                    }
+                    bare = false;
+                    self.i += 1;
+                }
                 _ => {
                     if !bare {
                         parts.push(Part::Bare);

@@ -142,6 +142,23 @@ fn parse_nodes_and_tokens() {
             ("$HOME/x", TokenKind::Concatenation),
         ]
     );
+    let c = &commands("find . -exec rm {} \\; {a,b} a[1] x")[0];
+    let kinds: Vec<(&str, TokenKind)> =
+        c.tokens.iter().map(|t| (t.text.as_str(), t.kind)).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("find", TokenKind::CommandName),
+            (".", TokenKind::Word),
+            ("-exec", TokenKind::Word),
+            ("rm", TokenKind::Word),
+            ("{}", TokenKind::Word),
+            ("\\;", TokenKind::Word),
+            ("{a,b}", TokenKind::Concatenation),
+            ("a[1]", TokenKind::Concatenation),
+            ("x", TokenKind::Word),
+        ]
+    );
 }
 
 #[test]
