@@ -271,7 +271,9 @@ impl Merge {
         h.tag("p", "pl-merge-ws")
             .t(self.t(T::Workspace))
             .t(": ")
-            .leaf("code", "", WORKSPACE)
+            .raw("<code>")
+            .t(WORKSPACE)
+            .raw("</code>")
             .close("p");
         h.close("fieldset");
     }

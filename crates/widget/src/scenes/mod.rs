@@ -31,8 +31,12 @@ macro_rules! texts {
     };
 }
 
+pub mod claude_flow;
+mod claude_flow_text;
+mod lifecycle_text;
 pub mod merge;
 mod merge_text;
+pub mod opencode_lifecycle;
 pub mod replay;
 mod replay_text;
 pub mod timeline;
@@ -101,12 +105,20 @@ pub fn build(slug: &str, lang: Lang, lesson: Option<&str>) -> Option<Box<dyn Sce
         "merge" => Box::new(merge::Merge::new(lang)),
         "timeline" => Box::new(timeline::Timeline::new(lang)),
         "replay" => Box::new(replay::Replay::new(lang, lesson)),
+        "claude-flow" => Box::new(claude_flow::ClaudeFlow::new(lang)),
+        "opencode-lifecycle" => Box::new(opencode_lifecycle::OpencodeLifecycle::new(lang)),
         _ => return None,
     })
 }
 
 /// Every scene slug, in the order a course introduces them.
-pub const SLUGS: [&str; 3] = ["timeline", "merge", "replay"];
+pub const SLUGS: [&str; 5] = [
+    "timeline",
+    "claude-flow",
+    "opencode-lifecycle",
+    "merge",
+    "replay",
+];
 
 #[cfg(test)]
 mod tests {

@@ -234,7 +234,7 @@ impl Replay {
                 .raw("</th>");
             h.tag("td", "pl-rp-mode");
             if let Some(m) = l.mode {
-                h.leaf("code", "", m);
+                h.raw("<code>").t(m).raw("</code>");
             } else {
                 h.t("—");
             }

@@ -427,7 +427,9 @@ impl Timeline {
             {
                 h.tag("p", "pl-tl-rules");
                 h.t(self.t(T::RulesNow)).t(" ");
-                h.leaf("code", "", &format!("{tool}: {input}"));
+                h.raw("<code>")
+                    .t(&format!("{tool}: {input}"))
+                    .raw("</code>");
                 h.t(" → ");
                 ui::badge(
                     h,

@@ -162,6 +162,11 @@ pub fn stepper(h: &mut H, lang: Lang, act: &str, label: &str, k: usize, last: us
         .raw("</span></p>");
 }
 
+/// `<code>text</code>`.
+pub fn code(h: &mut H, text: &str) {
+    h.raw("<code>").t(text).raw("</code>");
+}
+
 /// A polite live region (`role=status`) with `text`.
 pub fn live(h: &mut H, class: &str, text: &str) {
     h.open("p")
