@@ -291,9 +291,185 @@ test('replay: Codex rollout from the corpus; English', async ({ page, problems }
   expect(problems).toEqual([]);
 });
 
+// ---- claude-flow --------------------------------------------------------------------------------
+
+const SEED_001 = [
+  // [request, decided by, outcome, deciding rule]
+  ['git push --force origin main', 'deny', 'deny', 'Bash(git push --force *)'],
+  ['git push origin main', 'ask', 'ask', 'Bash(git push *)'],
+  ['npm run test -- auth', 'mode', 'allow', null],
+  ['编辑 src/auth.ts', 'mode', 'allow', null],
+  ['cat .env', 'deny', 'deny', 'Read(./.env)'],
+  ['node scripts/sync.js', 'mode', 'allow', null],
+];
+
+test('claude-flow: the seed\'s six requests under its config (acceptEdits, sandbox on) give its verdicts', async ({ page, problems }) => {
+  const s = await open(page, 'claude-flow');
+  await expect(s.locator('.pl-cf-settings-text')).toContainText('"Bash(git push --force *)"');
+  await expect(s.locator('.pl-cf-modes button[data-arg="acceptEdits"]')).toHaveAttribute('aria-pressed', 'true');
+  await expect(s.locator('.pl-cf-sandbox input')).toBeChecked();
+  const result = s.locator('.pl-cf-result');
+  for (const [i, [label, stage, outcome, rule]] of SEED_001.entries()) {
+    await s.locator('.pl-cf-request select').selectOption({ label });
+    await expect(result, label).toHaveAttribute('data-decided-by', stage);
+    await expect(result, label).toHaveAttribute('data-outcome', outcome);
+    await expect(s.locator('.pl-cf-seed'), label).toHaveAttribute('data-agrees', 'true');
+    if (rule) await expect(s.locator(`li[data-stage="${stage}"] li[data-state="decides"]`)).toHaveAttribute('data-rule', rule);
+    expect(i).toBeLessThan(6);
+  }
+  // The force push also matches the ask rule, which the deny beat.
+  await s.locator('.pl-cf-request select').selectOption({ label: SEED_001[0][0] });
+  await expect(s.locator('.pl-cf-matches')).toHaveText('命中的规则(含没有定案的): Bash(git push --force *), Bash(git push *)');
+  // npm run test: the sandbox decides before the allow rule; switched off, the allow rule does.
+  await s.locator('.pl-cf-request select').selectOption({ label: SEED_001[2][0] });
+  await expect(s.locator('.pl-cf-note')).toContainText('评估器在 allow 规则之前先检查沙箱自动放行');
+  await s.locator('.pl-cf-sandbox input').uncheck();
+  await expect(result).toHaveAttribute('data-decided-by', 'allow');
+  await expect(s.locator('li[data-stage="allow"] li[data-state="decides"]')).toHaveAttribute('data-rule', 'Bash(npm run test *)');
+  // Editing src/auth.ts in default mode asks instead.
+  await s.locator('.pl-cf-request select').selectOption({ label: SEED_001[3][0] });
+  await s.locator('.pl-cf-modes button[data-arg="default"]').click();
+  await expect(result).toHaveAttribute('data-outcome', 'ask');
+  await expect(result).toHaveAttribute('data-decided-by', 'callback');
+  await expect(s.locator('.pl-cf-seed')).toHaveAttribute('data-agrees', 'false');
+  expect(problems).toEqual([]);
+});
+
+test('claude-flow: keyboard stepping shows which stage decides; rules are not a boundary', async ({ page, problems }) => {
+  const s = await open(page, 'claude-flow');
+  const next = s.locator('.pl-scene-step[data-arg="1"]');
+  await next.focus();
+  await expect(s.locator('.pl-scene-now')).toContainText('第 1 / 7 关:Hooks(PreToolUse) — 通过,交给下一关');
+  await expect(s.locator('li.pl-flow-stage[data-stage="ask"]')).toBeHidden();
+  await page.keyboard.press('ArrowRight');
+  await expect(s.locator('.pl-scene-now')).toContainText('第 2 / 7 关:deny 规则 — 在这里定案: 拒绝');
+  await expect(s.locator('li.pl-flow-stage[aria-current="step"]')).toHaveAttribute('data-stage', 'deny');
+  await expect(s.locator('li.pl-flow-stage[data-stage="deny"] .pl-flow-why')).toHaveText('命中 deny 规则 Bash(git push --force *)。');
+  await page.keyboard.press('ArrowRight');
+  await expect(s.locator('li.pl-flow-stage[data-stage="ask"]')).toHaveAttribute('data-status', 'not-reached');
+  await page.keyboard.press('End');
+  await expect(s.locator('li.pl-flow-stage[data-stage="sandbox"]')).toContainText('没有放行,不会执行');
+  await expect(next).toBeFocused();
+  // /usr/bin/curl: the deny rule misses, the sandbox contains it (example.com is not allowed).
+  await s.locator('.pl-cf-request select').selectOption({ label: '/usr/bin/curl https://example.com' });
+  await expect(s.locator('.pl-cf-result')).toHaveAttribute('data-outcome', 'allow');
+  await expect(s.locator('.pl-cf-result')).toHaveAttribute('data-decided-by', 'mode');
+  await expect(s.locator('li[data-stage="deny"] li[data-rule="Bash(curl *)"]')).toHaveAttribute('data-state', 'spec-miss');
+  await expect(s.locator('.pl-cf-contained')).toHaveAttribute('data-sandboxed', 'true');
+  await expect(s.locator('.pl-cf-hosts li[data-host="example.com"]')).toHaveAttribute('data-allowed', 'false');
+  await expect(s.locator('.pl-cf-note')).toContainText('规则只看命令的字面');
+  await s.locator('.pl-cf-request select').selectOption({ label: 'curl https://example.com' });
+  await expect(s.locator('.pl-cf-result')).toHaveAttribute('data-outcome', 'deny');
+  await s.locator('.pl-cf-request select').selectOption({ label: "sh -c 'curl https://example.com'" });
+  await expect(s.locator('.pl-cf-result')).toHaveAttribute('data-outcome', 'allow');
+  // Sandbox off: acceptEdits asks; bypassPermissions runs it unbounded; dontAsk denies.
+  const sandbox = s.locator('.pl-cf-sandbox input');
+  await sandbox.focus();
+  await page.keyboard.press('Space');
+  await expect(s.locator('.pl-cf-result')).toHaveAttribute('data-outcome', 'ask');
+  await s.locator('.pl-cf-modes button[data-arg="bypassPermissions"]').focus();
+  await page.keyboard.press('Enter');
+  await expect(s.locator('.pl-cf-result')).toHaveAttribute('data-outcome', 'allow');
+  await expect(s.locator('.pl-cf-contained')).toHaveText(/沙箱关着/);
+  await s.locator('.pl-cf-modes button[data-arg="dontAsk"]').click();
+  await expect(s.locator('.pl-cf-result')).toHaveAttribute('data-outcome', 'deny');
+  await expect(s.locator('.pl-cf-result')).toHaveAttribute('data-decided-by', 'callback');
+  expect(problems).toEqual([]);
+});
+
+test('claude-flow in English', async ({ page, problems }) => {
+  const s = await openEn(page, 'claude-flow');
+  await expect(s.locator('h2')).toHaveText("Claude Code's decision flow: the gates one request passes");
+  await s.locator('.pl-scene-step[data-arg="1"]').click();
+  await expect(s.locator('.pl-scene-now')).toContainText('Stage 2 of 7: Deny rules — decided here: denied');
+  expect(problems).toEqual([]);
+});
+
+// ---- opencode-lifecycle ---------------------------------------------------------------------------
+
+test('opencode-lifecycle: the seed\'s rm -rf /tmp/cache end to end on the classic runtime', async ({ page, problems }) => {
+  const s = await open(page, 'opencode-lifecycle');
+  const result = s.locator('.pl-lc-result');
+  await expect(s.locator('.pl-lc-call-json')).toContainText('"command": "rm -rf /tmp/cache"');
+  await expect(s.locator('.pl-lc-rule-list li')).toHaveCount(5);
+  await expect(result).toHaveAttribute('data-end', 'waiting');
+  await expect(s.locator('.pl-lc-waiting')).toHaveText('等你回答: external_directory /tmp/cache/*');
+  // Step with the keyboard to the directory check.
+  await s.locator('.pl-scene-step[data-arg="1"]').focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  const dir = s.locator('li.pl-flow-stage[data-stage="external-directory"]');
+  await expect(dir).toHaveAttribute('aria-current', 'step');
+  await expect(dir).toHaveAttribute('data-status', 'waiting');
+  await expect(dir.locator('li[data-pattern="/tmp/cache/*"]')).toHaveAttribute('data-layer', 'agent');
+  await expect(dir.locator('li[data-pattern="/tmp/cache/*"]')).toHaveAttribute('data-action', 'ask');
+  const parse = s.locator('tr[data-sub="rm -rf /tmp/cache"] td');
+  await expect(parse.nth(0)).toHaveText('rm -rf /tmp/cache');
+  await expect(parse.nth(1)).toHaveText('rm *');
+  // Allow once: the in-memory `bash rm -rf *` approval is the last match for the command.
+  await result.locator('.pl-lc-answer[data-answer="once"]').click();
+  await expect(result).toHaveAttribute('data-end', 'completed');
+  await expect(s.locator('li[data-stage="command"] li[data-pattern="rm -rf /tmp/cache"]')).toHaveAttribute('data-layer', 'approved');
+  await expect(s.locator('li[data-stage="command"] li[data-pattern="rm -rf /tmp/cache"]')).toContainText('bash rm -rf * allow');
+  await expect(result.locator('.pl-lc-model-text')).toHaveText('(no output)');
+  await expect(s.locator('li[data-claim="configured-deny-not-overridable"]')).toHaveAttribute('data-holds', 'false');
+  await expect(s.locator('li[data-claim="find-last"]')).toHaveAttribute('data-holds', 'true');
+  // Always: the TUI's confirmation and what is stored.
+  await s.locator('.pl-lc-restart').click();
+  await result.locator('.pl-lc-answer[data-answer="always"]').click();
+  await expect(s.locator('.pl-lc-confirm')).toHaveText('This will allow the following patterns until OpenCode is restarted: /tmp/cache/*');
+  await expect(s.locator('.pl-lc-added')).toContainText('external_directory /tmp/cache/* allow');
+  // Reject, plain and with feedback: what the model is told.
+  await s.locator('.pl-lc-restart').click();
+  await result.locator('.pl-lc-answer[data-answer="reject"]').click();
+  await expect(result).toHaveAttribute('data-end', 'rejected');
+  await expect(result.locator('.pl-lc-model-text')).toHaveText('The user rejected permission to use this specific tool call.');
+  await s.locator('.pl-lc-restart').click();
+  await result.locator('.pl-lc-answer[data-answer="feedback"]').click();
+  await expect(result.locator('.pl-lc-model-text')).toHaveText('The user rejected permission to use this specific tool call with the following feedback: 先列出要删除的文件,我确认后再删');
+  expect(problems).toEqual([]);
+});
+
+test('opencode-lifecycle: the next runtime denies; long output; a typed command', async ({ page, problems }) => {
+  const s = await open(page, 'opencode-lifecycle');
+  const result = s.locator('.pl-lc-result');
+  await s.locator('.pl-lc-runtime button[data-arg="next"]').click();
+  await expect(result).toHaveAttribute('data-end', 'denied');
+  await expect(s.locator('li[data-stage="external-directory"]')).toHaveAttribute('data-status', 'skipped');
+  await expect(s.locator('li[data-stage="command"]')).toHaveAttribute('data-status', 'stopped');
+  await expect(s.locator('li[data-stage="command"] li[data-pattern="rm -rf /tmp/cache"]')).toContainText('新运行时先单独查配置的规则');
+  await expect(s.locator('li[data-claim="configured-deny-not-overridable"]')).toHaveAttribute('data-holds', 'true');
+  await expect(result.locator('.pl-lc-not-stated')).toBeVisible();
+  // The seed's 5000-line build log: classic keeps the tail, next keeps head + tail.
+  await s.locator('.pl-lc-long input').check();
+  await s.locator('.pl-lc-runtime button[data-arg="classic"]').click();
+  await result.locator('.pl-lc-answer[data-answer="once"]').click();
+  await expect(s.locator('.pl-lc-truncated')).toContainText('经典运行时保留最后 1708 行 / 51184 字节(共 5000 行 / 148825 字节)');
+  await expect(result.locator('.pl-lc-model-text')).toContainText('...output truncated...');
+  await expect(result.locator('.pl-lc-model-text')).toContainText('Done in 12.3s');
+  // A command of one's own, typed: one pattern per sub-command.
+  const cmd = s.locator('.pl-lc-command input');
+  await cmd.fill('');
+  await cmd.focus();
+  await page.keyboard.type('ls && git status');
+  await expect(cmd).toHaveValue('ls && git status');
+  await expect(cmd).toBeFocused();
+  expect(await s.locator('tr[data-sub]').evaluateAll((rs) => rs.map((r) => r.dataset.sub))).toEqual(['ls', 'git status']);
+  await s.locator('.pl-lc-seed').click();
+  await expect(cmd).toHaveValue('rm -rf /tmp/cache');
+  expect(problems).toEqual([]);
+});
+
+test('opencode-lifecycle in English', async ({ page, problems }) => {
+  const s = await openEn(page, 'opencode-lifecycle');
+  await expect(s.locator('h2')).toHaveText('The life of one bash call in OpenCode');
+  await s.locator('.pl-lc-result .pl-lc-answer[data-answer="once"]').click();
+  await expect(s.locator('.pl-lc-end')).toHaveText('How it ends: ran; the model received its output');
+  expect(problems).toEqual([]);
+});
+
 // ---- all scenes: accessibility, phone width, print, screenshots ---------------------------------
 
-const SCENES = ['timeline', 'merge', 'replay'];
+const SCENES = ['timeline', 'claude-flow', 'opencode-lifecycle', 'merge', 'replay'];
 
 /// Puts each scene in its most telling state.
 async function prepare(page, slug) {
@@ -303,6 +479,11 @@ async function prepare(page, slug) {
     await s.locator('.pl-tl-command input').fill('cat /etc/sudoers');
   } else if (slug === 'merge') {
     await s.locator('.pl-merge-walks button[data-arg="1"]').click();
+  } else if (slug === 'claude-flow') {
+    await s.locator('.pl-cf-request select').selectOption({ label: '/usr/bin/curl https://example.com' });
+    await s.locator('.pl-scene-step[data-arg="2"]').click();
+  } else if (slug === 'opencode-lifecycle') {
+    await s.locator('.pl-scene-step[data-arg="2"]').click();
   }
   return s;
 }
@@ -336,6 +517,9 @@ test('scenes: print shows the content without controls', async ({ page, problems
   await expect(scene(page, 'timeline').locator('table[data-list="dangerous"]')).toBeVisible();
   await expect(scene(page, 'replay').locator('.pl-rp-tools').first()).toBeHidden();
   await expect(scene(page, 'replay').locator('.pl-rp-lanes')).toBeVisible();
+  await expect(scene(page, 'claude-flow').locator('li.pl-flow-stage[data-stage="hooks"]')).toBeVisible();
+  await expect(scene(page, 'opencode-lifecycle').locator('li.pl-flow-stage[data-stage="output"]')).toBeVisible();
+  await expect(scene(page, 'opencode-lifecycle').locator('.pl-lc-answer').first()).toBeHidden();
   expect(problems).toEqual([]);
 });
 

@@ -235,6 +235,8 @@ impl ClaudeFlow {
         h.leaf("h3", "", self.t(T::Settings));
         h.open("pre")
             .a("class", "pl-cf-settings-text")
+            .a("tabindex", "0")
+            .a("aria-label", self.t(T::Settings))
             .gt()
             .raw("<code>")
             .t(&self.settings_text)
@@ -376,6 +378,7 @@ impl ClaudeFlow {
                     ui::badge(h, Decision::Allow, self.t(T::HostOk));
                 } else {
                     ui::badge(h, Decision::Ask, self.t(T::HostBlocked));
+                    h.t(" → ").t(self.t(T::HostBlockedWhy));
                 }
                 h.close("li");
             }
@@ -568,6 +571,8 @@ impl Scene for ClaudeFlow {
         let kind = StageKind::ORDER[self.step.min(LAST)];
         let s = f.stage(kind);
         let status = match s.status {
+            StageStatus::Pass if kind == StageKind::Sandbox => self.t(T::Runs).to_string(),
+            StageStatus::NotReached if kind == StageKind::Sandbox => self.t(T::NotRun).to_string(),
             StageStatus::Pass => self.t(T::Pass).to_string(),
             StageStatus::Decided(o) => {
                 format!("{} {}", self.t(T::DecidedHere), self.t(outcome_word(o)))

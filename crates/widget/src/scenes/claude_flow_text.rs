@@ -81,7 +81,8 @@ texts! {
     URunsOutside => "沙箱开着,但这条命令在沙箱外执行。", "The sandbox is on, but this command runs outside it.";
     Domains => "允许的域名(allowedDomains):", "Allowed domains (allowedDomains):";
     HostOk => "在允许列表里", "allowed";
-    HostBlocked => "不在允许列表里 → 访问时再询问,不批准就连不上(据命令文字推断)", "not allowed → asked when reached, no connection without approval (inferred from the command's text)";
+    HostBlocked => "不在允许列表里", "not allowed";
+    HostBlockedWhy => "访问时再询问,不批准就连不上(据命令文字推断)", "asked when reached; no connection without approval (inferred from the command's text)";
     FsDenies => "操作系统层面同样强制的 Read / Edit deny:", "Read / Edit denies the OS enforces too:";
     Result => "结果", "Result";
     DecidedBy => "决定于:", "Decided by:";

@@ -94,6 +94,10 @@ texts! {
     MClassic => "只对经典运行时成立", "holds for the classic runtime only";
     MNext => "只对新运行时成立", "holds for the next runtime only";
     MNeither => "两个运行时都不是这样", "holds for neither runtime";
+    SBoth => "课程对这一步的描述在两个运行时都成立", "the lesson's account of this step holds for both runtimes";
+    SClassic => "课程对这一步的描述整体只符合经典运行时", "the lesson's account of this step fits the classic runtime only";
+    SNext => "课程对这一步的描述整体只符合新运行时", "the lesson's account of this step fits the next runtime only";
+    SNeither => "课程对这一步的描述,两个运行时都不完全符合(逐条见下)", "the lesson's account of this step fits neither runtime fully (item by item below)";
     HoldsHere => "✓ 这个运行时是这样", "✓ true of this runtime";
     NotHere => "✗ 这个运行时不是这样", "✗ not true of this runtime";
     End => "结局", "How it ends";

@@ -368,6 +368,8 @@ impl OpencodeLifecycle {
             Some(t) => {
                 h.open("pre")
                     .a("class", "pl-lc-model-text")
+                    .a("tabindex", "0")
+                    .a("aria-label", self.t(T::ModelTold))
                     .gt()
                     .t(t)
                     .close("pre");
@@ -437,7 +439,7 @@ impl OpencodeLifecycle {
                 if p.commands.is_empty() {
                     h.leaf("p", "pl-hint", self.t(T::NoParse));
                 } else {
-                    h.tag("div", "pl-scroll");
+                    ui::scroll(h, self.t(T::SubCommands));
                     h.tag("table", "pl-lc-parse");
                     h.raw("<caption>")
                         .t(self.t(T::SubCommands))
@@ -577,11 +579,19 @@ impl OpencodeLifecycle {
 
     fn claims(&self, h: &mut H, s: &Stage) {
         h.tag("div", "pl-lc-claims");
-        h.tag("p", "pl-lc-claims-head")
+        h.open("p")
+            .a("class", "pl-lc-claims-head")
+            .a("data-seed-matches", s.seed_matches.slug())
+            .gt()
             .raw("<strong>")
             .t(self.t(T::Seed))
             .raw("</strong>: ")
-            .t(self.t(match_word(s.seed_matches)))
+            .t(self.t(match s.seed_matches {
+                SeedMatch::Both => T::SBoth,
+                SeedMatch::Classic => T::SClassic,
+                SeedMatch::Next => T::SNext,
+                SeedMatch::Neither => T::SNeither,
+            }))
             .close("p");
         h.tag("ul", "");
         for c in s.claims {
@@ -842,7 +852,9 @@ mod tests {
         assert!(html.contains(
             "<li data-pattern=\"rm -rf /tmp/cache\" data-layer=\"approved\" data-action=\"allow\">"
         ));
-        assert!(html.contains("<pre class=\"pl-lc-model-text\">(no output)</pre>"));
+        assert!(html.contains(
+            "<pre class=\"pl-lc-model-text\" tabindex=\"0\" aria-label=\"模型收到:\">(no output)</pre>"
+        ));
         // Claims: the configured deny is overridable here; the seed's saved pattern is neither's.
         assert!(html.contains("data-claim=\"configured-deny-not-overridable\" data-matches=\"next\" data-holds=\"false\""));
         assert!(html.contains("data-claim=\"saved-pattern-rm-rf-star\" data-matches=\"neither\""));

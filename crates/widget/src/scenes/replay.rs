@@ -204,7 +204,7 @@ impl Replay {
 
     fn lanes(&self, r: &replay::Replay, h: &mut H) {
         let lang = self.lang;
-        h.tag("div", "pl-scroll");
+        ui::scroll(h, self.t(T::Lanes));
         h.tag("table", "pl-rp-lanes");
         h.raw("<caption>")
             .t(self.t(T::Lanes))

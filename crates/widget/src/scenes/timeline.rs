@@ -269,7 +269,10 @@ impl Timeline {
 
     fn gate_table(&self, h: &mut H, dangerous: bool) {
         let tallies = Gate::REAL.map(timeline::screen_lists);
-        h.tag("div", "pl-scroll");
+        ui::scroll(
+            h,
+            self.t(if dangerous { T::Dangerous } else { T::Everyday }),
+        );
         h.open("table")
             .a("class", "pl-tl-gates")
             .a(

@@ -162,6 +162,17 @@ pub fn stepper(h: &mut H, lang: Lang, act: &str, label: &str, k: usize, last: us
         .raw("</span></p>");
 }
 
+/// Opens a horizontally scrolling wrapper (close with `</div>`): keyboard-focusable and named,
+/// so a keyboard user can scroll a wide table.
+pub fn scroll(h: &mut H, label: &str) {
+    h.open("div")
+        .a("class", "pl-scroll")
+        .a("tabindex", "0")
+        .a("role", "region")
+        .a("aria-label", label)
+        .gt();
+}
+
 /// `<code>text</code>`.
 pub fn code(h: &mut H, text: &str) {
     h.raw("<code>").t(text).raw("</code>");

@@ -1,0 +1,15 @@
+import { chromium } from '@playwright/test';
+const [,, port] = process.argv;
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const ctx = await b.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+const p = await ctx.newPage();
+await p.goto(`http://127.0.0.1:${port}/`);
+await p.locator('section.pl-scene[data-scene="replay"] h2').waitFor();
+const sc = (x) => p.locator(`section.pl-scene[data-scene="${x}"]`);
+await sc('timeline').locator('.pl-tl-stage[data-stage="blacklist"]').click();
+await sc('claude-flow').locator('.pl-cf-request select').selectOption({ label: '/usr/bin/curl https://example.com' });
+await sc('claude-flow').locator('.pl-scene-step[data-arg="2"]').click();
+await sc('opencode-lifecycle').locator('.pl-scene-step[data-arg="2"]').click();
+console.log(await p.evaluate(() => document.documentElement.scrollWidth));
+console.log(await p.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 361 && !e.closest('.pl-scroll')).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)} in ${e.closest('.pl-scroll') ? 'scroll' : 'page'} ${e.closest('[data-scene]')?.dataset.scene}`).slice(0, 15).join('\n')));
+await b.close();
