@@ -737,6 +737,13 @@ pub struct MountedScene {
     host: HtmlElement,
     original: String,
     root: Element,
+    /// What the scene renders into (the whole markup is replaced on each change).
+    body: Element,
+    /// A live region that outlives renders: it says the texts of the scene's `[data-live]`
+    /// elements that changed (a region inserted anew is not reliably announced).
+    live: Option<Element>,
+    /// The `[data-live]` texts of the last render.
+    live_texts: RefCell<Vec<String>>,
     scene: RefCell<Box<dyn crate::scenes::Scene>>,
     last: RefCell<String>,
     listeners: RefCell<Vec<Listener>>,
@@ -756,15 +763,22 @@ pub fn mount_scene(
         .a("lang", lang.tag())
         .a("data-scene", slug)
         .gt()
+        .raw("<div class=\"pl-scene-body\"></div>")
+        .raw("<p class=\"pl-sr pl-scene-live\" role=\"status\" aria-live=\"polite\"></p>")
         .close("section");
     host.set_inner_html(&h.s);
     let root = host
         .first_element_child()
         .unwrap_or_else(|| host.clone().into());
+    let body = root.first_element_child().unwrap_or_else(|| root.clone());
+    let live = root.last_element_child().filter(|l| *l != body);
     let m = Rc::new(MountedScene {
         host,
         original,
         root,
+        body,
+        live,
+        live_texts: RefCell::new(Vec::new()),
         scene: RefCell::new(scene),
         last: RefCell::new(String::new()),
         listeners: RefCell::new(Vec::new()),
@@ -852,6 +866,7 @@ fn render_scene(m: &Rc<MountedScene>) {
     if *m.last.borrow() == markup {
         return;
     }
+    let first = m.last.borrow().is_empty();
     let active = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.active_element())
@@ -859,14 +874,37 @@ fn render_scene(m: &Rc<MountedScene>) {
     let focused = active.as_ref().and_then(|a| a.get_attribute("data-k"));
     // A text field being typed in is rewritten too: keep its caret and scroll.
     let caret = active.as_ref().and_then(caret_of);
-    m.root.set_inner_html(&markup);
+    m.body.set_inner_html(&markup);
     *m.last.borrow_mut() = markup;
+    announce_scene(m, first);
     if let Some(k) = focused {
         focus_key(&m.root, &k);
         if let (Some(c), Some(el)) = (caret, active_in(&m.root, &k)) {
             set_caret(&el, c);
         }
     }
+}
+
+/// Says the `[data-live]` texts that changed since the last render (nothing on the first).
+fn announce_scene(m: &MountedScene, first: bool) {
+    let Some(live) = &m.live else { return };
+    let Ok(list) = m.body.query_selector_all("[data-live]") else {
+        return;
+    };
+    let texts: Vec<String> = (0..list.length())
+        .filter_map(|i| list.item(i)?.text_content())
+        .collect();
+    let mut before = m.live_texts.borrow_mut();
+    let changed: Vec<&str> = texts
+        .iter()
+        .enumerate()
+        .filter(|(i, t)| before.get(*i) != Some(*t))
+        .map(|(_, t)| t.as_str())
+        .collect();
+    if !first && !changed.is_empty() {
+        live.set_text_content(Some(&changed.join(" · ")));
+    }
+    *before = texts;
 }
 
 /// A text field's selection and scroll position.

@@ -112,7 +112,12 @@ test('timeline: keyboard stepping through the six stages; the sandbox and rules 
   await expect(s.locator('tr[data-figure="corecoder-asks"] .pl-computed')).toContainText('这里算不了');
   await page.keyboard.press('Home');
   await expect(s.locator('.pl-tl-detail')).toHaveAttribute('data-stage', 'no-gate');
-  await expect(s.locator('.pl-scene-now[role="status"]')).toHaveAttribute('aria-live', 'polite');
+  // One persistent live region per scene says what changed (the markup itself is re-rendered).
+  const live = s.locator('.pl-scene-live');
+  await expect(live).toHaveAttribute('role', 'status');
+  await expect(live).toHaveAttribute('aria-live', 'polite');
+  await expect(live).toHaveText(/^第 1 \/ 6 个阶段:起点 · 没有闸门/);
+  expect(await s.evaluate((el) => el.querySelectorAll('[aria-live]').length)).toBe(1);
   expect(problems).toEqual([]);
 });
 
@@ -166,6 +171,7 @@ test('merge: the seed\'s three walkthroughs reproduce its lines; the prompt only
   await expect(s.locator('.pl-merge-exec')).toHaveText('✗ handler 一次都没跑');
   await expect(s.locator('.pl-tool-error')).toHaveText('Error [permission_denied]: Writing outside the workspace is forbidden');
   await expect(s.locator('.pl-merge-final')).toContainText('[Permission] write_file: deny (workspace-boundary)');
+  await expect(s.locator('.pl-scene-live')).toHaveText('最终结果: [Permission] write_file: deny (workspace-boundary) - Writing outside the workspace is forbidden');
   expect(problems).toEqual([]);
 });
 

@@ -606,8 +606,6 @@ impl Scene for Merge {
         };
         h.open("p")
             .a("class", "pl-live pl-merge-final")
-            .a("role", "status")
-            .a("aria-live", "polite")
             .a(
                 "data-final",
                 if pending {
@@ -627,7 +625,7 @@ impl Scene for Merge {
                 .t(ui::icon(d))
                 .raw(" </span>");
         }
-        h.t(&status).close("p");
+        h.raw("<span data-live=\"\">").t(&status).raw("</span></p>");
         h.s
     }
 

@@ -6,7 +6,9 @@
 //! A scene renders itself to one HTML string ([`Scene::render`], through [`crate::html::H`],
 //! which escapes every dynamic string) and reacts to its controls ([`Scene::act`]): each
 //! control carries `data-act` (and `data-arg`, and `data-k` so focus survives a re-render);
-//! `dom` calls `act` with the event and renders again when it returns `true`.
+//! `dom` calls `act` with the event and renders again when it returns `true`. Elements marked
+//! `data-live` are announced when their text changes: `dom` keeps one live region per scene
+//! outside the re-rendered markup and repeats their changed texts there.
 //!
 //! Each scene keeps its words in its own `*_text.rs` file: a zh/en table made with
 //! [`texts!`](texts), the same side-by-side shape as [`crate::i18n`], so a missing translation

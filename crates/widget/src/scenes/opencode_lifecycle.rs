@@ -679,8 +679,7 @@ impl OpencodeLifecycle {
         h.leaf("h3", "", self.t(T::Result));
         h.open("p")
             .a("class", "pl-live pl-lc-end")
-            .a("role", "status")
-            .a("aria-live", "polite")
+            .a("data-live", "")
             .gt()
             .t(self.t(T::End))
             .t(": ")

@@ -159,8 +159,7 @@ impl Replay {
         parts.push(n(T::Rules, self.table.len()));
         h.open("p")
             .a("class", "pl-live pl-rp-summary")
-            .a("role", "status")
-            .a("aria-live", "polite")
+            .a("data-live", "")
             .a("data-calls", &r.calls.to_string())
             .a("data-malformed", &tr.malformed.len().to_string())
             .gt()

@@ -377,8 +377,7 @@ impl Timeline {
         );
         h.open("div")
             .a("class", "pl-tl-try-result")
-            .a("role", "status")
-            .a("aria-live", "polite")
+            .a("data-live", "")
             .gt();
         if self.command.trim().is_empty() {
             h.leaf("p", "pl-hint", self.t(T::TryEmpty));

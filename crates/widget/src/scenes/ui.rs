@@ -111,7 +111,8 @@ pub fn stepped(k: usize, last: usize, m: i8) -> usize {
 }
 
 /// First / previous / next / last buttons (`data-act=act`; arrow keys on any of them step
-/// too) for position `k` of `0..=last`, and a live line saying where we are.
+/// too) for position `k` of `0..=last`, and a line saying where we are (announced, see
+/// [`live`]).
 pub fn stepper(h: &mut H, lang: Lang, act: &str, label: &str, k: usize, last: usize, now: &str) {
     h.open("div")
         .a("class", "pl-scene-steps pl-controls")
@@ -149,8 +150,7 @@ pub fn stepper(h: &mut H, lang: Lang, act: &str, label: &str, k: usize, last: us
     h.close("div");
     h.open("p")
         .a("class", "pl-scene-now")
-        .a("role", "status")
-        .a("aria-live", "polite")
+        .a("data-live", "")
         .gt()
         .t(now)
         .raw("<span class=\"pl-hint pl-controls\"> · ")
@@ -178,12 +178,12 @@ pub fn code(h: &mut H, text: &str) {
     h.raw("<code>").t(text).raw("</code>");
 }
 
-/// A polite live region (`role=status`) with `text`.
+/// A line the page announces when its text changes (`data-live`: `dom` repeats it in the
+/// scene's one persistent live region).
 pub fn live(h: &mut H, class: &str, text: &str) {
     h.open("p")
         .a("class", &format!("pl-live {class}"))
-        .a("role", "status")
-        .a("aria-live", "polite")
+        .a("data-live", "")
         .gt()
         .t(text)
         .close("p");
@@ -237,6 +237,6 @@ mod tests {
         // aria-disabled, not disabled: a focused button keeps focus at the end of the walk.
         assert!(h.s.contains("data-arg=\"-1\" data-k=\"go--1\" aria-keyshortcuts=\"ArrowLeft ArrowRight Home End\" aria-disabled=\"true\""));
         assert!(!h.s.contains(" disabled"));
-        assert!(h.s.contains("role=\"status\""));
+        assert!(h.s.contains("data-live"));
     }
 }
