@@ -370,7 +370,7 @@ impl Merge {
         h.tag("div", "pl-scroll");
         h.tag("table", "pl-merge-cands");
         h.raw("<caption>")
-            .t(self.t(T::Participants))
+            .t(self.t(T::CandsCaption))
             .raw("</caption><thead><tr>");
         for k in [T::ColWho, T::ColSaw, T::ColCand] {
             h.raw("<th scope=\"col\">").t(self.t(k)).raw("</th>");

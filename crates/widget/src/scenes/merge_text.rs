@@ -16,7 +16,6 @@ texts! {
     EffRead => "read:只读", "read: reads only";
     EffWrite => "write:写文件", "write: writes files";
     EffExec => "execute:执行命令", "execute: runs commands";
-    Participants => "参与方", "Participants";
     PBoundary => "工作区硬边界", "Workspace boundary";
     PShell => "Shell 默认", "Shell default";
     PRule => "规则 confirm-file-write", "Rule confirm-file-write";
@@ -25,6 +24,7 @@ texts! {
     HookSays => "Hook 建议", "The hook suggests";
     HookFor => "Hook 作用于", "The hook applies to";
     AllTools => "* (所有工具)", "* (every tool)";
+    CandsCaption => "每个参与方的候选(全部都跑,不会短路)", "Every participant's candidate (all of them run; none short-circuits)";
     ColWho => "参与方", "Participant";
     ColSaw => "它看到了什么", "What it saw";
     ColCand => "候选", "Candidate";
