@@ -3,6 +3,10 @@
 //! [`Msg`]s and [`crate::view`] turns the widget into HTML, so everything between is tested
 //! natively. Every verdict comes from [`compute`] (the core's engines).
 
+use std::rc::Rc;
+
+use permlab_core::import::{self, Format};
+use permlab_core::lesson::{Lesson, LessonMode, Preset as Native};
 use permlab_core::{Call, Decision, EngineId, Evaluation, RuleId, RuleTable};
 
 use crate::compute;
@@ -56,14 +60,38 @@ pub struct Drag {
     pub moved: bool,
 }
 
+/// Where the table comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A built-in rule set, or the table pasted into the editor ([`Preset::Custom`]).
+    Builtin(Preset),
+    /// The host lesson's preset at this index.
+    Lesson(usize),
+    /// A harness's config pasted into the import panel.
+    Import,
+}
+
+/// What the import panel read from a pasted config.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportSummary {
+    /// Whose config it was.
+    pub format: Format,
+    /// Rules that became rows.
+    pub imported: usize,
+    /// Rules that could not (listed in `warnings` with the reason).
+    pub dropped: usize,
+    /// Every warning, as the core words it.
+    pub warnings: Vec<String>,
+}
+
 /// One engine's self-check result: sections (name, passed, total) or why it could not run.
 pub type CheckResult = (String, Result<Vec<(String, usize, usize)>, String>);
 
 /// What a learner did, as the widget understands it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Msg {
-    /// A preset button.
-    Preset(Preset),
+    /// A rule-set button.
+    Source(Source),
     /// One of the lesson's calls, by index (the select or a matrix row).
     PickCall(usize),
     /// The tool field was edited.
@@ -106,6 +134,14 @@ pub enum Msg {
     EditTable(String),
     /// Apply the table editor's text.
     Apply,
+    /// The import panel's format choice.
+    ImportFormat(String),
+    /// The import panel's text changed.
+    ImportText(String),
+    /// Import the pasted config.
+    Import,
+    /// The worker's answer to a `.rules` import (see [`import_reply`]).
+    ImportReply(String),
 }
 
 /// Which stepper move [`Msg::StepBy`] means.
@@ -120,8 +156,15 @@ pub struct Widget {
     pub lang: Lang,
     /// Order, call, guesses, stepper, log.
     pub lab: Lab,
-    /// The rule set shown.
-    pub preset: Preset,
+    /// Where the table comes from.
+    pub source: Source,
+    /// The host's lesson (`data-lesson` in the lesson format), if any.
+    pub lesson: Option<Rc<Lesson>>,
+    /// Why the host's lesson could not be used (shown above the widget).
+    pub lesson_problems: Vec<String>,
+    /// The current preset as the core's lesson preset, when it carries more than a table (a
+    /// lesson preset, an imported config): its engines read the harness's own config.
+    pub native: Option<Rc<Native>>,
     /// The lesson's calls (the matrix rows).
     pub calls: Vec<Call>,
     /// The custom table's text (fixtures format).
@@ -161,6 +204,19 @@ pub struct Widget {
     pub editor_rev: u32,
     /// Why the editor's text was not applied.
     pub editor_error: Option<String>,
+    /// The import panel's text.
+    pub import_text: String,
+    /// Bumped when the import text is replaced from elsewhere.
+    pub import_rev: u32,
+    /// The format chosen in the import panel (`auto` or a [`Format`] slug).
+    pub import_format: String,
+    /// Why the pasted config could not be read.
+    pub import_error: Option<String>,
+    /// What the last import read.
+    pub import_summary: Option<ImportSummary>,
+    /// A Codex `.rules` file waits for the worker (which has the Starlark interpreter): the
+    /// request `dom` sends it.
+    pub worker_import: Option<String>,
     /// Self-check results so far.
     pub checks: Vec<CheckResult>,
     /// The self-check is running.
@@ -177,30 +233,30 @@ impl Widget {
     /// A widget as `config` and the URL hash `hash` say.
     pub fn new(config: Config, hash: &str) -> Widget {
         let snap = Snapshot::from_entries(&crate::hash::read(hash, &config.ns));
-        let (preset, custom, table, calls) = initial(&config, &snap);
-        let first = calls
-            .first()
-            .cloned()
-            .unwrap_or_else(|| Call::new("bash", "ls"));
-        let mut lab = Lab::new(table, first);
-        if let Some(order) = &snap.order {
-            lab.restore_order(order);
-        }
-        if let Some(c) = &snap.call {
-            lab.set_call(c.clone());
-        }
-        for (e, g) in &snap.guesses {
-            lab.set_guess(*e, *g);
-        }
-        for e in &snap.revealed {
-            lab.reveal(*e);
-        }
+        let (lesson, lesson_problems) = read_lesson(config.lesson.as_deref());
+        let custom = snap
+            .custom
+            .clone()
+            .or_else(|| {
+                config
+                    .lesson
+                    .clone()
+                    .filter(|_| lesson.is_none() && lesson_problems.is_empty())
+            })
+            .unwrap_or_else(|| Preset::Miniagent.table().to_json());
+        let (import_format, import_text) = snap
+            .import
+            .clone()
+            .unwrap_or_else(|| ("auto".into(), String::new()));
         let mut w = Widget {
             lang: config.lang,
             config,
-            lab,
-            preset,
-            calls,
+            lab: Lab::new(RuleTable::default(), Call::new("bash", "ls")),
+            source: Source::Builtin(Preset::Miniagent),
+            lesson,
+            lesson_problems,
+            native: None,
+            calls: Vec::new(),
             custom,
             codex: snap.codex,
             stepping: snap.stepping,
@@ -219,12 +275,65 @@ impl Widget {
             editor_text: String::new(),
             editor_rev: 0,
             editor_error: None,
+            import_text,
+            import_rev: 0,
+            import_format,
+            import_error: None,
+            import_summary: None,
+            worker_import: None,
             checks: Vec::new(),
             checking: false,
             table_rev: 0,
             focus: None,
             reorder_marked: false,
         };
+        // Where the hash says, else the lesson's first preset, else the host's table, else
+        // the seed's miniagent table; anything that no longer loads falls back in that order.
+        let wanted = snap.preset.as_deref().and_then(|s| w.source_of(s));
+        let default = if w.lesson.is_some() {
+            Source::Lesson(0)
+        } else if w.config.lesson.is_some() && w.lesson_problems.is_empty() {
+            Source::Builtin(Preset::Custom)
+        } else {
+            Source::Builtin(Preset::Miniagent)
+        };
+        if wanted == Some(Source::Import)
+            && !import::RULES_FILES
+            && Format::from_slug(&w.import_format).unwrap_or_else(|| detect(&w.import_text))
+                == Format::Codex
+        {
+            // A pasted .rules file is read again by the worker; the default shows meanwhile.
+            w.worker_import = Some(import_request(&w.import_text));
+        }
+        let loaded = wanted.is_some_and(|s| w.load_source(s)) || w.load_source(default);
+        if !loaded {
+            w.load_source(Source::Builtin(Preset::Miniagent));
+        }
+        let fresh = snap.guesses.is_empty() && snap.revealed.is_empty();
+        let lab = &mut w.lab;
+        if let Some(order) = &snap.order {
+            lab.restore_order(order);
+        }
+        if let Some(c) = &snap.call {
+            lab.set_call(c.clone());
+        }
+        for (e, g) in &snap.guesses {
+            lab.set_guess(*e, *g);
+        }
+        for e in &snap.revealed {
+            lab.reveal(*e);
+        }
+        if fresh
+            && w.lesson
+                .as_ref()
+                .is_some_and(|l| l.mode == LessonMode::Explore)
+        {
+            // An explore lesson shows every verdict at once; a quiz asks for guesses first.
+            for e in w.shown() {
+                w.lab.set_guess(e, Guess::Skip);
+                w.lab.reveal(e);
+            }
+        }
         w.recompute();
         w.sync_fields();
         let total = w.total_steps();
@@ -237,9 +346,113 @@ impl Widget {
         self.lab.table()
     }
 
-    /// The engines with guess panels.
+    /// The engines with guess panels: the lesson's, or the built-in four (plus the imported
+    /// config's own harness), plus Codex when the learner adds it.
     pub fn shown(&self) -> Vec<EngineId> {
-        self.preset.engines(self.codex)
+        let mut v = match (&self.lesson, self.source) {
+            (Some(l), Source::Lesson(_)) => l.engines.clone(),
+            _ => Preset::Miniagent.engines(false),
+        };
+        if let (Source::Import, Some(s)) = (self.source, &self.import_summary) {
+            if !v.contains(&s.format.engine()) {
+                v.push(s.format.engine());
+            }
+        }
+        if self.codex && !v.contains(&EngineId::Codex) {
+            v.push(EngineId::Codex);
+        }
+        v
+    }
+
+    /// The widget's heading: the lesson's title, else the built-in one.
+    pub fn title(&self) -> String {
+        match &self.lesson {
+            Some(l) if !l.title.get(self.lang.tag_short()).is_empty() => {
+                l.title.get(self.lang.tag_short()).to_string()
+            }
+            _ => self.lang.s(S::Title).to_string(),
+        }
+    }
+
+    /// The rule sets offered: (slug, label, current).
+    pub fn sources(&self) -> Vec<(String, String, bool)> {
+        let mut v = Vec::new();
+        let short = self.lang.tag_short();
+        match &self.lesson {
+            Some(l) => {
+                for (i, p) in l.presets.iter().enumerate() {
+                    let label = p
+                        .title
+                        .as_ref()
+                        .map(|t| t.get(short).to_string())
+                        .filter(|t| !t.is_empty())
+                        .unwrap_or_else(|| p.id.clone());
+                    v.push((
+                        self.slug_of(Source::Lesson(i)),
+                        label,
+                        self.source == Source::Lesson(i),
+                    ));
+                }
+            }
+            None => {
+                for p in Preset::BUILT_IN {
+                    let name = match p {
+                        Preset::Miniagent => S::PresetMiniagent,
+                        Preset::Git => S::PresetGit,
+                        _ => S::PresetAws,
+                    };
+                    let s = Source::Builtin(p);
+                    v.push((
+                        self.slug_of(s),
+                        self.lang.s(name).to_string(),
+                        self.source == s,
+                    ));
+                }
+            }
+        }
+        let c = Source::Builtin(Preset::Custom);
+        v.push((
+            self.slug_of(c),
+            self.lang.s(S::PresetCustom).to_string(),
+            self.source == c,
+        ));
+        if self.source == Source::Import {
+            v.push((
+                self.slug_of(Source::Import),
+                self.lang.s(S::PresetImport).to_string(),
+                true,
+            ));
+        }
+        v
+    }
+
+    /// The URL-hash slug of a source.
+    pub fn slug_of(&self, s: Source) -> String {
+        match s {
+            Source::Builtin(p) => p.slug().to_string(),
+            Source::Lesson(i) => match self.lesson.as_ref().and_then(|l| l.presets.get(i)) {
+                Some(p) => format!("l-{}", p.id),
+                None => String::new(),
+            },
+            Source::Import => "import".into(),
+        }
+    }
+
+    /// The source with this slug.
+    pub fn source_of(&self, slug: &str) -> Option<Source> {
+        if slug == "import" {
+            return Some(Source::Import);
+        }
+        if let Some(id) = slug.strip_prefix("l-") {
+            let i = self
+                .lesson
+                .as_ref()?
+                .presets
+                .iter()
+                .position(|p| p.id == id)?;
+            return Some(Source::Lesson(i));
+        }
+        Preset::from_slug(slug).map(Source::Builtin)
     }
 
     /// The engines that draw a cursor in the stepper.
@@ -327,10 +540,12 @@ impl Widget {
     pub fn snapshot(&self) -> Snapshot {
         let l = &self.lab;
         Snapshot {
-            preset: Some(self.preset.slug().to_string()),
-            custom: (self.preset == Preset::Custom)
+            preset: Some(self.slug_of(self.source)),
+            custom: (self.source == Source::Builtin(Preset::Custom))
                 .then(|| self.custom.clone())
                 .filter(|c| c.len() <= 8_000),
+            import: (self.source == Source::Import && self.import_text.len() <= 8_000)
+                .then(|| (self.import_format.clone(), self.import_text.clone())),
             order: (l.is_reordered() && l.table().len() <= 500).then(|| l.order()),
             call: (self.calls.first() != Some(l.call())).then(|| l.call().clone()),
             guesses: l.guesses().map(|(e, g, _)| (e, g)).collect(),
@@ -345,16 +560,8 @@ impl Widget {
     /// browser keeps its default).
     pub fn act(&mut self, msg: Msg) -> bool {
         match msg {
-            Msg::Preset(p) => {
-                let (table, calls) = if p == Preset::Custom {
-                    match presets::parse_custom(&self.custom) {
-                        Ok(x) => x,
-                        Err(_) => return true,
-                    }
-                } else {
-                    (p.table(), p.calls())
-                };
-                self.load(p, table, calls);
+            Msg::Source(s) => {
+                self.load_source(s);
             }
             Msg::PickCall(i) => {
                 if let Some(c) = self.calls.get(i).cloned() {
@@ -432,17 +639,91 @@ impl Widget {
                     Ok((table, calls)) => {
                         self.editor_error = None;
                         self.custom = self.editor_text.clone();
-                        self.load(Preset::Custom, table, calls);
+                        self.load(Source::Builtin(Preset::Custom), table, calls, None);
                     }
                     Err(e) => self.editor_error = Some(e),
                 }
             }
+            Msg::ImportFormat(f) => self.import_format = f,
+            Msg::ImportText(t) => self.import_text = t,
+            Msg::Import => {
+                let format = Format::from_slug(&self.import_format)
+                    .unwrap_or_else(|| detect(&self.import_text));
+                if format == Format::Codex && !import::RULES_FILES {
+                    // The page's wasm has no Starlark: the worker reads the file.
+                    self.worker_import = Some(import_request(&self.import_text));
+                    self.import_error = None;
+                    self.import_summary = None;
+                } else {
+                    self.load_source(Source::Import);
+                }
+            }
+            Msg::ImportReply(reply) => match read_reply(&reply) {
+                Ok(imported) => self.load_imported(imported),
+                Err(e) => {
+                    self.import_error = Some(e);
+                    self.import_summary = None;
+                }
+            },
         }
         true
     }
 
+    /// Switches to `source`; `false` (and nothing changes, except the import panel's message)
+    /// when it cannot be read.
+    pub fn load_source(&mut self, source: Source) -> bool {
+        match source {
+            Source::Builtin(Preset::Custom) => match presets::parse_custom(&self.custom) {
+                Ok((table, calls)) => self.load(source, table, calls, None),
+                Err(_) => return false,
+            },
+            Source::Builtin(p) => self.load(source, p.table(), p.calls(), None),
+            Source::Lesson(i) => {
+                let Some(p) = self.lesson.as_ref().and_then(|l| l.presets.get(i)).cloned() else {
+                    return false;
+                };
+                let calls = p.calls.iter().map(|c| c.call.clone()).collect();
+                self.load(source, p.table.clone(), calls, Some(Rc::new(p)));
+            }
+            Source::Import => match import_config(&self.import_format, &self.import_text) {
+                Ok(imported) => self.load_imported(imported),
+                Err(e) => {
+                    self.import_error = Some(e);
+                    self.import_summary = None;
+                    return false;
+                }
+            },
+        }
+        true
+    }
+
+    /// An imported config becomes the table, judged natively.
+    fn load_imported(&mut self, imported: import::Imported) {
+        self.import_summary = Some(ImportSummary {
+            format: imported.format,
+            imported: imported.rules_imported(),
+            dropped: imported.rules_dropped(),
+            warnings: imported.warnings.iter().map(|w| w.to_string()).collect(),
+        });
+        self.import_error = None;
+        let native = native_of(imported);
+        let calls = native.calls.iter().map(|c| c.call.clone()).collect();
+        self.load(
+            Source::Import,
+            native.table.clone(),
+            calls,
+            Some(Rc::new(native)),
+        );
+    }
+
     /// A new table (preset or pasted): a fresh lab, nothing carried over.
-    fn load(&mut self, preset: Preset, table: RuleTable, calls: Vec<Call>) {
+    fn load(
+        &mut self,
+        source: Source,
+        table: RuleTable,
+        calls: Vec<Call>,
+        native: Option<Rc<Native>>,
+    ) {
         let first = calls
             .first()
             .cloned()
@@ -452,7 +733,8 @@ impl Widget {
         self.prev_matrix = None;
         self.calls = calls;
         self.lab = Lab::new(table, first);
-        self.preset = preset;
+        self.source = source;
+        self.native = native;
         self.table_rev += 1;
         self.recompute();
         self.sync_fields();
@@ -490,15 +772,17 @@ impl Widget {
     }
 
     fn recompute(&mut self) {
-        self.evals = compute::evaluate_all(self.lab.table(), self.lab.call());
-        self.matrix = compute::matrix(self.lab.table(), &self.calls);
+        let native = self.native.as_deref();
+        self.evals = compute::evaluate_all(self.lab.table(), native, self.lab.call());
+        self.matrix = compute::matrix(self.lab.table(), native, &self.calls);
     }
 
     /// Applies a reorder and records what the reorder log and the matrix need.
     fn reorder(&mut self, op: Op) -> bool {
         crate::web::mark_start("pl-reorder");
         let shown = self.shown();
-        let judge = move |t: &RuleTable, c: &Call| compute::judge(&shown, t, c);
+        let native = self.native.clone();
+        let judge = move |t: &RuleTable, c: &Call| compute::judge(&shown, native.as_deref(), t, c);
         let changed = match op {
             Op::Move(from, to) => self.lab.move_rule(from, to, &judge),
             Op::Reverse => {
@@ -613,28 +897,203 @@ enum Op {
     Reset,
 }
 
-fn initial(config: &Config, snap: &Snapshot) -> (Preset, String, RuleTable, Vec<Call>) {
-    let mut preset = snap
-        .preset
-        .as_deref()
-        .and_then(Preset::from_slug)
-        .unwrap_or(if config.lesson.is_some() {
-            Preset::Custom
-        } else {
-            Preset::Miniagent
-        });
-    let custom_text = snap
-        .custom
-        .clone()
-        .or_else(|| config.lesson.clone())
-        .unwrap_or_else(|| Preset::Miniagent.table().to_json());
-    if preset == Preset::Custom {
-        if let Ok((t, c)) = presets::parse_custom(&custom_text) {
-            return (preset, custom_text, t, c);
-        }
-        preset = Preset::Miniagent;
+/// The host's lesson, when its text is in the lesson format (an object with `presets`), and
+/// the problems that stop it from being used.
+fn read_lesson(text: Option<&str>) -> (Option<Rc<Lesson>>, Vec<String>) {
+    let Some(text) = text else {
+        return (None, Vec::new());
+    };
+    let is_lesson = permlab_core::json::parse(text)
+        .ok()
+        .is_some_and(|v| v.get("presets").is_some());
+    if !is_lesson {
+        return (None, Vec::new());
     }
-    (preset, custom_text, preset.table(), preset.calls())
+    let loaded = Lesson::parse(text);
+    let errors: Vec<String> = loaded
+        .problems
+        .iter()
+        .filter(|p| p.severity == permlab_core::lesson::Severity::Error)
+        .map(|p| p.to_string())
+        .collect();
+    match loaded.lesson {
+        Some(l) if errors.is_empty() && !l.presets.is_empty() => (Some(Rc::new(l)), Vec::new()),
+        _ => (None, errors),
+    }
+}
+
+/// Whose config `text` is: Codex when it calls `prefix_rule`, Claude Code when it is a JSON
+/// object with a top-level `permissions` key, else OpenCode (an `opencode.json(c)` with
+/// `permission`, or an agent file's front matter).
+fn detect(text: &str) -> Format {
+    if text.contains("prefix_rule") {
+        return Format::Codex;
+    }
+    let claude = permlab_core::json::parse_jsonc(text)
+        .ok()
+        .is_some_and(|v| v.get("permissions").is_some());
+    if claude {
+        Format::ClaudeCode
+    } else {
+        Format::OpenCode
+    }
+}
+
+/// Reads a pasted config as the import panel's `format` says (`auto`: see [`detect`]).
+pub fn import_config(format: &str, text: &str) -> Result<import::Imported, String> {
+    if text.trim().is_empty() {
+        return Err("empty".into());
+    }
+    let format = Format::from_slug(format).unwrap_or_else(|| detect(text));
+    import::import(format, text).map_err(|e| e.to_string())
+}
+
+/// An imported config as a preset whose engines read it natively, with the seed's calls.
+fn native_of(imported: import::Imported) -> Native {
+    let calls = Preset::Miniagent
+        .calls()
+        .into_iter()
+        .map(|call| permlab_core::lesson::LessonCall {
+            call,
+            expect: Vec::new(),
+        })
+        .collect();
+    Native {
+        id: "import".into(),
+        title: None,
+        table: imported.table.clone(),
+        imported: Some(imported),
+        claude: Default::default(),
+        calls,
+        calls_at: String::new(),
+    }
+}
+
+/// The worker request for a `.rules` import.
+pub fn import_request(text: &str) -> String {
+    use permlab_core::json::Value;
+    Value::Object(vec![
+        ("import".into(), Value::from("codex")),
+        ("text".into(), Value::from(text)),
+    ])
+    .to_json()
+}
+
+/// The worker's side: reads the requested config (it has the Starlark interpreter) and
+/// answers with the imported table, or the error.
+pub fn import_reply(request: &str) -> String {
+    use permlab_core::json::{self, Value};
+    let req = json::parse(request).ok();
+    let text = req
+        .as_ref()
+        .and_then(|r| r.get("text"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let format = req
+        .as_ref()
+        .and_then(|r| r.get("import"))
+        .and_then(Value::as_str)
+        .unwrap_or("auto");
+    let out = match import_config(format, text) {
+        Ok(i) => {
+            let rows = i
+                .table
+                .rules()
+                .iter()
+                .map(|r| {
+                    Value::Array(vec![
+                        Value::from(r.tool.as_str()),
+                        Value::from(r.pattern.as_str()),
+                        Value::from(r.action.as_str()),
+                    ])
+                })
+                .collect();
+            let warnings = i
+                .warnings
+                .iter()
+                .map(|w| {
+                    Value::Array(vec![
+                        Value::from(w.at.as_str()),
+                        w.rule.as_deref().map_or(Value::Null, Value::from),
+                        Value::from(w.message.as_str()),
+                        Value::from(w.dropped),
+                    ])
+                })
+                .collect();
+            vec![
+                ("format".into(), Value::from(i.format.slug())),
+                ("rules_in".into(), Value::from(i.rules_in)),
+                ("rows".into(), Value::Array(rows)),
+                (
+                    "origins".into(),
+                    Value::Array(i.origins.iter().map(|o| Value::from(o.as_str())).collect()),
+                ),
+                ("warnings".into(), Value::Array(warnings)),
+            ]
+        }
+        Err(e) => vec![("error".into(), Value::from(e))],
+    };
+    Value::Object(vec![("import".into(), Value::Object(out))]).to_json()
+}
+
+/// The page's side of [`import_reply`].
+fn read_reply(reply: &str) -> Result<import::Imported, String> {
+    use permlab_core::json::{self, Value};
+    use permlab_core::Action;
+    let bad = || "the import worker sent an unreadable answer".to_string();
+    let v = json::parse(reply).map_err(|_| bad())?;
+    let v = v.get("import").ok_or_else(bad)?;
+    if let Some(e) = v.get("error").and_then(Value::as_str) {
+        return Err(e.to_string());
+    }
+    let strs = |x: &Value| -> Vec<String> {
+        x.as_array()
+            .unwrap_or(&[])
+            .iter()
+            .map(|s| s.as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    let mut rows = Vec::new();
+    for r in v.get("rows").and_then(Value::as_array).unwrap_or(&[]) {
+        let r = strs(r);
+        let action = match r.get(2).map(String::as_str) {
+            Some("allow") => Action::Allow,
+            Some("deny") => Action::Deny,
+            _ => Action::Ask,
+        };
+        rows.push((
+            r.first().cloned().unwrap_or_default(),
+            r.get(1).cloned().unwrap_or_default(),
+            action,
+        ));
+    }
+    let warnings = v
+        .get("warnings")
+        .and_then(Value::as_array)
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(|w| {
+            let w = w.as_array()?;
+            Some(import::ImportWarning {
+                at: w.first()?.as_str()?.to_string(),
+                rule: w.get(1)?.as_str().map(str::to_string),
+                message: w.get(2)?.as_str()?.to_string(),
+                dropped: w.get(3)?.as_bool()?,
+            })
+        })
+        .collect();
+    Ok(import::Imported {
+        format: v
+            .get("format")
+            .and_then(Value::as_str)
+            .and_then(Format::from_slug)
+            .ok_or_else(bad)?,
+        table: RuleTable::new(rows.iter().map(|(t, p, a)| (t.as_str(), p.as_str(), *a))),
+        origins: v.get("origins").map(strs).unwrap_or_default(),
+        warnings,
+        rules_in: v.get("rules_in").and_then(Value::as_f64).unwrap_or(0.0) as usize,
+        claude_settings: None,
+    })
 }
 
 /// Reads one self-check worker message (see `src/bin/selfcheck.rs`).
@@ -755,6 +1214,121 @@ mod tests {
         assert!(w.editor_error.is_some());
         assert_eq!(w.editor_text, "[{\"tool\": \"bash\",");
         assert_eq!(w.table().len(), 10);
+    }
+
+    fn with_lesson(text: &str) -> Widget {
+        Widget::new(
+            Config {
+                lang: Lang::En,
+                ns: "l".into(),
+                fixtures: String::new(),
+                selfcheck: String::new(),
+                lesson: Some(text.to_string()),
+            },
+            "",
+        )
+    }
+
+    /// Every author answer of the lesson files, checked through the widget's own engines
+    /// (after a reorder too: the answers of order-insensitive engines must not move).
+    #[test]
+    fn lesson_files_drive_the_widget_and_its_engines_agree_with_the_answer_keys() {
+        for name in ["a3-2-conflict.json", "claude-code-settings.json"] {
+            let path = format!(
+                "{}/../../fixtures/lessons/{name}",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let text = std::fs::read_to_string(path).unwrap();
+            let mut w = with_lesson(&text);
+            assert!(w.lesson_problems.is_empty(), "{:?}", w.lesson_problems);
+            let lesson = w.lesson.clone().unwrap();
+            assert_eq!(w.title(), lesson.title.get("en"));
+            assert_eq!(w.shown(), lesson.engines);
+            let mut checked = 0;
+            for (i, preset) in lesson.presets.iter().enumerate() {
+                assert!(w.load_source(Source::Lesson(i)));
+                for (k, call) in preset.calls.iter().enumerate() {
+                    w.act(Msg::PickCall(k));
+                    for (engine, want) in &call.expect {
+                        assert_eq!(
+                            w.eval(*engine).unwrap().decision,
+                            *want,
+                            "{name} {} {}",
+                            preset.id,
+                            call.call
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+            assert!(checked > 5, "{name}: {checked}");
+        }
+    }
+
+    #[test]
+    fn an_imported_claude_config_is_judged_natively_and_rows_follow_a_reorder() {
+        let mut w = widget("");
+        w.act(Msg::ImportText(
+            r#"{"permissions": {"allow": ["Bash(git status)", "Bash(git *)"], "deny": ["Bash(git push *)", "Bash(curl *)"]}}"#.into(),
+        ));
+        w.act(Msg::Import);
+        assert_eq!(w.source, Source::Import);
+        let s = w.import_summary.clone().unwrap();
+        assert_eq!(
+            (s.format, s.imported, s.dropped),
+            (Format::ClaudeCode, 4, 0)
+        );
+        w.tool_text = "bash".into();
+        w.act(Msg::EditInput("git push origin main".into()));
+        let row = |w: &Widget| {
+            let e = w.eval(EngineId::ClaudeCode).unwrap();
+            assert_eq!(e.decision, Decision::Deny);
+            w.table().rules()[e.rule.unwrap()].pattern.clone()
+        };
+        assert_eq!(row(&w), "git push *");
+        w.act(Msg::Reverse);
+        assert_eq!(row(&w), "git push *");
+        // The hash keeps the pasted config.
+        let hash = crate::hash::write("", "a3", &w.snapshot().to_entries());
+        let w2 = widget(&format!("#{hash}"));
+        assert_eq!(w2.source, Source::Import);
+        assert_eq!(w2.table().len(), 4);
+    }
+
+    #[test]
+    fn a_rules_file_goes_through_the_worker_protocol_unchanged() {
+        let text = "prefix_rule(pattern=[\"git\", [\"push\", \"fetch\"]], decision=\"prompt\")\nprefix_rule(pattern=[\"rm\"], decision=\"forbidden\")\n";
+        let direct = import_config("auto", text).unwrap();
+        let reply = import_reply(&import_request(text));
+        let mut w = widget("");
+        w.act(Msg::ImportReply(reply));
+        assert_eq!(w.source, Source::Import);
+        assert_eq!(w.table().len(), direct.table.len());
+        assert_eq!(w.table().to_json(), direct.table.to_json());
+        assert!(w.shown().contains(&EngineId::Codex));
+        w.act(Msg::ImportReply(import_reply(&import_request(
+            "prefix_rule(pattern=[], decision=\"x\")",
+        ))));
+        assert!(w.import_error.is_some());
+    }
+
+    #[test]
+    fn a_broken_import_keeps_the_text_and_the_table() {
+        let mut w = widget("");
+        w.act(Msg::ImportText("{\"permissions\": {\"allow\": [".into()));
+        w.act(Msg::Import);
+        assert!(w.import_error.is_some());
+        assert_eq!(w.import_text, "{\"permissions\": {\"allow\": [");
+        assert_eq!(w.source, Source::Builtin(Preset::Miniagent));
+    }
+
+    #[test]
+    fn a_broken_lesson_is_reported_and_the_built_ins_remain() {
+        let w = with_lesson(
+            r#"{"title": "x", "language": "fr", "mode": "quiz", "engines": [], "presets": [{}]}"#,
+        );
+        assert!(!w.lesson_problems.is_empty());
+        assert_eq!(w.source, Source::Builtin(Preset::Miniagent));
     }
 
     #[test]

@@ -4,48 +4,92 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use permlab_core::lesson::Preset as Native;
 use permlab_core::{engines, Call, Decision, Engine, EngineId, Evaluation, RuleTable};
 
 type Compiled = Rc<Vec<Box<dyn Engine>>>;
 
 thread_local! {
     // The last two tables: the one before a reorder and the one after (the reorder log asks
-    // for both, then the panels ask for the new one).
-    static CACHE: RefCell<Vec<(RuleTable, Compiled)>> = const { RefCell::new(Vec::new()) };
+    // for both, then the panels ask for the new one). Keyed by the table and the native source.
+    static CACHE: RefCell<Vec<(RuleTable, usize, Compiled)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Every engine ([`EngineId::ALL`]) compiled for `table`.
-pub fn compiled(table: &RuleTable) -> Compiled {
+/// Identity of a native source, for the cache.
+fn native_key(native: Option<&Native>) -> usize {
+    native.map_or(0, |n| n as *const Native as usize)
+}
+
+/// `native` (a lesson preset or an imported config) with its rows in `table`'s order: the
+/// imported rows' origins follow their rows, so a harness's own engine (Claude Code reading the
+/// settings file itself) still points at the right row after a reorder.
+fn reordered(native: &Native, table: &RuleTable) -> Native {
+    let mut n = native.clone();
+    if let Some(imp) = n.imported.as_mut() {
+        let index: std::collections::HashMap<_, _> = native
+            .table
+            .rules()
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.id, i))
+            .collect();
+        imp.origins = table
+            .rules()
+            .iter()
+            .map(|r| {
+                index
+                    .get(&r.id)
+                    .and_then(|&i| native.imported.as_ref()?.origins.get(i).cloned())
+                    .unwrap_or_default()
+            })
+            .collect();
+    }
+    n.table = table.clone();
+    n
+}
+
+/// Every engine ([`EngineId::ALL`]) compiled for `table`: the common-table engines, or, for a
+/// lesson preset or an imported config, the engines that preset names (a harness's own
+/// config read by that harness's rules).
+pub fn compiled(table: &RuleTable, native: Option<&Native>) -> Compiled {
+    let key = native_key(native);
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
-        if let Some((_, e)) = c.iter().find(|(t, _)| t == table) {
+        if let Some((_, _, e)) = c.iter().find(|(t, k, _)| *k == key && t == table) {
             return e.clone();
         }
+        let native = native.map(|n| reordered(n, table));
         let e: Compiled = Rc::new(
             EngineId::ALL
                 .iter()
                 .map(|&id| {
                     crate::web::mark_start(id.slug());
-                    let e = engines::build(id, table);
+                    let e = match &native {
+                        Some(n) => n.engine(id),
+                        None => engines::build(id, table),
+                    };
                     crate::web::mark_end(id.slug());
                     e
                 })
                 .collect(),
         );
-        c.insert(0, (table.clone(), e.clone()));
+        c.insert(0, (table.clone(), key, e.clone()));
         c.truncate(2);
         e
     })
 }
 
 /// Every engine's full evaluation of `call`, in [`EngineId::ALL`] order.
-pub fn evaluate_all(table: &RuleTable, call: &Call) -> Vec<Evaluation> {
-    compiled(table).iter().map(|e| e.evaluate(call)).collect()
+pub fn evaluate_all(table: &RuleTable, native: Option<&Native>, call: &Call) -> Vec<Evaluation> {
+    compiled(table, native)
+        .iter()
+        .map(|e| e.evaluate(call))
+        .collect()
 }
 
 /// The verdicts of `calls` × every engine.
-pub fn matrix(table: &RuleTable, calls: &[Call]) -> Vec<Vec<Decision>> {
-    let engines = compiled(table);
+pub fn matrix(table: &RuleTable, native: Option<&Native>, calls: &[Call]) -> Vec<Vec<Decision>> {
+    let engines = compiled(table, native);
     calls
         .iter()
         .map(|c| engines.iter().map(|e| e.decide(c).0).collect())
@@ -53,8 +97,13 @@ pub fn matrix(table: &RuleTable, calls: &[Call]) -> Vec<Vec<Decision>> {
 }
 
 /// The reorder log's judge: the verdicts of `shown` engines for `call`.
-pub fn judge(shown: &[EngineId], table: &RuleTable, call: &Call) -> Vec<(EngineId, Decision)> {
-    let engines = compiled(table);
+pub fn judge(
+    shown: &[EngineId],
+    native: Option<&Native>,
+    table: &RuleTable,
+    call: &Call,
+) -> Vec<(EngineId, Decision)> {
+    let engines = compiled(table, native);
     shown
         .iter()
         .filter_map(|id| engines.iter().find(|e| e.id() == *id))
@@ -81,12 +130,12 @@ mod tests {
         let call = Preset::Miniagent.calls()[0].clone();
         let shown = Preset::Miniagent.engines(false);
         let mut lab = Lab::new(table, call);
-        let j = |t: &RuleTable, c: &Call| judge(&shown, t, c);
+        let j = |t: &RuleTable, c: &Call| judge(&shown, None, t, c);
         assert!(lab.move_rule(7, 9, &j));
         let entry = &lab.log()[0];
         let flipped: Vec<EngineId> = entry.flipped.iter().map(|c| c.engine).collect();
         assert_eq!(flipped, [EngineId::FirstMatch, EngineId::OpenCode]);
-        let evals = evaluate_all(lab.table(), lab.call());
+        let evals = evaluate_all(lab.table(), None, lab.call());
         assert_eq!(
             find(&evals, EngineId::FirstMatch).unwrap().decision,
             Decision::Allow
@@ -100,7 +149,7 @@ mod tests {
     #[test]
     fn matrix_has_a_cell_per_call_and_engine() {
         let t = Preset::Git.table();
-        let m = matrix(&t, &Preset::Git.calls());
+        let m = matrix(&t, None, &Preset::Git.calls());
         assert_eq!(m.len(), Preset::Git.calls().len());
         assert!(m.iter().all(|r| r.len() == EngineId::ALL.len()));
     }

@@ -18,7 +18,6 @@ use web_sys::{Element, Event, EventTarget, HtmlElement};
 use crate::app::{parse_check, Config, Drag, Msg, Widget};
 use crate::html::H;
 use crate::i18n::S;
-use crate::presets::Preset;
 use crate::state::Guess;
 use crate::view;
 use crate::web;
@@ -104,6 +103,15 @@ pub fn mount(host: HtmlElement, config: Config) -> Rc<Mounted> {
         .raw("</summary>");
     region(&mut h, "editf");
     region(&mut h, "editm");
+    h.close("details");
+    h.open("details")
+        .a("class", "pl-import pl-controls")
+        .gt()
+        .raw("<summary>")
+        .t(lang.s(S::ImportTitle))
+        .raw("</summary>");
+    region(&mut h, "importf");
+    region(&mut h, "importm");
     h.raw("</details></section>");
     host.set_inner_html(&h.s);
 
@@ -116,9 +124,9 @@ pub fn mount(host: HtmlElement, config: Config) -> Rc<Mounted> {
         .flatten()
         .unwrap_or_else(|| root.clone());
     let mut regions = Vec::new();
-    for name in view::REGIONS.iter().chain(&["editf", "editm"]) {
+    for name in view::REGIONS {
         if let Ok(Some(el)) = root.query_selector(&format!("[data-r=\"{name}\"]")) {
-            regions.push((*name, el, String::new()));
+            regions.push((name, el, String::new()));
         }
     }
     let m = Rc::new(Mounted {
@@ -134,6 +142,9 @@ pub fn mount(host: HtmlElement, config: Config) -> Rc<Mounted> {
     });
     listen(&m);
     refresh(&m);
+    if m.w.borrow().worker_import.is_some() {
+        import_in_worker(&m);
+    }
     m
 }
 
@@ -243,12 +254,15 @@ fn handle(m: &Rc<Mounted>, ty: &str, e: &Event) {
         return;
     };
     let msg = match (ty, act.as_str()) {
-        ("click", "preset") => Preset::from_slug(&arg).map(Msg::Preset),
+        ("click", "preset") => m.w.borrow().source_of(&arg).map(Msg::Source),
         ("click", "pick") if el.tag_name() == "BUTTON" => arg.parse().ok().map(Msg::PickCall),
         ("change", "pick") => value_of(&el).parse().ok().map(Msg::PickCall),
         ("input", "tool") => Some(Msg::EditTool(value_of(&el))),
         ("input", "input") => Some(Msg::EditInput(value_of(&el))),
         ("input", "table") => Some(Msg::EditTable(value_of(&el))),
+        ("input", "import-text") => Some(Msg::ImportText(value_of(&el))),
+        ("change", "import-format") => Some(Msg::ImportFormat(value_of(&el))),
+        ("click", "import") => Some(Msg::Import),
         ("change", "codex") => el
             .dyn_ref::<web_sys::HtmlInputElement>()
             .map(|i| Msg::Codex(i.checked())),
@@ -295,6 +309,57 @@ fn handle(m: &Rc<Mounted>, ty: &str, e: &Event) {
     if let Some(msg) = msg {
         m.w.borrow_mut().act(msg);
         refresh(m);
+        if m.w.borrow().worker_import.is_some() {
+            import_in_worker(m);
+        }
+    }
+}
+
+/// Sends a `.rules` file to the worker (it has the Starlark interpreter the page leaves out)
+/// and loads its answer.
+fn import_in_worker(m: &Rc<Mounted>) {
+    let (request, script) = {
+        let w = m.w.borrow();
+        let Some(r) = w.worker_import.clone() else {
+            return;
+        };
+        (r, web::absolute_url(&w.config.selfcheck))
+    };
+    let weak: Weak<Mounted> = Rc::downgrade(m);
+    let worker = Rc::new(RefCell::new(None::<web_sys::Worker>));
+    let handle = worker.clone();
+    let started = web::run_worker(&script, &request, move |msg| {
+        let Some(m) = weak.upgrade() else { return };
+        let reply = match msg {
+            Ok(text) if text == "done" => {
+                if let Some(wk) = handle.borrow_mut().take() {
+                    wk.terminate();
+                }
+                return;
+            }
+            Ok(text) => text,
+            Err(e) => format!(
+                "{{\"import\": {{\"error\": {}}}}}",
+                permlab_core::json::Value::from(e).to_json()
+            ),
+        };
+        {
+            let mut w = m.w.borrow_mut();
+            w.worker_import = None;
+            w.act(Msg::ImportReply(reply));
+        }
+        refresh(&m);
+    });
+    match started {
+        Ok(wk) => *worker.borrow_mut() = Some(wk),
+        Err(e) => {
+            {
+                let mut w = m.w.borrow_mut();
+                w.worker_import = None;
+                w.import_error = Some(e);
+            }
+            refresh(m);
+        }
     }
 }
 

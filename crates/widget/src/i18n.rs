@@ -43,6 +43,16 @@ strings! {
     PresetGit => "[拒绝 git push *, 允许 git *]", "[deny git push *, allow git *]";
     PresetAws => "Claude Code 文档里的 aws 例子", "The aws example from the Claude Code docs";
     PresetCustom => "自定义(JSON)", "Custom (JSON)";
+    PresetImport => "导入的配置", "Imported config";
+    ImportTitle => "导入你自己的配置(Claude Code / OpenCode / Codex)", "Import your own config (Claude Code / OpenCode / Codex)";
+    ImportFormat => "格式", "Format";
+    ImportAuto => "自动识别", "Detect";
+    ImportText => "粘贴 .claude/settings.json、opencode.json(c)、agent 的 .md 或 Codex 的 .rules", "Paste a .claude/settings.json, an opencode.json(c), an agent .md file or a Codex .rules file";
+    ImportButton => "导入并求值", "Import and evaluate";
+    ImportFailed => "这份配置读不了(你粘贴的内容还在)", "This config cannot be read (what you pasted is kept)";
+    ImportEmpty => "先粘贴一份配置。", "Paste a config first.";
+    ImportReading => "正在读取 .rules 文件(Starlark 解释器按需加载)……", "Reading the .rules file (the Starlark interpreter loads on demand)…";
+    LessonBroken => "课程文件有问题,先显示内置规则集", "The lesson file has problems; showing the built-in rule sets";
     Caption => "规则表(拖动 ⠿ 或用键盘重排)", "Rule table (drag ⠿ or use the keyboard to reorder)";
     Grip => "拖动或按空格拿起", "Drag, or press Space to lift";
     Tool => "工具", "Tool";
@@ -139,6 +149,23 @@ impl Lang {
         match self {
             Lang::Zh => "zh-CN",
             Lang::En => "en",
+        }
+    }
+
+    /// `zh` or `en`: the lesson format's language keys.
+    pub fn tag_short(self) -> &'static str {
+        match self {
+            Lang::Zh => "zh",
+            Lang::En => "en",
+        }
+    }
+
+    /// The import panel's summary line.
+    pub fn import_summary(self, harness: &str, imported: usize, dropped: usize) -> String {
+        if self.zh() {
+            format!("已读入 {harness} 配置:{imported} 条规则成了表格行,{dropped} 条无法使用(原因见下)。")
+        } else {
+            format!("Read a {harness} config: {imported} rules became rows, {dropped} could not be used (reasons below).")
         }
     }
 
@@ -638,7 +665,9 @@ mod tests {
             permlab_core::Call::new("bash", "git push origin main"),
         );
         let shown = crate::presets::Preset::Git.engines(false);
-        lab.reverse(&|t: &RuleTable, c: &permlab_core::Call| crate::compute::judge(&shown, t, c));
+        lab.reverse(&|t: &RuleTable, c: &permlab_core::Call| {
+            crate::compute::judge(&shown, None, t, c)
+        });
         let text = Lang::Zh.log_entry(lab.table(), &lab.log()[0]);
         assert_eq!(
             text,

@@ -3,7 +3,7 @@
 //! Short keys under the widget's namespace (see [`crate::hash`]): `p` preset, `o` order (rule ids
 //! joined by `.`, only when reordered), `t`/`i` the call's tool and input, `g` guesses
 //! (`opencode:deny,claude-code:skip`), `r` revealed engines, `v` stepper open, `s` step, `x` Codex
-//! shown, `j` a custom table (JSON). Anything unreadable is ignored, never half-applied.
+//! shown, `j` a custom table (JSON), `f`/`m` the import panel's format and text. Anything unreadable is ignored, never half-applied.
 
 use permlab_core::{Call, Decision, EngineId, RuleId};
 
@@ -30,6 +30,8 @@ pub struct Snapshot {
     pub step: usize,
     /// Codex panel shown.
     pub codex: bool,
+    /// The import panel's format and text, for the imported source.
+    pub import: Option<(String, String)>,
 }
 
 fn guess_str(g: Guess) -> &'static str {
@@ -87,6 +89,10 @@ impl Snapshot {
         if self.codex {
             out.push(("x", "1".into()));
         }
+        if let Some((f, m)) = &self.import {
+            out.push(("f", f.clone()));
+            out.push(("m", m.clone()));
+        }
         out
     }
 
@@ -119,6 +125,9 @@ impl Snapshot {
         s.stepping = get("v").is_some_and(|v| v == "1");
         s.step = get("s").and_then(|v| v.parse().ok()).unwrap_or(0);
         s.codex = get("x").is_some_and(|v| v == "1");
+        if let (Some(f), Some(m)) = (get("f"), get("m")) {
+            s.import = Some((f.clone(), m.clone()));
+        }
         s
     }
 }
@@ -143,6 +152,7 @@ mod tests {
             stepping: true,
             step: 3,
             codex: true,
+            import: Some(("claude-code".into(), "{\"permissions\": {}}".into())),
         };
         let h = hash::write("#top", "a3", &s.to_entries());
         assert!(h.starts_with("top&"));

@@ -13,17 +13,16 @@ use permlab_core::{claude_code, codex, Action, Decision, EngineId, Reason, RuleT
 use crate::app::Widget;
 use crate::html::H;
 use crate::i18n::{one_line, Lang, S};
-use crate::presets::{self, Preset};
+use crate::presets;
 use crate::state::Guess;
 
 /// The regions, in page order; `dom` creates one container per name.
-pub const REGIONS: [&str; 14] = [
+pub const REGIONS: [&str; 18] = [
     "head", "callf", "callm", "now", "tools", "rules", "stepper", "guesses", "log", "disagree",
-    "formula", "matrix", "trans", "check",
+    "formula", "matrix", "trans", "check", "editf", "editm", "importf", "importm",
 ];
 
-/// The markup of region `name` (see [`REGIONS`]); the editor's parts are [`editor_fields`] and
-/// [`editor_message`].
+/// The markup of region `name` (see [`REGIONS`]).
 pub fn region(w: &Widget, name: &str) -> String {
     let mut h = H::default();
     match name {
@@ -43,6 +42,8 @@ pub fn region(w: &Widget, name: &str) -> String {
         "check" => self_check(w, &mut h),
         "editf" => editor_fields(w, &mut h),
         "editm" => editor_message(w, &mut h),
+        "importf" => import_fields(w, &mut h),
+        "importm" => import_message(w, &mut h),
         _ => {}
     }
     h.s
@@ -61,25 +62,32 @@ pub fn cursor_glyph(e: EngineId) -> &'static str {
 
 fn head(w: &Widget, h: &mut H) {
     let lang = w.lang;
-    h.leaf("h2", "pl-title", lang.s(S::Title));
+    h.leaf("h2", "pl-title", &w.title());
+    if !w.lesson_problems.is_empty() {
+        h.open("div")
+            .a("class", "pl-lesson-problems")
+            .a("role", "alert")
+            .gt()
+            .raw("<p>")
+            .t(lang.s(S::LessonBroken))
+            .raw("</p><ul>");
+        for p in &w.lesson_problems {
+            h.raw("<li><code>").t(p).raw("</code></li>");
+        }
+        h.raw("</ul></div>");
+    }
     h.open("div")
         .a("class", "pl-presets pl-controls")
         .a("role", "group")
         .a("aria-label", lang.s(S::Preset))
         .gt();
     h.leaf("span", "pl-label", lang.s(S::Preset));
-    for p in [Preset::Miniagent, Preset::Git, Preset::Aws, Preset::Custom] {
-        let name = match p {
-            Preset::Miniagent => S::PresetMiniagent,
-            Preset::Git => S::PresetGit,
-            Preset::Aws => S::PresetAws,
-            Preset::Custom => S::PresetCustom,
-        };
-        h.button("pl-preset", "preset", p.slug())
-            .a("data-preset", p.slug())
-            .aria("aria-pressed", w.preset == p)
+    for (slug, label, on) in w.sources() {
+        h.button("pl-preset", "preset", &slug)
+            .a("data-preset", &slug)
+            .aria("aria-pressed", on)
             .gt()
-            .t(lang.s(name))
+            .t(&label)
             .close("button");
     }
     h.close("div");
@@ -802,6 +810,10 @@ fn translations(w: &Widget, h: &mut H) {
 }
 
 fn self_check(w: &Widget, h: &mut H) {
+    if w.config.selfcheck == "none" {
+        // An offline page has no fixtures to fetch: no self-check.
+        return;
+    }
     let lang = w.lang;
     h.tag("section", "pl-selfcheck");
     h.leaf("h3", "", lang.s(S::SelfCheck));
@@ -896,6 +908,91 @@ pub fn editor_message(w: &Widget, h: &mut H) {
     h.close("p");
 }
 
+/// The import panel's fields (rewritten only when the text is replaced from elsewhere).
+pub fn import_fields(w: &Widget, h: &mut H) {
+    let lang = w.lang;
+    h.open("label")
+        .a("class", "pl-field")
+        .a("data-rev", &w.import_rev.to_string())
+        .gt()
+        .leaf("span", "", lang.s(S::ImportFormat));
+    h.open("select")
+        .a("class", "pl-import-format")
+        .a("data-act", "import-format")
+        .a("data-k", "import-format")
+        .gt();
+    for (slug, label) in [
+        ("auto", lang.s(S::ImportAuto)),
+        ("claude-code", "Claude Code · .claude/settings.json"),
+        ("opencode", "OpenCode · opencode.json(c) / agent .md"),
+        ("codex", "Codex · .rules"),
+    ] {
+        h.open("option")
+            .a("value", slug)
+            .flag("selected", w.import_format == slug)
+            .gt()
+            .t(label)
+            .close("option");
+    }
+    h.raw("</select></label>");
+    h.tag("label", "pl-field pl-field-wide")
+        .leaf("span", "", lang.s(S::ImportText));
+    h.open("textarea")
+        .a("class", "pl-import-text")
+        .a("rows", "8")
+        .a("spellcheck", "false")
+        .a("data-act", "import-text")
+        .a("data-k", "import-text")
+        .gt()
+        .t(&w.import_text)
+        .raw("</textarea></label>");
+    h.button("pl-import-button", "import", "")
+        .gt()
+        .t(lang.s(S::ImportButton))
+        .close("button");
+}
+
+/// What the import read, or why it could not.
+pub fn import_message(w: &Widget, h: &mut H) {
+    let lang = w.lang;
+    h.open("div")
+        .a("class", "pl-import-result")
+        .a("role", "status")
+        .gt();
+    if w.worker_import.is_some() {
+        h.leaf("p", "pl-import-pending", lang.s(S::ImportReading));
+    } else if let Some(e) = &w.import_error {
+        h.open("p")
+            .a("class", "pl-import-error")
+            .a("role", "alert")
+            .gt()
+            .t(lang.s(S::ImportFailed))
+            .t(": ")
+            .t(if e == "empty" {
+                lang.s(S::ImportEmpty)
+            } else {
+                e
+            })
+            .close("p");
+    } else if let Some(s) = &w.import_summary {
+        let harness = lang.engine(s.format.engine());
+        h.open("p")
+            .a("class", "pl-import-summary")
+            .a("data-format", s.format.slug())
+            .a("data-imported", &s.imported.to_string())
+            .a("data-dropped", &s.dropped.to_string())
+            .gt()
+            .t(&lang.import_summary(harness, s.imported, s.dropped))
+            .close("p");
+        h.tag("ul", "pl-import-warnings");
+        for warning in &s.warnings {
+            h.leaf("li", "pl-import-warning", warning);
+        }
+        h.close("ul");
+    }
+    h.close("div");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -931,7 +1028,9 @@ mod tests {
     #[test]
     fn rows_carry_the_test_hooks() {
         let mut w = widget();
-        w.act(Msg::Preset(Preset::Miniagent));
+        w.act(Msg::Source(crate::app::Source::Builtin(
+            crate::presets::Preset::Miniagent,
+        )));
         let html = region(&w, "rules");
         assert_eq!(html.matches("<tr class=\"pl-rule").count(), 10);
         assert!(html.contains("data-rule-id=\"8\" data-position=\"8\""));

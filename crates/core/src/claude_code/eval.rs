@@ -380,6 +380,23 @@ pub fn evaluate(policy: &Policy, mode: Mode, ctx: &Context, call: &ToolCall) -> 
     run(policy, &ix, mode, ctx, call, true)
 }
 
+/// Whether a Bash call would run inside the sandbox (sandbox on, the command can be sandboxed,
+/// not in `excludedCommands`, no honoured `dangerouslyDisableSandbox`): the same check the
+/// procedure's sandbox auto-allow uses, for presenting what contains the call after the
+/// verdict ([`flow`](super::flow)).
+pub(crate) fn runs_sandboxed(policy: &Policy, mode: Mode, ctx: &Context, call: &ToolCall) -> bool {
+    let ix = Index::new(policy, mode, ctx);
+    let env = Env {
+        policy,
+        mode,
+        ctx,
+        working_dirs: &ix.working_dirs,
+        ix: &ix,
+        trace: false,
+    };
+    env.sandboxed(&Facts::new(call, ctx)).is_some()
+}
+
 /// A policy compiled once for one mode and context (rule index, anchors, working
 /// directories), to evaluate many calls.
 ///

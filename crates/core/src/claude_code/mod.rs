@@ -33,6 +33,8 @@
 //!   rule table translated to Claude Code settings, and the [`Engine`](crate::Engine);
 //! - `index`: the policy compiled for fast lookups (rules by group, tool, program and path
 //!   segment).
+//! - [`flow`]: one call laid out over seed 001's stages (hooks → deny → ask → mode → allow →
+//!   callback → sandbox), a presentation of [`evaluate`] for a stepped lesson.
 //!
 //! ## Speed
 //!
@@ -58,6 +60,7 @@
 mod approve;
 pub mod bash;
 pub mod eval;
+pub mod flow;
 mod index;
 mod matching;
 pub mod mode;

@@ -1,4 +1,8 @@
 //! Codex `.rules` → `bash` rows `tok1 tok2 *`.
+//!
+//! Reading a `.rules` file runs Codex's Starlark; without the `rules-files` feature (the
+//! widget's page bundle) the import says so instead, and the page asks its worker.
+#![cfg_attr(not(feature = "rules-files"), allow(dead_code, unused_imports))]
 
 use super::{Format, ImportWarning, Imported};
 use crate::codex::{translate_pattern, Decision, PatternToken, Policy};
@@ -21,6 +25,15 @@ fn quote(token: &str) -> String {
     }
 }
 
+#[cfg(not(feature = "rules-files"))]
+pub(super) fn import_text(_name: &str, _text: &str) -> Result<Imported, Error> {
+    Err(Error::new(ErrorKind::Config(
+        "reading a Codex .rules file needs the rules-files feature (Starlark), not in this build"
+            .into(),
+    )))
+}
+
+#[cfg(feature = "rules-files")]
 pub(super) fn import_text(name: &str, text: &str) -> Result<Imported, Error> {
     let policy =
         Policy::parse(name, text).map_err(|e| Error::new(ErrorKind::Config(e.to_string())))?;

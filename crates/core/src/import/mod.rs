@@ -38,6 +38,10 @@ use crate::table::RuleTable;
 
 pub use claude::claude_tool_row;
 
+/// Whether this build reads Codex `.rules` files (the `rules-files` feature: a Starlark
+/// interpreter). Without it, [`import`] refuses them and says so.
+pub const RULES_FILES: bool = cfg!(feature = "rules-files");
+
 /// Which harness's file format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {

@@ -6,6 +6,9 @@
 //! and tool visibility ([`agents`]), and "always" approvals ([`approvals`]). Every expected value
 //! in `fixtures/conformance/opencode.json` was produced by running the real code; the runner in
 //! `conformance/opencode.rs` checks all of them.
+//! [`lifecycle`] follows one `bash` call through everything around the evaluator (tool lookup,
+//! parsing, the two permission requests, the prompt, execution, output), on the classic
+//! runtime and on the newer one seed 002 describes.
 //!
 //! The model is small:
 //!
@@ -44,6 +47,7 @@ mod engine;
 pub mod evaluate;
 pub(crate) mod index;
 pub mod layers;
+pub mod lifecycle;
 pub mod wildcard;
 
 pub use agents::{agent_ruleset, defaults, disabled, visible_tools, Agent, AgentEnv};

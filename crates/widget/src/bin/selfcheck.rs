@@ -5,6 +5,10 @@
 //! (and Codex's `.rules` interpreter they need) stay out of the widget's own download, and the
 //! fixtures are fetched as files, never compiled in.
 //!
+//! It also reads pasted Codex `.rules` files for the import panel: a message that is a JSON
+//! object (`{"import": "codex", "text": …}`) gets one answer (`{"import": {…}}`, see
+//! `permlab_widget::app::import_reply`), then `done`.
+//!
 //! Protocol: the worker posts `ready`; the page then posts the fixtures' base URL (absolute,
 //! ending in `/`); the worker posts back one JSON object per fixture file, `{"name", "ok":
 //! true, "sections": [[name, passed, total], …]}` or `{"name", "ok": false, "error"}`, then
@@ -76,6 +80,13 @@ fn main() {
                 return;
             };
             let scope = worker.clone();
+            if base.starts_with('{') {
+                // A pasted Codex .rules file to read (the page has no Starlark interpreter).
+                let reply = permlab_widget::app::import_reply(&base);
+                let _ = scope.post_message(&JsValue::from_str(&reply));
+                let _ = scope.post_message(&JsValue::from_str("done"));
+                return;
+            }
             wasm_bindgen_futures::spawn_local(async move {
                 let global: &web_sys::WorkerGlobalScope = scope.unchecked_ref();
                 for (name, file) in FILES {

@@ -1,0 +1,1059 @@
+//! The `command` nodes tree-sitter-bash 0.25 finds in a command line, as OpenCode's classic
+//! `bash` tool reads them (`opencode-lifecycle.md` §3).
+//!
+//! OpenCode parses the whole line and visits **every node of type `command` anywhere in the
+//! tree**: inside pipelines, `&&`/`;` lists, subshells, `$(…)` and backticks (also inside
+//! double quotes), loops, `if`/`case` bodies, function bodies. This module is a small total
+//! parser that yields the same nodes, in document order, with what OpenCode takes from each:
+//!
+//! - the node's source text, and the text of its parent when that parent is a
+//!   `redirected_statement` (`ls -la > /etc/passwd`). A redirect written after a command that
+//!   is not the first of its `|`/`&&`/`||` chain belongs to the chain (`a | b > f`: no pattern
+//!   carries `> f`; the reference states it for pipelines, lists follow the same grammar
+//!   rule);
+//! - its **tokens**: the direct children of type `command_name`, `word`, `string`,
+//!   `raw_string` and `concatenation`. Leading `FOO=1` assignments, a bare `$VAR` or `${…}`,
+//!   `$(…)`, `$'…'`, and numbers (`5`, `-9`) are other node types, so they are not tokens.
+//!
+//! Not `command` nodes in tree-sitter-bash, so they yield nothing: a statement of assignments
+//! only (`FOO=1`), `declare`/`typeset`/`export`/`readonly`/`local` (a `declaration_command`),
+//! `unset`/`unsetenv` (an `unset_command`), `[ … ]`/`[[ … ]]` (a `test_command`), `(( … ))`.
+//! Commands nested inside them still are.
+//!
+//! Total and bounded: nesting deeper than [`MAX_DEPTH`] is not descended into, unclosed
+//! quotes run to the end, and nothing panics.
+//!
+//! ```
+//! use permlab_core::opencode::lifecycle::parse::commands;
+//! let c = commands("cat /etc/hostname | grep -c x > /tmp/o.txt; (cd /var && ls) && echo \"$(whoami)\"");
+//! let texts: Vec<&str> = c.iter().map(|c| c.pattern_text()).collect();
+//! assert_eq!(texts, ["cat /etc/hostname", "grep -c x", "cd /var", "ls", "echo \"$(whoami)\"", "whoami"]);
+//! let c = commands("ls -la > /etc/passwd");
+//! assert_eq!(c[0].pattern_text(), "ls -la > /etc/passwd");
+//! assert_eq!(c[0].text, "ls -la");
+//! ```
+
+/// Nesting (`$(…)`, subshells, quotes, compound statements) deeper than this is skipped, not
+/// descended into: hostile input cannot overflow the stack.
+pub const MAX_DEPTH: usize = 48;
+
+/// The node type of a token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    /// The command's name (whatever it is written with).
+    CommandName,
+    /// A plain word.
+    Word,
+    /// `"…"`.
+    String,
+    /// `'…'`.
+    RawString,
+    /// Adjacent parts (`a"b"`, `$HOME/x`, `--x=$(y)`).
+    Concatenation,
+}
+
+/// A token: a child of the `command` node of one of the token types.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    /// The source text, quotes included.
+    pub text: String,
+    /// Its node type.
+    pub kind: TokenKind,
+}
+
+/// One `command` node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Command {
+    /// The node's source text.
+    pub text: String,
+    /// The parent `redirected_statement`'s text, when the parent is one.
+    pub redirected: Option<String>,
+    /// The tokens, in order.
+    pub tokens: Vec<Token>,
+    /// Byte offset of the node in the command line.
+    pub start: usize,
+}
+
+impl Command {
+    /// What OpenCode uses as the bash pattern: the parent `redirected_statement`'s text if
+    /// there is one, else the node's text (trimmed).
+    pub fn pattern_text(&self) -> &str {
+        self.redirected.as_deref().unwrap_or(&self.text).trim()
+    }
+
+    /// The tokens' texts.
+    pub fn token_texts(&self) -> Vec<&str> {
+        self.tokens.iter().map(|t| t.text.as_str()).collect()
+    }
+}
+
+/// Every `command` node of `source`, in document order.
+pub fn commands(source: &str) -> Vec<Command> {
+    let mut p = Parser {
+        src: source,
+        b: source.as_bytes(),
+        i: 0,
+        out: Vec::new(),
+        heredocs: Vec::new(),
+        bt: 0,
+    };
+    p.list(0, Stop::Eof);
+    let mut out = p.out;
+    out.sort_by_key(|c| c.start);
+    out
+}
+
+/// What ends a list.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    Eof,
+    /// `)` of a subshell or `$(…)`.
+    Paren,
+    /// A closing backtick.
+    Backtick,
+    /// Any of these reserved words (at a command position).
+    Words(&'static [&'static str]),
+}
+
+/// Words that make a `declaration_command` / `unset_command`, not a `command`.
+const DECLARATIONS: [&str; 7] = [
+    "declare", "typeset", "export", "readonly", "local", "unset", "unsetenv",
+];
+
+struct Parser<'a> {
+    src: &'a str,
+    b: &'a [u8],
+    i: usize,
+    out: Vec<Command>,
+    /// Here-documents waiting for the next newline: delimiter, `<<-`, and the command whose
+    /// redirected statement they end.
+    /// Each: delimiter, `<<-`, expands (delimiter unquoted), owner.
+    heredocs: Vec<(String, bool, bool, Option<usize>)>,
+    /// Inside a `` `…` `` list (innermost level): a backtick closes it.
+    bt: usize,
+}
+
+/// How a word was written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Bare,
+    Single,
+    Double,
+    /// `$'…'`, `$"…"`, `$x`, `${…}`, `$(…)`, `` `…` ``, `$((…))`, `<(…)`.
+    Other,
+    /// A run of `{ } [ ]`.
+    Special,
+}
+
+struct Word {
+    start: usize,
+    end: usize,
+    parts: Vec<Part>,
+}
+
+impl Word {
+    fn kind(&self, src: &str) -> Option<TokenKind> {
+        match self.parts.as_slice() {
+            [Part::Bare] if is_number(src.get(self.start..self.end).unwrap_or("")) => None,
+            [Part::Bare] | [Part::Special] => Some(TokenKind::Word),
+            [Part::Single] => Some(TokenKind::RawString),
+            [Part::Double] => Some(TokenKind::String),
+            [Part::Other] | [] => None,
+            _ => Some(TokenKind::Concatenation),
+        }
+    }
+}
+
+/// tree-sitter-bash's `number`: `-?(0x)?[0-9]+(#[0-9A-Za-z@_]+)?`, the whole word.
+fn is_number(s: &str) -> bool {
+    let s = s.strip_prefix('-').unwrap_or(s);
+    let s = s.strip_prefix("0x").unwrap_or(s);
+    let (digits, base) = match s.split_once('#') {
+        Some((d, b)) => (d, Some(b)),
+        None => (s, None),
+    };
+    !digits.is_empty()
+        && digits.bytes().all(|c| c.is_ascii_digit())
+        && base.is_none_or(|b| {
+            !b.is_empty()
+                && b.bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'@' || c == b'_')
+        })
+}
+
+fn is_meta(c: u8) -> bool {
+    matches!(
+        c,
+        b' ' | b'\t' | b'\n' | b'\r' | b';' | b'&' | b'|' | b'(' | b')' | b'<' | b'>'
+    )
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    fn at(&self, k: usize) -> Option<u8> {
+        self.b.get(self.i + k).copied()
+    }
+
+    fn starts(&self, s: &str) -> bool {
+        self.b[self.i.min(self.b.len())..].starts_with(s.as_bytes())
+    }
+
+    fn text(&self, from: usize, to: usize) -> String {
+        self.src.get(from..to).unwrap_or("").to_string()
+    }
+
+    /// Skips spaces, tabs and line continuations (not newlines).
+    fn blanks(&mut self) {
+        loop {
+            match self.peek() {
+                Some(b' ' | b'\t' | b'\r') => self.i += 1,
+                Some(b'\\') if self.at(1) == Some(b'\n') => self.i += 2,
+                _ => return,
+            }
+        }
+    }
+
+    fn comment(&mut self) {
+        while self.peek().is_some_and(|c| c != b'\n') {
+            self.i += 1;
+        }
+    }
+
+    /// The reserved word at the cursor (only when it stands alone).
+    fn keyword(&self) -> Option<&'static str> {
+        const KW: [&str; 24] = [
+            "if", "then", "elif", "else", "fi", "while", "until", "for", "do", "done", "case",
+            "esac", "function", "select", "{", "}", "in", "!", "[[", "[", "declare", "typeset",
+            "export", "readonly",
+        ];
+        const KW2: [&str; 3] = ["local", "unset", "unsetenv"];
+        KW.iter().chain(KW2.iter()).copied().find(|k| {
+            self.starts(k)
+                && self
+                    .b
+                    .get(self.i + k.len())
+                    .is_none_or(|&c| is_meta(c) || (*k == "{" || *k == "!"))
+                && !(*k == "{" && self.at(1).is_some_and(|c| !is_meta(c)))
+                && !(*k == "!" && self.at(1).is_some_and(|c| !is_meta(c)))
+        })
+    }
+
+    fn stopped(&self, stop: Stop) -> bool {
+        match (stop, self.peek()) {
+            (_, None) => true,
+            (Stop::Paren, Some(b')')) => true,
+            (Stop::Backtick, Some(b'`')) => true,
+            (Stop::Words(ws), Some(_)) => self.keyword().is_some_and(|k| ws.contains(&k)),
+            _ => false,
+        }
+    }
+
+    /// A list of statements until `stop`; the stop itself is not consumed.
+    fn list(&mut self, depth: usize, stop: Stop) {
+        loop {
+            let before = self.i;
+            loop {
+                self.blanks();
+                match self.peek() {
+                    Some(b'\n') => {
+                        self.i += 1;
+                        self.read_heredocs();
+                    }
+                    Some(b';' | b'&') if !self.stopped(stop) => {
+                        // `;;` of a case item ends the list too.
+                        if (self.starts(";;") || self.starts(";&"))
+                            && matches!(stop, Stop::Words(ws) if ws.contains(&"esac"))
+                        {
+                            return;
+                        }
+                        self.i += 1;
+                    }
+                    Some(b'#') => self.comment(),
+                    _ => break,
+                }
+            }
+            if self.stopped(stop) {
+                return;
+            }
+            if stop != Stop::Paren && self.peek() == Some(b')') {
+                // A stray `)`: skip it.
+                self.i += 1;
+                continue;
+            }
+            if self.peek() == Some(b'`') && self.bt > 0 {
+                return;
+            }
+            self.and_or(depth, stop);
+            if self.i == before {
+                // Nothing consumed (a stray closer): skip one character.
+                self.i += 1;
+            }
+        }
+    }
+
+    /// `a && b || c`: only the first statement can own a trailing redirect.
+    fn and_or(&mut self, depth: usize, stop: Stop) {
+        let mut first = true;
+        loop {
+            self.pipeline(depth, first, stop);
+            self.blanks();
+            if self.starts("&&") || self.starts("||") {
+                self.i += 2;
+                first = false;
+                loop {
+                    self.blanks();
+                    if self.peek() == Some(b'\n') {
+                        self.i += 1;
+                        self.read_heredocs();
+                    } else {
+                        break;
+                    }
+                }
+                continue;
+            }
+            return;
+        }
+    }
+
+    fn pipeline(&mut self, depth: usize, first: bool, stop: Stop) {
+        let mut own = first;
+        loop {
+            self.statement(depth, own, stop);
+            self.blanks();
+            if self.peek() == Some(b'|') && self.at(1) != Some(b'|') {
+                self.i += if self.at(1) == Some(b'&') { 2 } else { 1 };
+                own = false;
+                continue;
+            }
+            return;
+        }
+    }
+
+    /// One statement. `own_redirect`: a trailing redirect makes a `redirected_statement` whose
+    /// body is this statement.
+    fn statement(&mut self, depth: usize, own_redirect: bool, stop: Stop) {
+        self.blanks();
+        if depth > MAX_DEPTH {
+            self.skip_to_end();
+            return;
+        }
+        if self.stopped(stop) {
+            return;
+        }
+        let kw = self.keyword();
+        match kw {
+            Some("!") => {
+                self.i += 1;
+                self.statement(depth + 1, own_redirect, stop);
+            }
+            Some("if") => {
+                self.i += 2;
+                self.list(depth + 1, Stop::Words(&["then"]));
+                self.expect("then");
+                loop {
+                    self.list(depth + 1, Stop::Words(&["elif", "else", "fi"]));
+                    match self.keyword() {
+                        Some("elif") => {
+                            self.i += 4;
+                            self.list(depth + 1, Stop::Words(&["then"]));
+                            self.expect("then");
+                        }
+                        Some("else") => self.i += 4,
+                        _ => break,
+                    }
+                }
+                self.expect("fi");
+                self.trailing(depth, None);
+            }
+            Some("while" | "until") => {
+                self.i += kw.map_or(0, str::len);
+                self.list(depth + 1, Stop::Words(&["do"]));
+                self.do_group(depth);
+            }
+            Some("for" | "select") => {
+                self.i += kw.map_or(0, str::len);
+                self.blanks();
+                if self.starts("((") {
+                    self.skip_arith();
+                } else {
+                    // `for x in words`: words only (their substitutions are visited).
+                    loop {
+                        self.blanks();
+                        match self.peek() {
+                            None | Some(b';' | b'\n') => break,
+                            _ if self.keyword() == Some("do") => break,
+                            Some(c) if is_meta(c) => self.i += 1,
+                            _ => {
+                                self.word_or_skip(depth);
+                            }
+                        }
+                    }
+                }
+                self.do_group(depth);
+            }
+            Some("case") => {
+                self.i += 4;
+                self.blanks();
+                self.word_or_skip(depth);
+                self.blanks();
+                self.expect("in");
+                loop {
+                    self.list_blank();
+                    if self.keyword() == Some("esac") || self.peek().is_none() {
+                        break;
+                    }
+                    // Patterns up to `)`.
+                    if self.peek() == Some(b'(') {
+                        self.i += 1;
+                    }
+                    while let Some(c) = self.peek() {
+                        if c == b')' {
+                            self.i += 1;
+                            break;
+                        }
+                        if is_meta(c) {
+                            self.i += 1;
+                        } else {
+                            self.word_or_skip(depth);
+                        }
+                    }
+                    self.list(depth + 1, Stop::Words(&["esac"]));
+                    for op in [";;&", ";;", ";&"] {
+                        if self.starts(op) {
+                            self.i += op.len();
+                            break;
+                        }
+                    }
+                }
+                self.expect("esac");
+                self.trailing(depth, None);
+            }
+            Some("{") => {
+                self.i += 1;
+                self.list(depth + 1, Stop::Words(&["}"]));
+                self.expect("}");
+                self.trailing(depth, None);
+            }
+            Some("function") => {
+                self.i += 8;
+                self.blanks();
+                self.word_or_skip(depth);
+                self.blanks();
+                if self.starts("()") {
+                    self.i += 2;
+                }
+                self.statement(depth + 1, false, stop);
+            }
+            Some("[[" | "[") => {
+                let close = if kw == Some("[[") { "]]" } else { "]" };
+                self.i += close.len();
+                loop {
+                    self.blanks();
+                    match self.peek() {
+                        None | Some(b'\n' | b';') => break,
+                        _ if self.starts(close)
+                            && self.b.get(self.i + close.len()).is_none_or(|&c| is_meta(c)) =>
+                        {
+                            self.i += close.len();
+                            break;
+                        }
+                        Some(b'&' | b'|') if close == "]" => break,
+                        Some(c) if is_meta(c) => self.i += 1,
+                        _ => {
+                            self.word_or_skip(depth);
+                        }
+                    }
+                }
+                self.trailing(depth, None);
+            }
+            Some(k) if DECLARATIONS.contains(&k) => {
+                self.i += k.len();
+                self.words_until_end(depth);
+                self.trailing(depth, None);
+            }
+            Some(_) => {
+                // A closer where a command should be: consumed as nothing.
+                self.i += kw.map_or(1, str::len);
+            }
+            None => {
+                if self.starts("((") {
+                    self.skip_arith();
+                    self.trailing(depth, None);
+                } else if self.peek() == Some(b'(') {
+                    self.i += 1;
+                    self.list(depth + 1, Stop::Paren);
+                    if self.peek() == Some(b')') {
+                        self.i += 1;
+                    }
+                    self.trailing(depth, None);
+                } else {
+                    self.simple(depth, own_redirect);
+                }
+            }
+        }
+    }
+
+    fn do_group(&mut self, depth: usize) {
+        self.list_blank();
+        self.expect("do");
+        self.list(depth + 1, Stop::Words(&["done"]));
+        self.expect("done");
+        self.trailing(depth, None);
+    }
+
+    /// Skips separators between case items.
+    fn list_blank(&mut self) {
+        loop {
+            self.blanks();
+            match self.peek() {
+                Some(b'\n') => {
+                    self.i += 1;
+                    self.read_heredocs();
+                }
+                Some(b';') => self.i += 1,
+                Some(b'#') => self.comment(),
+                _ => return,
+            }
+        }
+    }
+
+    fn expect(&mut self, word: &str) {
+        self.list_blank();
+        if self.keyword() == Some(word) {
+            self.i += word.len();
+        }
+    }
+
+    fn words_until_end(&mut self, depth: usize) {
+        loop {
+            self.blanks();
+            match self.peek() {
+                None | Some(b'\n' | b';' | b'&' | b'|' | b')' | b'<' | b'>') => return,
+                Some(b'`') if self.bt > 0 => return,
+                Some(b'#') => return self.comment(),
+                Some(b'(') => self.i += 1,
+                _ => {
+                    self.word_or_skip(depth);
+                }
+            }
+        }
+    }
+
+    /// Redirects after a statement; `owner` is the command whose redirected statement they
+    /// make (if it owns them).
+    fn trailing(&mut self, depth: usize, owner: Option<(usize, usize)>) -> Option<usize> {
+        let mut end = None;
+        loop {
+            self.blanks();
+            if !self.redirect_ahead() {
+                break;
+            }
+            self.redirect(depth, true, owner.map(|(k, _)| k));
+            end = Some(self.last_end());
+        }
+        end
+    }
+
+    /// The end of the last non-blank text before the cursor.
+    fn last_end(&self) -> usize {
+        let mut e = self.i.min(self.b.len());
+        while e > 0 && matches!(self.b[e - 1], b' ' | b'\t' | b'\r' | b'\n') {
+            e -= 1;
+        }
+        e
+    }
+
+    /// At a redirect operator (optionally after an fd number glued to it)?
+    fn redirect_ahead(&self) -> bool {
+        let mut k = self.i;
+        while self.b.get(k).is_some_and(u8::is_ascii_digit) {
+            k += 1;
+        }
+        match (self.b.get(k), self.b.get(k + 1)) {
+            (Some(b'<' | b'>'), Some(b'(')) => false,
+            (Some(b'<' | b'>'), _) => true,
+            (Some(b'&'), Some(b'>')) if k == self.i => true,
+            _ => false,
+        }
+    }
+
+    /// One redirect: fd, operator, destination words (several for a file redirect, as
+    /// tree-sitter-bash 0.25 reads `> f b`). `herestring`/heredoc handled here too.
+    fn redirect(&mut self, depth: usize, trailing: bool, owner: Option<usize>) {
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.i += 1;
+        }
+        let ops = [
+            "<<<", "<<-", "&>>", "<<", ">>", "&>", ">&", "<&", ">|", "<>", "<", ">",
+        ];
+        let op = ops.iter().copied().find(|o| self.starts(o)).unwrap_or("");
+        self.i += op.len().max(1);
+        if matches!(self.peek(), Some(b'-')) && op.ends_with('&') {
+            self.i += 1;
+            return;
+        }
+        self.blanks();
+        match op {
+            "<<" | "<<-" => {
+                let start = self.i;
+                self.word_or_skip(depth);
+                let raw = self.text(start, self.i);
+                let delim: String = raw
+                    .chars()
+                    .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+                    .collect();
+                let expands = delim == raw;
+                self.heredocs.push((delim, op == "<<-", expands, owner));
+            }
+            "<<<" => {
+                self.word_or_skip(depth);
+            }
+            _ => {
+                // One destination at least; a file redirect takes every following literal.
+                let mut n = 0;
+                loop {
+                    self.blanks();
+                    match self.peek() {
+                        None => break,
+                        Some(c) if is_meta(c) || (c == b'`' && self.bt > 0) => break,
+                        Some(b'#') if n > 0 => break,
+                        _ => {
+                            if n > 0 && self.redirect_ahead() {
+                                break;
+                            }
+                            self.word_or_skip(depth);
+                            n += 1;
+                            if !trailing {
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Here-document bodies start after the newline that ends their command line.
+    fn read_heredocs(&mut self) {
+        let pending = std::mem::take(&mut self.heredocs);
+        for (delim, strip, expands, owner) in pending {
+            loop {
+                if self.i >= self.b.len() {
+                    break;
+                }
+                let start = self.i;
+                let mut line_end = start;
+                while self.b.get(line_end).is_some_and(|&c| c != b'\n') {
+                    line_end += 1;
+                }
+                let line = self.src.get(start..line_end).unwrap_or("");
+                let line_is_delim = {
+                    let l = if strip {
+                        line.trim_start_matches('\t')
+                    } else {
+                        line
+                    };
+                    l == delim
+                };
+                if expands && !line_is_delim {
+                    // An unquoted here-document expands `$(…)` and backticks: their commands
+                    // are nodes of the tree too.
+                    while self.peek().is_some_and(|c| c != b'\n') {
+                        match self.peek() {
+                            Some(b'\\') => self.i += 2,
+                            Some(b'$') => self.dollar(1),
+                            Some(b'`') => {
+                                self.i += 1;
+                                self.nested(1, Stop::Backtick);
+                                if self.peek() == Some(b'`') {
+                                    self.i += 1;
+                                }
+                            }
+                            _ => self.i += 1,
+                        }
+                    }
+                    self.i = self.i.min(self.b.len());
+                } else {
+                    self.i = line_end;
+                }
+                let line = self.src.get(start..self.i).unwrap_or("");
+                let line = if strip {
+                    line.trim_start_matches('\t')
+                } else {
+                    line
+                };
+                let done = line == delim;
+                let end = self.i;
+                if self.peek() == Some(b'\n') {
+                    self.i += 1;
+                }
+                if done {
+                    let src = self.src;
+                    if let Some(c) = owner.and_then(|k| self.out.get_mut(k)) {
+                        c.redirected = Some(src.get(c.start..end).unwrap_or("").to_string());
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    fn skip_arith(&mut self) {
+        let mut level = 0usize;
+        while let Some(c) = self.peek() {
+            self.i += 1;
+            match c {
+                b'(' => level += 1,
+                b')' => {
+                    level = level.saturating_sub(1);
+                    if level == 0 {
+                        return;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn skip_to_end(&mut self) {
+        self.i = self.b.len();
+    }
+
+    /// A simple command: assignments and redirects, the name, arguments; then trailing
+    /// redirects.
+    fn simple(&mut self, depth: usize, own_redirect: bool) {
+        let start = self.i;
+        // Prefix: assignments and redirects.
+        loop {
+            self.blanks();
+            if self.redirect_ahead() {
+                self.redirect(depth, false, None);
+                continue;
+            }
+            if self.assignment_ahead() {
+                self.word_or_skip(depth);
+                continue;
+            }
+            break;
+        }
+        let name = match self.peek() {
+            Some(b'`') if self.bt > 0 => None,
+            Some(c) if !is_meta(c) && c != b'#' => self.word(depth),
+            _ => None,
+        };
+        let Some(name) = name else {
+            // Assignments or redirects only: no `command` node.
+            return;
+        };
+        let after_name = self.i;
+        self.blanks();
+        if !self.starts("()") {
+            self.i = after_name;
+        } else {
+            // `name() { … }`: a function definition; its body's commands are visited.
+            self.i += 2;
+            self.statement(depth + 1, false, Stop::Eof);
+            return;
+        }
+        let mut tokens = vec![Token {
+            text: self.text(name.start, name.end),
+            kind: TokenKind::CommandName,
+        }];
+        let mut end = name.end;
+        loop {
+            self.blanks();
+            match self.peek() {
+                None | Some(b'\n' | b';' | b'&' | b'|' | b')') => break,
+                Some(b'`') if self.bt > 0 => break,
+                Some(b'#') => break,
+                Some(b'(') => break,
+                _ if self.starts("<<<") => {
+                    self.redirect(depth, false, None);
+                    end = self.last_end();
+                }
+                _ if self.redirect_ahead() => break,
+                _ => {
+                    if let Some(w) = self.word(depth) {
+                        if let Some(kind) = w.kind(self.src) {
+                            tokens.push(Token {
+                                text: self.text(w.start, w.end),
+                                kind,
+                            });
+                        }
+                        end = w.end;
+                    } else {
+                        self.i += 1;
+                    }
+                }
+            }
+        }
+        let k = self.out.len();
+        self.out.push(Command {
+            text: self.text(start, end).trim().to_string(),
+            redirected: None,
+            tokens,
+            start,
+        });
+        let owner = own_redirect.then_some((k, start));
+        if let Some(rend) = self.trailing(depth, owner) {
+            if own_redirect {
+                if let Some(c) = self.out.get_mut(k) {
+                    c.redirected = Some(self.src.get(start..rend).unwrap_or("").to_string());
+                }
+            }
+        }
+    }
+
+    fn assignment_ahead(&self) -> bool {
+        let rest = &self.b[self.i.min(self.b.len())..];
+        let name_len = rest
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+            .count();
+        if name_len == 0 || rest[0].is_ascii_digit() {
+            return false;
+        }
+        let after = &rest[name_len..];
+        after.starts_with(b"=")
+            || after.starts_with(b"+=")
+            || (after.starts_with(b"[")
+                && after
+                    .iter()
+                    .position(|&c| c == b']')
+                    .is_some_and(|k| after.get(k + 1) == Some(&b'=')))
+    }
+
+    /// Reads one word, or skips one byte where no word starts (always makes progress).
+    fn word_or_skip(&mut self, depth: usize) {
+        if self.word(depth).is_none() {
+            self.i += 1;
+        }
+    }
+
+    /// Reads one word; commands nested in it are collected.
+    fn word(&mut self, depth: usize) -> Option<Word> {
+        let start = self.i;
+        let mut parts: Vec<Part> = Vec::new();
+        let mut bare = false;
+        while let Some(c) = self.peek() {
+            match c {
+                b'\'' => {
+                    bare = false;
+                    self.i += 1;
+                    while self.peek().is_some_and(|c| c != b'\'') {
+                        self.i += 1;
+                    }
+                    self.i += 1;
+                    parts.push(Part::Single);
+                }
+                b'"' => {
+                    bare = false;
+                    self.i += 1;
+                    self.double(depth);
+                    parts.push(Part::Double);
+                }
+                b'`' => {
+                    if self.bt > 0 {
+                        break;
+                    }
+                    bare = false;
+                    self.i += 1;
+                    self.nested(depth, Stop::Backtick);
+                    if self.peek() == Some(b'`') {
+                        self.i += 1;
+                    }
+                    parts.push(Part::Other);
+                }
+                b'$' => {
+                    bare = false;
+                    self.dollar(depth);
+                    parts.push(Part::Other);
+                }
+                b'<' | b'>' if self.at(1) == Some(b'(') => {
+                    bare = false;
+                    self.i += 2;
+                    self.nested(depth, Stop::Paren);
+                    if self.peek() == Some(b')') {
+                        self.i += 1;
+                    }
+                    parts.push(Part::Other);
+                }
+                b'\\' => {
+                    if !bare {
+                        parts.push(Part::Bare);
+                        bare = true;
+                    }
+                    self.i += 2;
+                }
+                c if is_meta(c) => break,
+                b'{' | b'}' | b'[' | b']' => {
+                    // tree-sitter-bash's `_special_character`: a run of them is a part of
+                    // its own (`{a,b}` is a concatenation, `{}` a word).
+                    if parts.last() != Some(&Part::Special) {
+                        parts.push(Part::Special);
+                    }
+                    bare = false;
+                    self.i += 1;
+                }
+                _ => {
+                    if !bare {
+                        parts.push(Part::Bare);
+                        bare = true;
+                    }
+                    self.i += 1;
+                }
+            }
+        }
+        self.i = self.i.min(self.b.len());
+        // Keep the end on a character boundary (a lone `\` before a multi-byte char).
+        while !self.src.is_char_boundary(self.i) {
+            self.i += 1;
+        }
+        (self.i > start).then_some(Word {
+            start,
+            end: self.i,
+            parts,
+        })
+    }
+
+    fn nested(&mut self, depth: usize, stop: Stop) {
+        if depth + 1 > MAX_DEPTH {
+            // Skip to the matching closer without descending.
+            let close = if stop == Stop::Backtick { b'`' } else { b')' };
+            let mut level = 0usize;
+            while let Some(c) = self.peek() {
+                if c == b'(' && close == b')' {
+                    level += 1;
+                } else if c == close {
+                    if level == 0 {
+                        return;
+                    }
+                    level -= 1;
+                }
+                self.i += 1;
+            }
+            return;
+        }
+        let saved = std::mem::take(&mut self.heredocs);
+        let bt = std::mem::replace(&mut self.bt, usize::from(stop == Stop::Backtick));
+        self.list(depth + 1, stop);
+        self.bt = bt;
+        let inner = std::mem::replace(&mut self.heredocs, saved);
+        self.heredocs.extend(inner);
+    }
+
+    /// `"…"`: substitutions inside are visited.
+    fn double(&mut self, depth: usize) {
+        if depth > MAX_DEPTH {
+            return self.skip_to_end();
+        }
+        while let Some(c) = self.peek() {
+            match c {
+                b'"' => {
+                    self.i += 1;
+                    return;
+                }
+                b'\\' => self.i += 2,
+                b'$' => self.dollar(depth),
+                b'`' if self.bt == 0 => {
+                    self.i += 1;
+                    self.nested(depth, Stop::Backtick);
+                    if self.peek() == Some(b'`') {
+                        self.i += 1;
+                    }
+                }
+                _ => self.i += 1,
+            }
+        }
+        self.i = self.i.min(self.b.len());
+    }
+
+    /// `$…` at the cursor.
+    fn dollar(&mut self, depth: usize) {
+        if depth > MAX_DEPTH {
+            return self.skip_to_end();
+        }
+        self.i += 1;
+        match self.peek() {
+            Some(b'(') if self.at(1) == Some(b'(') => self.skip_arith(),
+            Some(b'(') => {
+                self.i += 1;
+                self.nested(depth, Stop::Paren);
+                if self.peek() == Some(b')') {
+                    self.i += 1;
+                }
+            }
+            Some(b'{') => {
+                // `${x:-$(id)}`: substitutions inside an expansion are visited too.
+                self.i += 1;
+                let mut level = 1usize;
+                while let Some(c) = self.peek() {
+                    match c {
+                        b'{' => {
+                            level += 1;
+                            self.i += 1;
+                        }
+                        b'}' => {
+                            self.i += 1;
+                            level -= 1;
+                            if level == 0 {
+                                return;
+                            }
+                        }
+                        b'\\' => self.i += 2,
+                        b'$' => self.dollar(depth + 1),
+                        b'"' => {
+                            self.i += 1;
+                            self.double(depth + 1);
+                        }
+                        b'\'' => {
+                            self.i += 1;
+                            while self.peek().is_some_and(|c| c != b'\'') {
+                                self.i += 1;
+                            }
+                            self.i += 1;
+                        }
+                        b'`' if self.bt == 0 => {
+                            self.i += 1;
+                            self.nested(depth, Stop::Backtick);
+                            if self.peek() == Some(b'`') {
+                                self.i += 1;
+                            }
+                        }
+                        _ => self.i += 1,
+                    }
+                }
+                self.i = self.i.min(self.b.len());
+            }
+            Some(b'\'') => {
+                self.i += 1;
+                while let Some(c) = self.peek() {
+                    self.i += 1;
+                    match c {
+                        b'\\' => self.i += 1,
+                        b'\'' => return,
+                        _ => {}
+                    }
+                }
+                self.i = self.i.min(self.b.len());
+            }
+            Some(b'"') => {
+                self.i += 1;
+                self.double(depth + 1);
+            }
+            Some(c) if c.is_ascii_alphabetic() || c == b'_' => {
+                while self
+                    .peek()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
+                {
+                    self.i += 1;
+                }
+            }
+            Some(c) if c.is_ascii_digit() || b"@*#?$!-".contains(&c) => self.i += 1,
+            _ => {}
+        }
+    }
+}

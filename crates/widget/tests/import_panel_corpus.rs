@@ -1,0 +1,111 @@
+//! The import panel on the real configs people committed (`../shared/corpus/`, read in place):
+//! every file is pasted into a widget exactly as a learner would (format on "detect"), and
+//! either becomes a table the engines judge — with every unusable rule listed — or is refused
+//! with a message while the pasted text stays. No panic, no silent drop.
+
+use std::path::PathBuf;
+
+use permlab_widget::app::{Msg, Source};
+use permlab_widget::{Config, Lang, Widget};
+
+fn corpus(folder: &str) -> Vec<(String, String)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus")
+        .join(folder);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| {
+            panic!(
+                "{} (the shared corpus must be next to the repo): {e}",
+                dir.display()
+            )
+        })
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x != "tsv") && !p.ends_with("README.md"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            (
+                p.display().to_string(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn widget() -> Widget {
+    Widget::new(
+        Config {
+            lang: Lang::Zh,
+            ns: "imp".into(),
+            fixtures: String::new(),
+            selfcheck: "none".into(),
+            lesson: None,
+        },
+        "",
+    )
+}
+
+/// (loaded, loaded with warnings, rejected)
+fn paste_all(folder: &str, engine: &str) -> (usize, usize, usize) {
+    let (mut loaded, mut warned, mut rejected) = (0, 0, 0);
+    for (name, text) in corpus(folder) {
+        let mut w = widget();
+        w.act(Msg::ImportText(text.clone()));
+        w.act(Msg::Import);
+        match (&w.import_summary, &w.import_error) {
+            (Some(s), None) => {
+                assert_eq!(w.source, Source::Import, "{name}");
+                assert_eq!(
+                    s.format.engine().slug(),
+                    engine,
+                    "{name}: detected as {:?}",
+                    s.format
+                );
+                assert_eq!(
+                    s.dropped,
+                    s.warnings
+                        .iter()
+                        .filter(|w| w.ends_with("(not imported)"))
+                        .count(),
+                    "{name}"
+                );
+                // The imported harness is one of the panels, and every engine judged the call.
+                assert!(w.shown().iter().any(|e| e.slug() == engine), "{name}");
+                assert_eq!(w.evals.len(), permlab_core::EngineId::ALL.len(), "{name}");
+                if s.warnings.is_empty() {
+                    loaded += 1;
+                } else {
+                    warned += 1;
+                }
+            }
+            (None, Some(e)) => {
+                assert!(!e.is_empty(), "{name}");
+                assert_eq!(w.import_text, text, "{name}: the pasted text must stay");
+                assert_ne!(w.source, Source::Import, "{name}");
+                eprintln!("{name}: refused: {e}");
+                rejected += 1;
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+    println!("{folder}: {loaded} loaded, {warned} loaded with warnings, {rejected} rejected");
+    (loaded, warned, rejected)
+}
+
+#[test]
+fn claude_code_settings_files() {
+    assert_eq!(paste_all("claude", "claude-code"), (67, 11, 2));
+}
+
+#[test]
+fn opencode_configs_and_agent_files() {
+    assert_eq!(paste_all("opencode", "opencode"), (29, 11, 0));
+}
+
+#[test]
+fn codex_rules_files() {
+    assert_eq!(paste_all("codex", "codex"), (16, 2, 2));
+}

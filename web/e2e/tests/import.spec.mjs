@@ -1,0 +1,93 @@
+// Issue 6, "paste your own config" and lessons: the import panel on real configs people
+// committed (read in place from ../shared/corpus, one file per harness), a broken paste, and a
+// lesson file given to mount() from page JavaScript.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { test, expect, screenshotPath } from './fixtures.mjs';
+
+const repo = resolve(import.meta.dirname, '../../..');
+const corpus = (p) => readFileSync(resolve(repo, '../shared/corpus', p), 'utf8');
+const rows = (page) => page.locator('tbody.pl-rules tr');
+
+async function open(page) {
+  await page.goto('./');
+  await expect(rows(page).first()).toBeVisible();
+  await page.locator('.pl-import summary').click();
+}
+
+async function paste(page, text) {
+  await page.locator('.pl-import-text').fill(text);
+  await page.locator('.pl-import-button').click();
+}
+
+for (const [file, format, engine] of [
+  ['claude/001.json', 'claude-code', 'claude-code'],
+  ['opencode/005.md', 'opencode', 'opencode'],
+  ['codex/001.rules', 'codex', 'codex'],
+]) {
+  test(`import panel: ${file} becomes a table judged by ${format} and the others`, async ({ page, problems }) => {
+    await open(page);
+    const text = corpus(file);
+    await paste(page, text);
+    const summary = page.locator('.pl-import-summary');
+    await expect(summary).toHaveAttribute('data-format', format);
+    const imported = Number(await summary.getAttribute('data-imported'));
+    const dropped = Number(await summary.getAttribute('data-dropped'));
+    expect(imported).toBeGreaterThan(0);
+    // Every rule that could not be used is listed with its reason.
+    expect(await page.locator('.pl-import-warning').count()).toBeGreaterThanOrEqual(dropped);
+    expect(await rows(page).count()).toBeGreaterThanOrEqual(imported);
+    await expect(page.locator('.pl-preset[data-preset="import"]')).toHaveAttribute('aria-pressed', 'true');
+    // The harness's own panel is there and every engine has a verdict for every call.
+    await expect(page.locator(`.pl-engine[data-engine="${engine}"]`)).toBeVisible();
+    const cells = page.locator('.pl-matrix td[data-verdict]');
+    expect(await cells.count()).toBe(9 * 5);
+    // Nothing typed is lost on a reload: the hash keeps the pasted config.
+    await page.reload();
+    await expect(page.locator('.pl-preset[data-preset="import"]')).toHaveAttribute('aria-pressed', 'true');
+    expect(await rows(page).count()).toBeGreaterThanOrEqual(imported);
+    if (format === 'codex') await page.screenshot({ path: screenshotPath('import-codex'), fullPage: true });
+    expect(problems).toEqual([]);
+  });
+}
+
+test('import panel: a broken config is refused with a message, the text and the table stay', async ({ page, problems }) => {
+  await open(page);
+  const broken = '{\n  "permissions": {\n    "allow": ["Bash(git status)",\n';
+  await paste(page, broken);
+  await expect(page.locator('.pl-import-error')).toContainText('line');
+  await expect(page.locator('.pl-import-text')).toHaveValue(broken);
+  await expect(rows(page)).toHaveCount(10);
+  await expect(page.locator('.pl-preset[data-preset="miniagent"]')).toHaveAttribute('aria-pressed', 'true');
+  expect(problems).toEqual([]);
+});
+
+test('mount(element, lesson) from page JavaScript reads the lesson format; unmount() restores the element', async ({ page, problems }) => {
+  await page.goto('./');
+  await expect(rows(page).first()).toBeVisible();
+  const lesson = readFileSync(resolve(repo, 'fixtures/lessons/claude-code-settings.json'), 'utf8');
+  const title = JSON.parse(lesson).title.zh;
+  await page.evaluate((lesson) => {
+    const div = document.createElement('div');
+    div.id = 'mounted';
+    div.dataset.lang = 'zh';
+    div.innerHTML = '<p class="static">static fallback</p>';
+    document.body.append(div);
+    window.__handle = window.wasmBindings.mount(div, lesson);
+  }, lesson);
+  const w = page.locator('#mounted');
+  await expect(w.locator('.pl-title')).toHaveText(title);
+  // The lesson's engines, Claude Code first; its calls; the native settings file judged by Claude Code.
+  const engines = await w.locator('.pl-engine').evaluateAll((es) => es.map((e) => e.dataset.engine));
+  expect(engines).toEqual(JSON.parse(lesson).engines);
+  const calls = JSON.parse(lesson).presets[0].calls;
+  for (const [i, c] of calls.entries()) {
+    for (const [engine, want] of Object.entries(c.expect ?? {})) {
+      await expect(w.locator(`.pl-matrix tr[data-call="${i}"] td[data-engine="${engine}"]`)).toHaveAttribute('data-verdict', want);
+    }
+  }
+  await page.evaluate(() => window.__handle.unmount());
+  await expect(w.locator('.static')).toHaveText('static fallback');
+  await expect(w.locator('.pl-widget')).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
