@@ -953,10 +953,34 @@ pub fn import_config(format: &str, text: &str) -> Result<import::Imported, Strin
     import::import(format, text).map_err(|e| e.to_string())
 }
 
-/// An imported config as a preset whose engines read it natively, with the seed's calls.
+/// A call each of the first rows would match (`*` as `x`, `?` as `a`), so an imported config
+/// comes with calls about its own rules; then the seed's calls.
+fn sample_calls(table: &RuleTable) -> Vec<Call> {
+    let mut calls: Vec<Call> = Vec::new();
+    for r in table.rules() {
+        if calls.len() == 8 {
+            break;
+        }
+        if r.tool.contains('*') || r.pattern.trim().is_empty() {
+            continue;
+        }
+        let input = r.pattern.replace('*', "x").replace('?', "a");
+        let call = Call::new(r.tool.clone(), input);
+        if !calls.contains(&call) {
+            calls.push(call);
+        }
+    }
+    for c in Preset::Miniagent.calls() {
+        if !calls.contains(&c) {
+            calls.push(c);
+        }
+    }
+    calls
+}
+
+/// An imported config as a preset whose engines read it natively, with calls about its rules.
 fn native_of(imported: import::Imported) -> Native {
-    let calls = Preset::Miniagent
-        .calls()
+    let calls = sample_calls(&imported.table)
         .into_iter()
         .map(|call| permlab_core::lesson::LessonCall {
             call,
