@@ -130,7 +130,7 @@ export function scan(root = document) {
 
 // ---- load failure (this block is also inlined by web/tools/single-file.mjs) ----
 function showFailure(el, err) {
-  const tag = el.getAttribute('data-lang') || el.closest('[lang]')?.getAttribute('lang') || '';
+  const tag = el.getAttribute('data-lang') || document.documentElement.getAttribute('lang') || '';
   const zh = /^zh/i.test(tag);
   let box = el.querySelector(':scope > .pl-load-error');
   if (!box) {
