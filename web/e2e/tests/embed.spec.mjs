@@ -1,6 +1,7 @@
 // Embedding and offline (issue 6): the page loader web/embed/permlab.js on the demo course pages,
 // lazy loading, a load failure, a strict CSP, a hostile host stylesheet, the single-file offline
 // page from file://, mount()/unmount() from page JS, and dist/ under a sub-path.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test, expect, screenshotPath, artifacts } from './fixtures.mjs';
@@ -200,6 +201,25 @@ test('strict CSP page: the widget and its self-check work, no policy violation',
   expect(problems.length - rest.length).toBe(1);
   problems.length = 0;
   expect(rest).toEqual([]);
+});
+
+test('strict CSP page: a pasted Codex .rules file is read in the worker, no policy violation', async ({ page, problems }) => {
+  test.setTimeout(60_000);
+  await page.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  await page.goto('./demo/csp.html');
+  const host = page.locator('#csp');
+  await mounted(host, 2);
+  await host.locator('.pl-import summary').click();
+  await host.locator('.pl-import-text').fill(readFileSync(resolve(artifacts, '../../shared/corpus/codex/001.rules'), 'utf8'));
+  await host.locator('.pl-import-button').click();
+  await expect(host.locator('.pl-import-summary')).toHaveAttribute('data-format', 'codex', { timeout: 20_000 });
+  expect(Number(await host.locator('.pl-import-summary').getAttribute('data-imported'))).toBeGreaterThan(0);
+  await expect(host.locator('.pl-engine[data-engine="codex"]')).toBeVisible();
+  expect(await page.evaluate(() => window.__violations)).toEqual([]);
+  expect(problems).toEqual([]);
 });
 
 // ---- host stylesheet ------------------------------------------------------------------------------
