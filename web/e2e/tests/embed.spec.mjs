@@ -298,12 +298,14 @@ test('host page with aggressive global CSS: the widget works and looks like itse
   expect(problems).toEqual([]);
 });
 
-test('theming: --pl-* custom properties set by the host page on an ancestor reach the widget', async ({ page, problems }) => {
+test('theming: --pl-* custom properties and pl-theme-light set by the host page on an ancestor reach the widget', async ({ page, problems }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto('./demo/en.html');
   await page.evaluate(() => {
     const el = document.querySelector('#naive');
     el.style.setProperty('--pl-accent', 'rgb(130, 80, 223)');
     el.style.setProperty('--pl-font-size', '20px');
+    el.classList.add('pl-theme-light');
   });
   await mounted(page.locator('#naive'), 10);
   expect(await page.locator('#naive .pl-widget').evaluate((el) => getComputedStyle(el).fontSize)).toBe('20px');
@@ -314,6 +316,10 @@ test('theming: --pl-* custom properties set by the host page on an ancestor reac
   await page.locator('#core').scrollIntoViewIfNeeded();
   await mounted(page.locator('#core'), 2);
   expect(await page.locator('#core .pl-widget').evaluate((el) => getComputedStyle(el).fontSize)).toBe('16px');
+  // A light widget pinned by the page in a dark-scheme browser; the other one follows the browser.
+  const bg = (sel) => page.locator(sel).evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(await bg('#naive .pl-widget')).toBe('rgb(255, 255, 255)');
+  expect(await bg('#core .pl-widget')).toBe('rgb(13, 17, 23)');
   expect(problems).toEqual([]);
 });
 
