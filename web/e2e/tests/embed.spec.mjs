@@ -105,6 +105,23 @@ test('demo pages without JavaScript: the static rule tables stay', async ({ brow
   await ctx.close();
 });
 
+test('demo pages on a 360 px phone: no horizontal overflow, with JavaScript and without', async ({ browser }) => {
+  for (const javaScriptEnabled of [true, false]) {
+    const ctx = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, javaScriptEnabled });
+    const page = await ctx.newPage();
+    for (const lang of ['zh', 'en']) {
+      await page.goto(`./demo/${lang}.html`);
+      if (javaScriptEnabled) {
+        await mounted(page.locator('#naive'), 10);
+        await mounted(page.locator('#core'), 2);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${lang}, JS ${javaScriptEnabled}`).toBeLessThanOrEqual(360);
+    }
+    if (javaScriptEnabled) await page.screenshot({ path: screenshotPath('demo-en-phone') });
+    await ctx.close();
+  }
+});
+
 // ---- loading ------------------------------------------------------------------------------------
 
 test('lazy: nothing of the widget loads before a placeholder nears the viewport; each mounts as it comes near', async ({ page, problems }) => {
