@@ -48,7 +48,11 @@ async function glue() {
   const g = await import(here(BUILD.glue));
   // Our own fetch: a 404 becomes a plain error, not a compile error on an HTML error page.
   const response = await fetch(here(BUILD.wasm));
-  if (!response.ok) throw new Error(`${BUILD.wasm}: HTTP ${response.status}`);
+  if (!response.ok) {
+    // Read the error page to its end: a response left unread is reported as an aborted request.
+    await response.arrayBuffer().catch(() => {});
+    throw new Error(`${BUILD.wasm}: HTTP ${response.status}`);
+  }
   await g.default({ module_or_path: response });
   return g;
 }

@@ -2,6 +2,7 @@
 // lazy loading, a load failure, a strict CSP, a hostile host stylesheet, the single-file offline
 // page from file://, mount()/unmount() from page JS, and dist/ under a sub-path.
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test, expect, screenshotPath, artifacts } from './fixtures.mjs';
@@ -120,6 +121,38 @@ test('demo pages on a 360 px phone: no horizontal overflow, with JavaScript and 
     if (javaScriptEnabled) await page.screenshot({ path: screenshotPath('demo-en-phone') });
     await ctx.close();
   }
+});
+
+const axe = async (page) => (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target}`);
+
+for (const scheme of ['light', 'dark']) {
+  test(`demo page without the widget (load failed): axe-core finds no violations (${scheme})`, async ({ page, problems }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.route('**/*_bg.wasm', (r) => r.fulfill({ status: 404, body: '' }));
+    await page.goto('./demo/zh.html');
+    await expect(page.locator('#naive > .pl-load-error')).toBeVisible();
+    expect(await axe(page)).toEqual([]);
+    expect404(problems);
+    expect(problems).toEqual([]);
+  });
+}
+
+test('demo page with its two widgets: ids unique across widgets, axe-core finds no violations', async ({ page, problems }) => {
+  // Known widget bug (crates/widget/src/view.rs): element ids are not namespaced by the
+  // placeholder's id, so two widgets on one page repeat pl-h-<engine>, pl-disagree-h and
+  // pl-term-help (aria-labelledby then points into the first widget). Remove this line once fixed.
+  test.fail(true, 'widget ids are not namespaced per placeholder yet');
+  await page.goto('./demo/zh.html');
+  await mounted(page.locator('#naive'), 10);
+  await mounted(page.locator('#core'), 2);
+  const repeated = await page.evaluate(() => {
+    const n = {};
+    for (const e of document.querySelectorAll('[id]')) n[e.id] = (n[e.id] ?? 0) + 1;
+    return Object.keys(n).filter((id) => n[id] > 1);
+  });
+  expect(repeated).toEqual([]);
+  expect(await axe(page)).toEqual([]);
+  expect(problems).toEqual([]);
 });
 
 // ---- loading ------------------------------------------------------------------------------------
