@@ -404,6 +404,18 @@ test('mount() and unmount() from page JS: independent widget, original content r
     return { first, second, html: el.innerHTML, state: el.getAttribute('data-permlab-state') };
   });
   expect(after).toEqual({ first: true, second: false, html: '<p class="orig">original <b>content</b></p>', state: null });
+  // A placeholder added later is picked up by scan() and mounted as it comes near.
+  await page.evaluate(async () => {
+    const permlab = await import('../permlab.js');
+    const el = document.createElement('div');
+    el.id = 'late';
+    el.setAttribute('data-permlab', '');
+    el.textContent = 'static';
+    document.querySelector('article').prepend(el);
+    permlab.scan();
+    window.scrollTo(0, 0);
+  });
+  await mounted(page.locator('#late'), 10);
   // The page's own widget still answers.
   await page.locator('#naive .pl-reverse').click();
   expect(await order(page.locator('#naive'))).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
