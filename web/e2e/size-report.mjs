@@ -1,6 +1,7 @@
-// Size report for the built widget: raw, gzip -9 and brotli (quality 11) per file and in total.
+// Size report for the built widget: raw, gzip -9 and brotli (quality 11) per file and in total,
+// then the single-file offline pages (dist/offline/*.html).
 // Node's zlib does both compressions, so nothing else needs installing.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, extname } from 'node:path';
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 
@@ -27,3 +28,13 @@ for (const f of files) {
   console.log(row(f, ...sizes));
 }
 console.log(row('total (wasm + js + css)', ...total));
+
+// The single-file offline pages (web/tools/single-file.mjs): everything in one HTML file.
+const offline = join(dir, 'offline');
+if (existsSync(offline)) {
+  for (const f of readdirSync(offline).filter((f) => f.endsWith('.html')).sort()) {
+    const data = readFileSync(join(offline, f));
+    console.log(row(`offline/${f} (single file)`, data.length, gzipSync(data, { level: 9 }).length,
+      brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length));
+  }
+}

@@ -223,6 +223,9 @@ pub struct Widget {
     pub checking: bool,
     /// Bumped whenever the table is replaced or reordered (the rules region's key).
     pub table_rev: u32,
+    /// Bumped when a new table is loaded (not when it is reordered): a reorder of the same
+    /// rows can be patched into the page row by row.
+    pub load_rev: u32,
     /// The focus key (`data-k`) to focus after the next render.
     pub focus: Option<String>,
     /// A reorder's verdicts were measured (`pl-reorder`); the page measures the next frame.
@@ -284,6 +287,7 @@ impl Widget {
             checks: Vec::new(),
             checking: false,
             table_rev: 0,
+            load_rev: 0,
             focus: None,
             reorder_marked: false,
         };
@@ -736,6 +740,7 @@ impl Widget {
         self.source = source;
         self.native = native;
         self.table_rev += 1;
+        self.load_rev += 1;
         self.recompute();
         self.sync_fields();
     }
@@ -948,10 +953,34 @@ pub fn import_config(format: &str, text: &str) -> Result<import::Imported, Strin
     import::import(format, text).map_err(|e| e.to_string())
 }
 
-/// An imported config as a preset whose engines read it natively, with the seed's calls.
+/// A call each of the first rows would match (`*` as `x`, `?` as `a`), so an imported config
+/// comes with calls about its own rules; then the seed's calls.
+fn sample_calls(table: &RuleTable) -> Vec<Call> {
+    let mut calls: Vec<Call> = Vec::new();
+    for r in table.rules() {
+        if calls.len() == 8 {
+            break;
+        }
+        if r.tool.contains('*') || r.pattern.trim().is_empty() {
+            continue;
+        }
+        let input = r.pattern.replace('*', "x").replace('?', "a");
+        let call = Call::new(r.tool.clone(), input);
+        if !calls.contains(&call) {
+            calls.push(call);
+        }
+    }
+    for c in Preset::Miniagent.calls() {
+        if !calls.contains(&c) {
+            calls.push(c);
+        }
+    }
+    calls
+}
+
+/// An imported config as a preset whose engines read it natively, with calls about its rules.
 fn native_of(imported: import::Imported) -> Native {
-    let calls = Preset::Miniagent
-        .calls()
+    let calls = sample_calls(&imported.table)
         .into_iter()
         .map(|call| permlab_core::lesson::LessonCall {
             call,
@@ -1329,6 +1358,43 @@ mod tests {
         );
         assert!(!w.lesson_problems.is_empty());
         assert_eq!(w.source, Source::Builtin(Preset::Miniagent));
+    }
+
+    /// Where a move's time goes on a 10 000-row table (run with `--release --ignored --nocapture`).
+    #[test]
+    #[ignore]
+    fn big_table_move_timing() {
+        let rules: Vec<String> = (0..10_000)
+            .map(|i| {
+                format!(
+                    "{{\"tool\": \"bash\", \"pattern\": \"cmd{} *\", \"action\": \"{}\"}}",
+                    i % 13,
+                    ["allow", "ask", "deny"][i % 3]
+                )
+            })
+            .collect();
+        let mut w = widget("");
+        w.act(Msg::EditTable(format!("[{}]", rules.join(","))));
+        let t0 = std::time::Instant::now();
+        w.act(Msg::Apply);
+        eprintln!("apply {:?}", t0.elapsed());
+        let t0 = std::time::Instant::now();
+        w.act(Msg::GripKey(RuleId(1), "ArrowDown".into(), true));
+        eprintln!("move {:?}", t0.elapsed());
+        let t0 = std::time::Instant::now();
+        let mut h = crate::html::H::default();
+        crate::view::rules_table(&w, 1_000, &mut h);
+        eprintln!("first chunk {:?} ({} bytes)", t0.elapsed(), h.s.len());
+        for r in crate::view::REGIONS {
+            let t0 = std::time::Instant::now();
+            if r != "rules" {
+                let _ = crate::view::region(&w, r);
+            }
+            eprintln!("{r} {:?}", t0.elapsed());
+        }
+        let t0 = std::time::Instant::now();
+        let _ = w.snapshot();
+        eprintln!("snapshot {:?}", t0.elapsed());
     }
 
     #[test]

@@ -43,6 +43,70 @@ pub struct Mounted {
     /// Bumped whenever the table region is rendered again: pending chunks of an older
     /// rendering stop.
     rules_gen: Cell<u32>,
+    /// What the table rows on the page show, when all of them are there.
+    shown_rows: RefCell<Option<ShownRows>>,
+}
+
+/// The rows on the page: enough to patch a reorder in place instead of rendering 10 000 rows.
+#[derive(Clone, PartialEq)]
+struct ShownRows {
+    load_rev: u32,
+    order: Vec<RuleId>,
+    /// Rows with a cursor or a decisive mark.
+    marked: Vec<usize>,
+}
+
+fn shown_rows(w: &Widget) -> ShownRows {
+    let mut marked: Vec<usize> = w
+        .cursors()
+        .iter()
+        .chain(&w.decisive())
+        .map(|m| m.0)
+        .collect();
+    marked.sort_unstable();
+    marked.dedup();
+    ShownRows {
+        load_rev: w.load_rev,
+        order: w.table().rules().iter().map(|r| r.id).collect(),
+        marked,
+    }
+}
+
+/// Re-renders only the rows a reorder changed (a different rule at that position, or a
+/// cursor or decisive mark that came or went), when the same rows are all on the page and
+/// few changed. `false` when the table must be rendered whole.
+fn patch_rows(m: &Mounted, w: &Widget) -> bool {
+    let now = shown_rows(w);
+    let Some(before) = m.shown_rows.borrow().clone() else {
+        return false;
+    };
+    if before.load_rev != now.load_rev || before.order.len() != now.order.len() {
+        return false;
+    }
+    let mut rows: Vec<usize> = (0..now.order.len())
+        .filter(|&i| before.order[i] != now.order[i])
+        .chain(before.marked.iter().copied())
+        .chain(now.marked.iter().copied())
+        .collect();
+    rows.sort_unstable();
+    rows.dedup();
+    if rows.len() > 64 {
+        return false;
+    }
+    let Ok(Some(body)) = m.root.query_selector("tbody.pl-rules") else {
+        return false;
+    };
+    let children = body.children();
+    for i in rows {
+        let mut h = H::default();
+        view::rows(w, i, i + 1, &mut h);
+        match children.item(i as u32) {
+            Some(tr) => tr.set_outer_html(&h.s),
+            None => return false,
+        }
+    }
+    *m.shown_rows.borrow_mut() = Some(now);
+    true
 }
 
 /// Mounts a widget into `host` (its content stays until now, and comes back on unmount).
@@ -139,6 +203,7 @@ pub fn mount(host: HtmlElement, config: Config) -> Rc<Mounted> {
         listeners: RefCell::new(Vec::new()),
         worker: RefCell::new(None),
         rules_gen: Cell::new(0),
+        shown_rows: RefCell::new(None),
     });
     listen(&m);
     refresh(&m);
@@ -527,6 +592,18 @@ pub fn refresh(m: &Rc<Mounted>) {
             if key == *last {
                 continue;
             }
+            let focused = doc
+                .as_ref()
+                .and_then(|d| d.active_element())
+                .filter(|a| el.contains(Some(a)))
+                .and_then(|a| a.get_attribute("data-k"));
+            if patch_rows(m, &w) {
+                *last = key;
+                if let Some(k) = focused {
+                    focus_key(el, &k);
+                }
+                continue;
+            }
             // The table with its first chunk of rows; the rest follow frame by frame.
             let mut h = H::default();
             view::rules_table(&w, CHUNK, &mut h);
@@ -548,10 +625,13 @@ pub fn refresh(m: &Rc<Mounted>) {
         *last = key;
         if *name == "rules" {
             let n = w.table().len();
+            let gen = m.rules_gen.get().wrapping_add(1);
+            m.rules_gen.set(gen);
             if n > CHUNK {
-                let gen = m.rules_gen.get().wrapping_add(1);
-                m.rules_gen.set(gen);
+                *m.shown_rows.borrow_mut() = None;
                 more_rows(Rc::downgrade(m), gen, CHUNK);
+            } else {
+                *m.shown_rows.borrow_mut() = Some(shown_rows(&w));
             }
         }
         if let Some(k) = focused {
@@ -599,10 +679,15 @@ fn more_rows(m: std::rc::Weak<Mounted>, gen: u32, start: usize) {
         if let Ok(Some(body)) = m.root.query_selector("tbody.pl-rules") {
             let _ = body.insert_adjacent_html("beforeend", &h.s);
         }
-        drop(w);
-        paint(&m);
         if end < n {
+            drop(w);
+            paint(&m);
             more_rows(Rc::downgrade(&m), gen, end);
+        } else {
+            // Every row is on the page: later reorders can be patched in.
+            *m.shown_rows.borrow_mut() = Some(shown_rows(&w));
+            drop(w);
+            paint(&m);
         }
     });
 }

@@ -1,5 +1,7 @@
 // Shared test fixtures: every page load fails the test on a console error, an uncaught
-// exception, or a request that leaves 127.0.0.1 (the widget must work offline).
+// exception, or a request that leaves 127.0.0.1 (the widget must work offline). A test of a
+// file:// page sets `test.use({ allowedHosts: [] })`: then any http(s) request at all fails it
+// (file:, data: and blob: URLs are never network).
 import { test as base, expect } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -9,7 +11,8 @@ export const artifacts = resolve(dirname(fileURLToPath(import.meta.url)), '../..
 mkdirSync(resolve(artifacts, 'screenshots'), { recursive: true });
 
 export const test = base.extend({
-  problems: async ({ page }, use) => {
+  allowedHosts: [['127.0.0.1', 'localhost'], { option: true }],
+  problems: async ({ page, allowedHosts }, use) => {
     const problems = [];
     page.on('console', (msg) => {
       if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
@@ -17,7 +20,8 @@ export const test = base.extend({
     page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
     page.on('request', (req) => {
       const url = new URL(req.url());
-      if (!['127.0.0.1', 'localhost'].includes(url.hostname) && !['data:', 'blob:'].includes(url.protocol)) {
+      const local = ['data:', 'blob:', 'file:'].includes(url.protocol);
+      if (!local && !allowedHosts.includes(url.hostname)) {
         problems.push(`network request leaves the machine: ${req.url()}`);
       }
     });

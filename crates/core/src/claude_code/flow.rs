@@ -915,81 +915,16 @@ mod tests {
         assert_eq!(seen, ["allow", "ask", "callback", "deny", "hooks", "mode"]);
     }
 
-    /// The conformance runner's reading of a case (`conformance/claude_code.rs`), for the flow.
+    /// The conformance runner's reading of a case, for the flow.
     fn conformance_case(case: &Value, defaults: Option<&Value>) -> (FlowSettings, Mode, ToolCall) {
-        use super::super::eval::Surface;
-        let field = |name: &str| -> Option<&Value> {
-            case.get("context")
-                .and_then(|c| c.get(name))
-                .or_else(|| defaults.and_then(|c| c.get(name)))
-        };
-        let text = |name: &str, fallback: &str| {
-            field(name)
-                .and_then(Value::as_str)
-                .unwrap_or(fallback)
-                .to_string()
-        };
-        let flag = |name: &str, fb: bool| field(name).and_then(Value::as_bool).unwrap_or(fb);
-        let base = Context::default();
-        let cwd = text("cwd", &base.cwd);
-        let ctx = Context {
-            home: text("home", &base.home),
-            project_root: text("project_root", &cwd),
-            cwd: cwd.clone(),
-            interactive: flag("interactive", true),
-            surface: if text("surface", "cli") == "sdk" {
-                Surface::Sdk
-            } else {
-                Surface::Cli
-            },
-            sandboxable: flag("sandboxable", true),
-            auto_mode_available: field("auto_mode_available").and_then(Value::as_bool),
-            hook: match field("pretooluse_hook").and_then(Value::as_str) {
-                Some("allow") => Some(Hook::Allow),
-                Some("block") => Some(Hook::Block),
-                _ => None,
-            },
-            symlinks: field("symlinks")
-                .and_then(Value::as_object)
-                .map(|o| {
-                    o.iter()
-                        .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
-                        .collect()
-                })
-                .unwrap_or_default(),
-            requires_user_interaction: flag("requires_user_interaction", false),
-        };
-        let trusted = flag("trusted", true) && ctx.interactive;
+        let (policy, mode, context, call) =
+            crate::conformance::claude_code::read_case(case, defaults, Mode::Default).unwrap();
         let settings = case.get("settings").unwrap();
-        let files: Vec<SettingsFile> = match case.get("layers").and_then(Value::as_object) {
-            Some(layers) => layers
-                .iter()
-                .map(|(n, v)| SettingsFile::from_value(v, Scope::from_name(n).unwrap()).unwrap())
-                .collect(),
-            None => {
-                let scope = Scope::from_name(&text("rule_source", "project")).unwrap();
-                vec![SettingsFile::from_value(settings, scope).unwrap()]
-            }
-        };
-        let policy = Policy::merge(&files, trusted);
-        let mode = settings
-            .get("permissions")
-            .and_then(|p| p.get("defaultMode"))
-            .and_then(Value::as_str)
-            .and_then(Mode::parse)
-            .or(policy.default_mode)
-            .unwrap_or(Mode::Default);
-        let call = case.get("call").unwrap();
-        let tool = call.get("tool").and_then(Value::as_str).unwrap();
-        let input = call
-            .get("input")
-            .cloned()
-            .unwrap_or(Value::Object(Vec::new()));
         let flow_settings = FlowSettings {
             allowed_domains: allowed_domains(settings),
             policy,
-            context: ctx,
+            context,
         };
-        (flow_settings, mode, ToolCall::new(tool, input))
+        (flow_settings, mode, call)
     }
 }

@@ -88,11 +88,13 @@ fn named_rule(label: &str) -> Option<&str> {
     Some(rest)
 }
 
-fn run_case(
+/// One case of the conformance file as the evaluator takes it: the merged policy, the mode,
+/// the context and the call (also used by the decision-flow scene's tests).
+pub(crate) fn read_case(
     case: &Value,
     default_ctx: Option<&Value>,
     default_mode: Mode,
-) -> Result<(&'static str, Option<String>), Error> {
+) -> Result<(Policy, Mode, Context, ToolCall), Error> {
     let field = |name: &str| -> Option<&Value> {
         case.get("context")
             .and_then(|c| c.get(name))
@@ -189,7 +191,16 @@ fn run_case(
         .get("input")
         .cloned()
         .unwrap_or(Value::Object(Vec::new()));
-    let v = evaluate(&policy, mode, &ctx, &ToolCall::new(tool, input));
+    Ok((policy, mode, ctx, ToolCall::new(tool, input)))
+}
+
+fn run_case(
+    case: &Value,
+    default_ctx: Option<&Value>,
+    default_mode: Mode,
+) -> Result<(&'static str, Option<String>), Error> {
+    let (policy, mode, ctx, call) = read_case(case, default_ctx, default_mode)?;
+    let v = evaluate(&policy, mode, &ctx, &call);
     let decision = match v.outcome {
         Outcome::Allow => "allow",
         Outcome::Ask => "ask",

@@ -11,7 +11,7 @@
 use crate::error::Error;
 use crate::json::{self, Value};
 
-mod claude_code;
+pub(crate) mod claude_code;
 mod codex;
 mod corecoder;
 mod lcc;

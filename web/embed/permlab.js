@@ -1,0 +1,155 @@
+// permlab page loader — the one script a course page includes:
+//
+//   <script type="module" src="https://your.site/permlab/permlab.js"></script>
+//   <div id="a3" data-permlab data-lang="zh" data-lesson="#lesson-a3">…static table…</div>
+//
+// It finds every `[data-permlab]` placeholder and loads nothing until one nears the viewport;
+// then it fetches the widget (wasm-bindgen glue + wasm + stylesheet, by URLs relative to this
+// file, so the whole build can live under any sub-path) and mounts each placeholder as it comes
+// near. Each placeholder is its own widget (its own state, its own URL-hash namespace: its
+// `id`). The placeholder's own content stays until its widget replaces it, and comes back on
+// `unmount`. If loading fails, a readable message (zh or en) is put at the top of the
+// placeholder and its static content stays. No inline script is needed: the page can run under
+// `script-src 'self' 'wasm-unsafe-eval'`.
+//
+// Exports, for pages that mount by hand:
+//   mount(element, lesson?) → Promise<Handle>   mounts now (lesson: a JSON string, else the
+//                                               element's data-lesson)
+//   unmount(element)                            removes it, puts the original content back
+//   scan(root = document)                       watches placeholders added after load
+//   load()                                      → Promise of the started wasm module
+
+// Tells the wasm's start function that this loader decides when to mount (see
+// crates/widget/src/lib.rs, `start`). Set before the wasm can start.
+globalThis.permlabLoader = true;
+
+// The build's file names, relative to this file. `trunk build` hashes them; its post_build
+// hook (web/tools/post-build.mjs) rewrites this line with the names of that build.
+const BUILD = { glue: 'permlab-widget.js', wasm: 'permlab-widget_bg.wasm', css: 'permlab.css' };
+
+/** Placeholders start loading this far before they scroll into view. */
+const AHEAD = '100% 0px';
+
+const here = (name) => new URL(name, import.meta.url).href;
+const handles = new Map();
+let started;
+
+/** Starts loading the widget once (later calls return the same promise). */
+export function load() {
+  if (!started) {
+    started = Promise.all([glue(), stylesheet()]).then(([g]) => g);
+    // A failed load may be retried later (e.g. the learner came back online).
+    started.catch(() => { started = undefined; });
+  }
+  return started;
+}
+
+async function glue() {
+  const g = await import(here(BUILD.glue));
+  // Our own fetch: a 404 becomes a plain error, not a compile error on an HTML error page.
+  const response = await fetch(here(BUILD.wasm));
+  if (!response.ok) {
+    // Read the error page to its end: a response left unread is reported as an aborted request.
+    await response.arrayBuffer().catch(() => {});
+    throw new Error(`${BUILD.wasm}: HTTP ${response.status}`);
+  }
+  await g.default({ module_or_path: response });
+  return g;
+}
+
+/** Adds the widget's stylesheet unless the page links it already (by URL or data-permlab-css). */
+function stylesheet() {
+  const href = here(BUILD.css);
+  const links = [...document.querySelectorAll('link[rel~="stylesheet"]')];
+  if (links.some((l) => l.href === href || l.hasAttribute('data-permlab-css'))) return Promise.resolve();
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = href;
+  link.setAttribute('data-permlab-css', '');
+  // Resolved either way: an unstyled widget still works, and the page's own styles stay.
+  const done = new Promise((resolve) => { link.onload = link.onerror = resolve; });
+  document.head.append(link);
+  return done;
+}
+
+/** Mounts a widget in `el` now (after loading the wasm if needed); the same handle if mounted. */
+export async function mount(el, lesson) {
+  if (handles.has(el)) return handles.get(el);
+  defaults(el);
+  el.setAttribute('data-permlab-state', 'loading');
+  let g;
+  try {
+    g = await load();
+  } catch (err) {
+    el.setAttribute('data-permlab-state', 'failed');
+    showFailure(el, err);
+    throw err;
+  }
+  if (handles.has(el)) return handles.get(el);
+  el.querySelector(':scope > .pl-load-error')?.remove();
+  const handle = g.mount(el, lesson ?? undefined);
+  handles.set(el, handle);
+  el.setAttribute('data-permlab-state', 'mounted');
+  return handle;
+}
+
+/** Removes the widget from `el` and puts the placeholder's original content back. */
+export function unmount(el) {
+  const handle = handles.get(el);
+  if (!handle) return false;
+  handles.delete(el);
+  handle.unmount();
+  handle.free();
+  el.removeAttribute('data-permlab-state');
+  return true;
+}
+
+/** The self-check's files default to this build's copies, wherever the page itself lives. */
+function defaults(el) {
+  if (!el.hasAttribute('data-fixtures')) el.setAttribute('data-fixtures', here('conformance/'));
+  if (!el.hasAttribute('data-selfcheck')) el.setAttribute('data-selfcheck', here('selfcheck-loader.js'));
+}
+
+const near = typeof IntersectionObserver === 'function'
+  ? new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      if (!e.isIntersecting) continue;
+      near.unobserve(e.target);
+      // The failure is shown in the placeholder; nothing else to do here.
+      mount(e.target).catch(() => {});
+    }
+  }, { rootMargin: AHEAD })
+  : null;
+const seen = new WeakSet();
+
+/** Watches every `[data-permlab]` under `root` not watched yet; mounts each as it nears the viewport. */
+export function scan(root = document) {
+  for (const el of root.querySelectorAll('[data-permlab]')) {
+    if (seen.has(el)) continue;
+    seen.add(el);
+    if (near) near.observe(el);
+    else mount(el).catch(() => {});
+  }
+}
+
+// ---- load failure (this block is also inlined by web/tools/single-file.mjs) ----
+function showFailure(el, err) {
+  const tag = el.getAttribute('data-lang') || document.documentElement.getAttribute('lang') || '';
+  const zh = /^zh/i.test(tag);
+  let box = el.querySelector(':scope > .pl-load-error');
+  if (!box) {
+    box = document.createElement('p');
+    box.className = 'pl-load-error';
+    box.setAttribute('role', 'alert');
+    el.prepend(box);
+  }
+  box.textContent = zh
+    ? '交互组件没能加载,下面是本节的静态内容。请检查网络后刷新页面重试。'
+    : 'The interactive widget could not be loaded; the static content below still applies. Check your connection and reload the page to try again.';
+  const why = document.createElement('small');
+  why.textContent = ` (${String(err?.message ?? err)})`;
+  box.append(why);
+}
+// ---- end of load failure ----
+
+scan();
