@@ -128,6 +128,8 @@ pub enum Msg {
     Term(usize),
     /// The translations panel opened or closed.
     Translations(bool),
+    /// The quiz's folded matrix opened or closed.
+    Matrix(bool),
     /// The table editor opened or closed.
     Editor(bool),
     /// The table editor's text changed.
@@ -191,6 +193,8 @@ pub struct Widget {
     pub term: Option<usize>,
     /// The translations panel is open (computed only then).
     pub translations: bool,
+    /// The lab matrix is unfolded (a quiz folds it).
+    pub matrix_open: bool,
     /// The call fields' text as typed (the call itself changes only when valid).
     pub tool_text: String,
     /// See `tool_text`.
@@ -272,6 +276,7 @@ impl Widget {
             copied: None,
             term: None,
             translations: false,
+            matrix_open: false,
             tool_text: String::new(),
             input_text: String::new(),
             call_rev: 0,
@@ -366,6 +371,31 @@ impl Widget {
             v.push(EngineId::Codex);
         }
         v
+    }
+
+    /// An element id unique on the page: the widget's namespace (its placeholder's id) first.
+    pub fn id(&self, name: &str) -> String {
+        format!("{}-{name}", self.config.ns)
+    }
+
+    /// Whether the lesson is a quiz (answers stay folded until asked for).
+    pub fn quiz(&self) -> bool {
+        self.lesson
+            .as_ref()
+            .is_some_and(|l| l.mode == LessonMode::Quiz)
+            && matches!(self.source, Source::Lesson(_))
+    }
+
+    /// One of the lesson's named texts, in the widget's language.
+    pub fn lesson_text(&self, name: &str) -> Option<String> {
+        let l = self.lesson.as_ref()?;
+        let t = l
+            .texts
+            .iter()
+            .find(|(n, _)| n == name)?
+            .1
+            .get(self.lang.tag_short());
+        (!t.is_empty()).then(|| t.to_string())
     }
 
     /// The widget's heading: the lesson's title, else the built-in one.
@@ -628,6 +658,7 @@ impl Widget {
             Msg::TryAgain => self.lab.try_again(),
             Msg::Term(i) => self.term = if self.term == Some(i) { None } else { Some(i) },
             Msg::Translations(open) => self.translations = open,
+            Msg::Matrix(open) => self.matrix_open = open,
             Msg::Editor(open) => {
                 if open && self.editor_text.is_empty() {
                     self.editor_text = self.table().to_json();
@@ -653,7 +684,14 @@ impl Widget {
             Msg::Import => {
                 let format = Format::from_slug(&self.import_format)
                     .unwrap_or_else(|| detect(&self.import_text));
-                if format == Format::Codex && !import::RULES_FILES {
+                if format == Format::Codex
+                    && !import::RULES_FILES
+                    && self.config.selfcheck == "none"
+                {
+                    // An offline page has no worker file to start.
+                    self.import_error = Some(self.lang.s(S::ImportNeedsWorker).to_string());
+                    self.import_summary = None;
+                } else if format == Format::Codex && !import::RULES_FILES {
                     // The page's wasm has no Starlark: the worker reads the file.
                     self.worker_import = Some(import_request(&self.import_text));
                     self.import_error = None;

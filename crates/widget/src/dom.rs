@@ -346,6 +346,9 @@ fn handle(m: &Rc<Mounted>, ty: &str, e: &Event) {
         ("toggle", "trans") => el
             .dyn_ref::<web_sys::HtmlDetailsElement>()
             .map(|d| Msg::Translations(d.open())),
+        ("toggle", "matrix") => el
+            .dyn_ref::<web_sys::HtmlDetailsElement>()
+            .map(|d| Msg::Matrix(d.open())),
         ("toggle", "editor") => el
             .dyn_ref::<web_sys::HtmlDetailsElement>()
             .map(|d| Msg::Editor(d.open())),

@@ -447,6 +447,9 @@ fn guesses(w: &Widget, h: &mut H) {
     let lang = w.lang;
     h.tag("section", "pl-guesses");
     h.leaf("h3", "", lang.s(S::GuessTitle));
+    if let Some(q) = w.lesson_text("question") {
+        h.leaf("p", "pl-question", &q);
+    }
     h.tag("div", "pl-engines");
     for id in w.shown() {
         engine_panel(w, id, h);
@@ -466,9 +469,11 @@ fn engine_panel(w: &Widget, id: EngineId, h: &mut H) {
     let eval = w.eval(id);
     let d = eval.map(|e| e.decision).unwrap_or(Decision::Ask);
     let slug = id.slug();
-    let heading = format!("pl-h-{slug}");
-    h.open("section")
+    let heading = w.id(&format!("h-{slug}"));
+    // A group, not a landmark: two widgets on a page both have an "OpenCode" panel.
+    h.open("div")
         .a("class", "pl-engine")
+        .a("role", "group")
         .a("data-engine", slug)
         .a_opt("data-verdict", revealed.then(|| d.as_str()))
         .a("aria-labelledby", &heading)
@@ -547,7 +552,7 @@ fn engine_panel(w: &Widget, id: EngineId, h: &mut H) {
         }
         h.raw("</p></div>");
     }
-    h.close("section");
+    h.close("div");
 }
 
 fn log(w: &Widget, h: &mut H) {
@@ -566,12 +571,14 @@ fn log(w: &Widget, h: &mut H) {
 
 fn disagreement(w: &Widget, h: &mut H) {
     let lang = w.lang;
-    h.open("aside")
+    // A group, not a landmark: a page may hold several widgets, each with this box.
+    h.open("div")
         .a("class", "pl-disagree")
-        .a("aria-labelledby", "pl-disagree-h")
+        .a("role", "group")
+        .a("aria-labelledby", &w.id("disagree-h"))
         .gt();
     h.open("h3")
-        .a("id", "pl-disagree-h")
+        .a("id", &w.id("disagree-h"))
         .gt()
         .t("⚠ ")
         .t(lang.s(S::Disagree))
@@ -608,7 +615,7 @@ fn disagreement(w: &Widget, h: &mut H) {
             h.leaf("p", "pl-disagree-caveat", lang.s(S::Caveat));
         }
     }
-    h.close("aside");
+    h.close("div");
 }
 
 fn term_help(lang: Lang, i: usize) -> &'static str {
@@ -627,7 +634,7 @@ fn formula(w: &Widget, h: &mut H) {
         h.button("pl-term", "term", &i.to_string())
             .a("data-term", &i.to_string())
             .aria("aria-expanded", w.term == Some(i))
-            .a("aria-controls", "pl-term-help")
+            .a("aria-controls", &w.id("term-help"))
             .gt()
             .t(text)
             .close("button");
@@ -647,7 +654,7 @@ fn formula(w: &Widget, h: &mut H) {
     h.raw("</code></pre>");
     h.leaf("p", "pl-hint", lang.s(S::FormulaHint));
     h.open("p")
-        .a("id", "pl-term-help")
+        .a("id", &w.id("term-help"))
         .a("class", "pl-term-help")
         .a("aria-live", "polite")
         .gt()
@@ -666,8 +673,22 @@ fn decision_icon(d: Decision) -> &'static str {
 
 fn matrix(w: &Widget, h: &mut H) {
     let lang = w.lang;
-    h.tag("section", "pl-matrix-box");
-    h.leaf("h3", "", lang.s(S::Matrix));
+    if w.quiz() {
+        // A quiz keeps the answers folded away until the learner opens the lab view.
+        h.open("details")
+            .a("class", "pl-matrix-box")
+            .a("data-act", "matrix")
+            .flag("open", w.matrix_open)
+            .gt()
+            .raw("<summary>")
+            .t(lang.s(S::Matrix))
+            .t(" ")
+            .t(lang.s(S::MatrixSpoils))
+            .raw("</summary>");
+    } else {
+        h.tag("section", "pl-matrix-box");
+        h.leaf("h3", "", lang.s(S::Matrix));
+    }
     h.raw("<div class=\"pl-scroll\"><table class=\"pl-matrix\"><thead><tr><th scope=\"col\">")
         .t(lang.s(S::Call))
         .raw("</th>");
@@ -731,7 +752,8 @@ fn matrix(w: &Widget, h: &mut H) {
         }
         h.close("tr");
     }
-    h.raw("</tbody></table></div></section>");
+    h.raw("</tbody></table></div>");
+    h.close(if w.quiz() { "details" } else { "section" });
 }
 
 fn flags(lang: Lang, t: &RuleTable, flags: Vec<(usize, String)>, h: &mut H) {
@@ -1039,6 +1061,31 @@ mod tests {
         let guesses = region(&w, "guesses");
         assert!(guesses.contains("data-engine=\"opencode\" data-verdict="));
         assert!(region(&w, "rules").contains("data-decisive=\"opencode\""));
+    }
+
+    #[test]
+    fn a_quiz_folds_the_matrix_and_shows_its_question_and_ids_carry_the_namespace() {
+        let lesson = r#"{"title": "t", "language": "en", "mode": "quiz", "engines": ["opencode"],
+            "presets": [{"id": "git", "rules": [{"tool": "bash", "pattern": "git *", "action": "allow"}],
+                         "calls": [{"tool": "bash", "input": "git status"}]}],
+            "texts": {"question": {"zh": "听谁的?", "en": "Which one wins?"}}}"#;
+        let mut w = Widget::new(
+            Config {
+                lang: Lang::En,
+                ns: "q1".into(),
+                fixtures: String::new(),
+                selfcheck: String::new(),
+                lesson: Some(lesson.into()),
+            },
+            "",
+        );
+        let m = region(&w, "matrix");
+        assert!(m.starts_with("<details class=\"pl-matrix-box\" data-act=\"matrix\">"), "{m}");
+        w.act(Msg::Matrix(true));
+        assert!(region(&w, "matrix").contains(" open>"));
+        assert!(region(&w, "guesses").contains("<p class=\"pl-question\">Which one wins?</p>"));
+        assert!(region(&w, "guesses").contains("id=\"q1-h-opencode\""));
+        assert!(region(&w, "disagree").contains("id=\"q1-disagree-h\""));
     }
 
     #[test]
