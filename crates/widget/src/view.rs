@@ -1080,7 +1080,10 @@ mod tests {
             "",
         );
         let m = region(&w, "matrix");
-        assert!(m.starts_with("<details class=\"pl-matrix-box\" data-act=\"matrix\">"), "{m}");
+        assert!(
+            m.starts_with("<details class=\"pl-matrix-box\" data-act=\"matrix\">"),
+            "{m}"
+        );
         w.act(Msg::Matrix(true));
         assert!(region(&w, "matrix").contains(" open>"));
         assert!(region(&w, "guesses").contains("<p class=\"pl-question\">Which one wins?</p>"));
