@@ -27,6 +27,10 @@ globalThis.permlabLoader = true;
 // hook (web/tools/post-build.mjs) rewrites this line with the names of that build.
 const BUILD = { glue: 'permlab-widget.js', wasm: 'permlab-widget_bg.wasm', css: 'permlab.css' };
 
+// The scenes' own bundle (built with stable names; classic-script glue that defines the global
+// `wasm_bindgen`): fetched only for `[data-scene]` placeholders.
+const SCENES = { glue: 'scenes/permlab-scenes.js', wasm: 'scenes/permlab-scenes_bg.wasm' };
+
 /** Placeholders start loading this far before they scroll into view. */
 const AHEAD = '100% 0px';
 
@@ -57,6 +61,39 @@ async function glue() {
   return g;
 }
 
+let scenesStarted;
+
+/** Starts loading the scenes' bundle once (later calls return the same promise). */
+export function loadScenes() {
+  if (!scenesStarted) {
+    scenesStarted = Promise.all([sceneGlue(), stylesheet()]).then(([g]) => g);
+    scenesStarted.catch(() => { scenesStarted = undefined; });
+  }
+  return scenesStarted;
+}
+
+async function sceneGlue() {
+  if (typeof wasm_bindgen === 'undefined') {
+    await new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = here(SCENES.glue);
+      s.onload = resolve;
+      s.onerror = () => reject(new Error(`${SCENES.glue}: could not load`));
+      document.head.append(s);
+    });
+  }
+  const response = await fetch(here(SCENES.wasm));
+  if (!response.ok) {
+    await response.arrayBuffer().catch(() => {});
+    throw new Error(`${SCENES.wasm}: HTTP ${response.status}`);
+  }
+  // The classic glue's `let wasm_bindgen` is a global binding (not a window property).
+  // eslint-disable-next-line no-undef
+  const g = wasm_bindgen;
+  await g({ module_or_path: response });
+  return g;
+}
+
 /** Adds the widget's stylesheet unless the page links it already (by URL or data-permlab-css). */
 function stylesheet() {
   const href = here(BUILD.css);
@@ -79,7 +116,7 @@ export async function mount(el, lesson) {
   el.setAttribute('data-permlab-state', 'loading');
   let g;
   try {
-    g = await load();
+    g = el.hasAttribute('data-scene') ? await loadScenes() : await load();
   } catch (err) {
     el.setAttribute('data-permlab-state', 'failed');
     showFailure(el, err);

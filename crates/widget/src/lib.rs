@@ -56,12 +56,14 @@ impl Handle {
 }
 
 /// Mounts the table widget, or the scene named by the host's `data-scene`.
+/// In the scenes bundle (feature `scenes`) only scenes mount (an unknown slug shows the
+/// list of known ones); in the table bundle only the table does. Each bundle links only its own.
 fn mount_host(host: web_sys::HtmlElement, config: Config) -> Mounted {
-    let scene = host.get_attribute("data-scene").unwrap_or_default();
-    if !scene.is_empty() {
-        if let Some(s) = scenes::build(&scene, config.lang, config.lesson.as_deref()) {
-            return Mounted::Scene(dom::mount_scene(host, s, config.lang, &scene));
-        }
+    if cfg!(feature = "scenes") {
+        let slug = host.get_attribute("data-scene").unwrap_or_default();
+        let scene = scenes::build(&slug, config.lang, config.lesson.as_deref())
+            .unwrap_or_else(|| Box::new(scenes::Unknown(slug.clone())));
+        return Mounted::Scene(dom::mount_scene(host, scene, config.lang, &slug));
     }
     Mounted::Table(dom::mount(host, config))
 }
@@ -104,11 +106,19 @@ fn loader_present() -> bool {
     js_sys::Reflect::has(&js_sys::global(), &JsValue::from_str("permlabLoader")).unwrap_or(false)
 }
 
-/// Runs when the wasm starts: mounts every placeholder at once, unless a loader drives
-/// mounting (see `loader_present`).
+/// Runs when the table bundle starts: mounts every table placeholder at once, unless a loader
+/// drives mounting (see `loader_present`).
 pub fn start() {
     if !loader_present() {
         mount_all();
+    }
+}
+
+/// Runs when the scenes bundle starts: mounts every `[data-scene]` placeholder at once, unless
+/// a loader drives mounting.
+pub fn start_scenes() {
+    if !loader_present() {
+        mount_selected("[data-permlab][data-scene]", false);
     }
 }
 
@@ -120,18 +130,22 @@ pub fn start() {
 /// and `data-scene` (a scene's slug instead of the table widget, see [`scenes`]).
 #[wasm_bindgen]
 pub fn mount_all() {
+    mount_selected("[data-permlab]:not([data-scene])", true);
+}
+
+fn mount_selected(selector: &str, or_new: bool) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
     let mut hosts = Vec::new();
-    if let Ok(list) = doc.query_selector_all("[data-permlab]") {
+    if let Ok(list) = doc.query_selector_all(selector) {
         for i in 0..list.length() {
             if let Some(el) = list.item(i).and_then(|n| n.dyn_into().ok()) {
                 hosts.push(el);
             }
         }
     }
-    if hosts.is_empty() {
+    if hosts.is_empty() && or_new {
         if let (Some(body), Ok(el)) = (doc.body(), doc.create_element("div")) {
             let _ = body.append_child(&el);
             if let Ok(el) = el.dyn_into() {

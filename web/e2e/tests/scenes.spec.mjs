@@ -12,18 +12,28 @@ const corpus = resolve(repo, '../shared/corpus/traces');
 const scene = (page, slug) => page.locator(`section.pl-scene[data-scene="${slug}"]`).first();
 
 async function open(page, slug) {
-  await page.goto('./');
+  await openScenes(page);
   const s = scene(page, slug);
   await expect(s.locator('h2')).toBeVisible();
   await s.scrollIntoViewIfNeeded();
   return s;
 }
 
+/// The scenes' course page (demo/scenes.html, served by permlab.js), every scene mounted at
+/// once rather than as it nears the viewport.
+async function openScenes(page, path = './demo/scenes.html') {
+  await page.goto(path);
+  await page.evaluate(async () => {
+    const m = await import(new URL('../permlab.js', location.href).href);
+    await Promise.all([...document.querySelectorAll('[data-scene]')].map((el) => m.mount(el)));
+  });
+}
+
 /// The page with every placeholder in English.
 async function openEn(page, slug) {
-  const html = readFileSync(resolve(repo, 'dist/index.html'), 'utf8').replaceAll('data-lang="zh"', 'data-lang="en"');
-  await page.route('**/en.html', (r) => r.fulfill({ contentType: 'text/html', body: html }));
-  await page.goto('./en.html');
+  const html = readFileSync(resolve(repo, 'dist/demo/scenes.html'), 'utf8').replaceAll('data-lang="zh"', 'data-lang="en"');
+  await page.route('**/demo/scenes-en.html', (r) => r.fulfill({ contentType: 'text/html', body: html }));
+  await openScenes(page, './demo/scenes-en.html');
   const s = scene(page, slug);
   await expect(s).toHaveAttribute('lang', 'en');
   return s;
@@ -497,7 +507,7 @@ async function prepare(page, slug) {
 for (const scheme of ['light', 'dark']) {
   test(`scenes: axe-core, no violations (${scheme})`, async ({ page, problems }) => {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.goto('./');
+    await openScenes(page);
     for (const slug of SCENES) {
       await expect(scene(page, slug).locator('h2')).toBeVisible();
       await prepare(page, slug);
@@ -513,7 +523,7 @@ for (const scheme of ['light', 'dark']) {
 }
 
 test('scenes: print shows the content without controls', async ({ page, problems }) => {
-  await page.goto('./');
+  await openScenes(page);
   for (const slug of SCENES) await prepare(page, slug);
   await page.emulateMedia({ media: 'print' });
   await expect(scene(page, 'merge').locator('.pl-merge-walks')).toBeHidden();
@@ -537,7 +547,7 @@ test('scenes: screenshots at 1280 px (light, dark) and 360 px; nothing wider tha
   ]) {
     const ctx = await browser.newContext(opts);
     const page = await ctx.newPage();
-    await page.goto('./');
+    await openScenes(page);
     for (const slug of SCENES) {
       await expect(scene(page, slug).locator('h2')).toBeVisible();
       const s = await prepare(page, slug);

@@ -103,6 +103,10 @@ pub trait Scene {
 /// The scene named `slug` in `lang`, if there is one. `lesson` is the placeholder's lesson
 /// text (`data-lesson`): for `replay`, a rule table in the fixtures format.
 pub fn build(slug: &str, lang: Lang, lesson: Option<&str>) -> Option<Box<dyn Scene>> {
+    if !cfg!(feature = "scenes") {
+        // The table widget's bundle: no scene is linked in.
+        return None;
+    }
     Some(match slug {
         "merge" => Box::new(merge::Merge::new(lang)),
         "timeline" => Box::new(timeline::Timeline::new(lang)),
@@ -111,6 +115,29 @@ pub fn build(slug: &str, lang: Lang, lesson: Option<&str>) -> Option<Box<dyn Sce
         "opencode-lifecycle" => Box::new(opencode_lifecycle::OpencodeLifecycle::new(lang)),
         _ => return None,
     })
+}
+
+/// What a placeholder with an unknown `data-scene` shows: the slugs there are.
+pub struct Unknown(pub String);
+
+impl Scene for Unknown {
+    fn render(&self) -> String {
+        let mut h = crate::html::H::default();
+        h.open("p")
+            .a("class", "pl-scene-unknown")
+            .a("role", "alert")
+            .gt()
+            .t("data-scene=\"")
+            .t(&self.0)
+            .t("\": unknown scene; known: ")
+            .t(&SLUGS.join(", "))
+            .close("p");
+        h.s
+    }
+
+    fn act(&mut self, _: &Event) -> bool {
+        false
+    }
 }
 
 /// Every scene slug, in the order a course introduces them.
