@@ -585,21 +585,15 @@ impl Scene for ClaudeFlow {
                 .replace("{k}", &(self.step + 1).to_string())
                 .replace("{s}", self.t(stage_name(kind)))
         );
-        h.open("section")
-            .a("class", "pl-cf-flow")
-            .a("aria-label", self.t(T::Stages))
-            .gt();
-        h.leaf("h3", "", self.t(T::Stages));
-        ui::stepper(
+        ui::open_stages(
             &mut h,
             self.lang,
-            "step",
+            "pl-cf-flow",
             self.t(T::Stages),
             self.step,
             LAST,
             &now,
         );
-        h.tag("ol", "pl-flow");
         for (i, st) in f.stages.iter().enumerate() {
             self.stage(&mut h, i, st);
         }

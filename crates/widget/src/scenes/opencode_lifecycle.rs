@@ -749,21 +749,15 @@ impl Scene for OpencodeLifecycle {
                 .replace("{s}", self.t(kind_name(kind))),
             self.t(status_word(l.stage(kind).status))
         );
-        h.open("section")
-            .a("class", "pl-lc-flow")
-            .a("aria-label", self.t(T::Stages))
-            .gt();
-        h.leaf("h3", "", self.t(T::Stages));
-        ui::stepper(
+        ui::open_stages(
             &mut h,
             self.lang,
-            "step",
+            "pl-lc-flow",
             self.t(T::Stages),
             self.step,
             LAST,
             &now,
         );
-        h.tag("ol", "pl-flow");
         for (i, s) in l.stages.iter().enumerate() {
             self.stage(&mut h, i, s);
         }

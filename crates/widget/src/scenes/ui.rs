@@ -162,6 +162,27 @@ pub fn stepper(h: &mut H, lang: Lang, act: &str, label: &str, k: usize, last: us
         .raw("</span></p>");
 }
 
+/// Opens a stage walk (the decision flow's and the lifecycle's): a `<section class=class>` with
+/// its heading, the [`stepper`] and an `<ol class="pl-flow">` for the stages — close it with
+/// `</ol></section>`.
+pub fn open_stages(
+    h: &mut H,
+    lang: Lang,
+    class: &str,
+    title: &str,
+    k: usize,
+    last: usize,
+    now: &str,
+) {
+    h.open("section")
+        .a("class", class)
+        .a("aria-label", title)
+        .gt();
+    h.leaf("h3", "", title);
+    stepper(h, lang, "step", title, k, last, now);
+    h.tag("ol", "pl-flow");
+}
+
 /// Opens a horizontally scrolling wrapper (close with `</div>`): keyboard-focusable and named,
 /// so a keyboard user can scroll a wide table.
 pub fn scroll(h: &mut H, label: &str) {
