@@ -318,7 +318,6 @@ impl Widget {
         if !loaded {
             w.load_source(Source::Builtin(Preset::Miniagent));
         }
-        let fresh = snap.guesses.is_empty() && snap.revealed.is_empty();
         let lab = &mut w.lab;
         if let Some(order) = &snap.order {
             lab.restore_order(order);
@@ -331,17 +330,6 @@ impl Widget {
         }
         for e in &snap.revealed {
             lab.reveal(*e);
-        }
-        if fresh
-            && w.lesson
-                .as_ref()
-                .is_some_and(|l| l.mode == LessonMode::Explore)
-        {
-            // An explore lesson shows every verdict at once; a quiz asks for guesses first.
-            for e in w.shown() {
-                w.lab.set_guess(e, Guess::Skip);
-                w.lab.reveal(e);
-            }
         }
         w.recompute();
         w.sync_fields();
@@ -376,6 +364,19 @@ impl Widget {
     /// An element id unique on the page: the widget's namespace (its placeholder's id) first.
     pub fn id(&self, name: &str) -> String {
         format!("{}-{name}", self.config.ns)
+    }
+
+    /// Whether the lesson is for exploring: every verdict shows at once, nothing to guess.
+    pub fn explore(&self) -> bool {
+        self.lesson
+            .as_ref()
+            .is_some_and(|l| l.mode == LessonMode::Explore)
+            && matches!(self.source, Source::Lesson(_))
+    }
+
+    /// Whether an engine's verdict shows: revealed after a guess, or an explore lesson.
+    pub fn revealed(&self, e: EngineId) -> bool {
+        self.explore() || self.lab.is_revealed(e)
     }
 
     /// Whether the lesson is a quiz (answers stay folded until asked for).
@@ -542,7 +543,7 @@ impl Widget {
     pub fn decisive(&self) -> Vec<(usize, EngineId)> {
         self.shown()
             .iter()
-            .filter(|e| self.lab.is_revealed(**e))
+            .filter(|e| self.revealed(**e))
             .filter_map(|e| self.eval(*e))
             .filter_map(|e| Some((e.rule?, e.engine)))
             .collect()

@@ -76,6 +76,7 @@ strings! {
     ToolEmpty => "工具名不能为空,例如 bash。", "The tool name cannot be empty, e.g. bash.";
     ToolSpace => "工具名必须是一个词(不能含空白),例如 edit_file。", "The tool name must be one word (no spaces), e.g. edit_file.";
     GuessTitle => "先猜,再揭示", "Guess, then reveal";
+    Verdicts => "各家的裁决", "Each engine's verdict";
     YourGuess => "你的猜测", "Your guess";
     Skip => "跳过,直接看", "Skip, just show me";
     Reveal => "揭示", "Reveal";

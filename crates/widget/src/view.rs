@@ -446,7 +446,15 @@ fn stepper(w: &Widget, h: &mut H) {
 fn guesses(w: &Widget, h: &mut H) {
     let lang = w.lang;
     h.tag("section", "pl-guesses");
-    h.leaf("h3", "", lang.s(S::GuessTitle));
+    h.leaf(
+        "h3",
+        "",
+        lang.s(if w.explore() {
+            S::Verdicts
+        } else {
+            S::GuessTitle
+        }),
+    );
     if let Some(q) = w.lesson_text("question") {
         h.leaf("p", "pl-question", &q);
     }
@@ -455,16 +463,20 @@ fn guesses(w: &Widget, h: &mut H) {
         engine_panel(w, id, h);
     }
     h.close("div");
-    h.button("pl-try-again pl-controls", "again", "")
-        .gt()
-        .t("↺ ")
-        .t(lang.s(S::TryAgain))
-        .raw("</button></section>");
+    if !w.explore() {
+        h.button("pl-try-again pl-controls", "again", "")
+            .gt()
+            .t("↺ ")
+            .t(lang.s(S::TryAgain))
+            .close("button");
+    }
+    h.close("section");
 }
 
 fn engine_panel(w: &Widget, id: EngineId, h: &mut H) {
     let lang = w.lang;
-    let revealed = w.lab.is_revealed(id);
+    let revealed = w.revealed(id);
+    let explore = w.explore();
     let guess = w.lab.guess(id);
     let eval = w.eval(id);
     let d = eval.map(|e| e.decision).unwrap_or(Decision::Ask);
@@ -484,34 +496,36 @@ fn engine_panel(w: &Widget, id: EngineId, h: &mut H) {
         .t(lang.engine(id))
         .leaf("small", "pl-gist", lang.engine_gist(id))
         .close("h4");
-    h.open("div")
-        .a("class", "pl-guess pl-controls")
-        .a("role", "group")
-        .a(
-            "aria-label",
-            &format!("{}: {}", lang.s(S::YourGuess), lang.engine(id)),
-        )
-        .gt();
-    for a in [Action::Allow, Action::Ask, Action::Deny] {
-        let g = Decision::from(a);
-        h.button(
-            &format!("pl-guess-btn pl-g-{}", a.as_str()),
-            "guess",
-            &format!("{slug}:{}", a.as_str()),
-        )
-        .a("data-guess", a.as_str())
-        .aria("aria-pressed", guess == Some(Guess::Verdict(g)))
-        .flag("disabled", revealed)
-        .gt()
-        .t(lang.action(a))
-        .close("button");
+    if !explore {
+        h.open("div")
+            .a("class", "pl-guess pl-controls")
+            .a("role", "group")
+            .a(
+                "aria-label",
+                &format!("{}: {}", lang.s(S::YourGuess), lang.engine(id)),
+            )
+            .gt();
+        for a in [Action::Allow, Action::Ask, Action::Deny] {
+            let g = Decision::from(a);
+            h.button(
+                &format!("pl-guess-btn pl-g-{}", a.as_str()),
+                "guess",
+                &format!("{slug}:{}", a.as_str()),
+            )
+            .a("data-guess", a.as_str())
+            .aria("aria-pressed", guess == Some(Guess::Verdict(g)))
+            .flag("disabled", revealed)
+            .gt()
+            .t(lang.action(a))
+            .close("button");
+        }
+        h.button("pl-skip", "guess", &format!("{slug}:skip"))
+            .aria("aria-pressed", guess == Some(Guess::Skip))
+            .flag("disabled", revealed)
+            .gt()
+            .t(lang.s(S::Skip))
+            .raw("</button></div>");
     }
-    h.button("pl-skip", "guess", &format!("{slug}:skip"))
-        .aria("aria-pressed", guess == Some(Guess::Skip))
-        .flag("disabled", revealed)
-        .gt()
-        .t(lang.s(S::Skip))
-        .raw("</button></div>");
     if !revealed {
         h.button("pl-reveal pl-controls", "reveal", slug)
             .flag("disabled", guess.is_none())
@@ -545,7 +559,9 @@ fn engine_panel(w: &Widget, id: EngineId, h: &mut H) {
             .raw(": </span><strong>")
             .t(lang.decision(d))
             .raw("</strong></p>");
-        h.leaf("p", &format!("pl-mark {class}"), &mark);
+        if !explore {
+            h.leaf("p", &format!("pl-mark {class}"), &mark);
+        }
         h.tag("p", "pl-why").t(&why);
         if inferred {
             h.t(lang.s(S::Inferred));
@@ -1089,6 +1105,33 @@ mod tests {
         assert!(region(&w, "guesses").contains("<p class=\"pl-question\">Which one wins?</p>"));
         assert!(region(&w, "guesses").contains("id=\"q1-h-opencode\""));
         assert!(region(&w, "disagree").contains("id=\"q1-disagree-h\""));
+    }
+
+    #[test]
+    fn an_explore_lesson_shows_every_verdict_with_nothing_to_guess() {
+        let lesson = r#"{"title": "t", "language": "en", "mode": "explore", "engines": ["first-match", "opencode"],
+            "presets": [{"id": "a", "rules": [{"tool": "bash", "pattern": "git push *", "action": "deny"}, {"tool": "bash", "pattern": "git *", "action": "allow"}],
+                         "calls": [{"tool": "bash", "input": "git push origin main"}]},
+                        {"id": "b", "rules": [{"tool": "bash", "pattern": "*", "action": "ask"}],
+                         "calls": [{"tool": "bash", "input": "ls"}]}]}"#;
+        let mut w = Widget::new(
+            Config {
+                lang: Lang::En,
+                ns: "x".into(),
+                fixtures: String::new(),
+                selfcheck: String::new(),
+                lesson: Some(lesson.into()),
+            },
+            "",
+        );
+        let g = region(&w, "guesses");
+        assert!(g.contains("data-engine=\"first-match\" data-verdict=\"deny\""), "{g}");
+        assert!(g.contains("data-engine=\"opencode\" data-verdict=\"allow\""), "{g}");
+        assert!(!g.contains("pl-guess-btn") && !g.contains("pl-reveal") && !g.contains("pl-mark"), "{g}");
+        assert!(region(&w, "rules").contains("data-decisive="));
+        // Another preset of the lesson: still nothing to guess.
+        w.act(Msg::Source(crate::app::Source::Lesson(1)));
+        assert!(region(&w, "guesses").contains("data-engine=\"opencode\" data-verdict=\"ask\""));
     }
 
     #[test]
