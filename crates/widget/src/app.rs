@@ -144,6 +144,8 @@ pub enum Msg {
     Import,
     /// The worker's answer to a `.rules` import (see [`import_reply`]).
     ImportReply(String),
+    /// The worker's answer for a lesson with Codex `.rules` configs (see [`worker_reply`]).
+    LessonReply(String),
 }
 
 /// Which stepper move [`Msg::StepBy`] means.
@@ -221,6 +223,8 @@ pub struct Widget {
     /// A Codex `.rules` file waits for the worker (which has the Starlark interpreter): the
     /// request `dom` sends it.
     pub worker_import: Option<String>,
+    /// A lesson with a Codex `.rules` config waits for the worker to read it (the request).
+    pub worker_lesson: Option<String>,
     /// Self-check results so far.
     pub checks: Vec<CheckResult>,
     /// The self-check is running.
@@ -240,7 +244,17 @@ impl Widget {
     /// A widget as `config` and the URL hash `hash` say.
     pub fn new(config: Config, hash: &str) -> Widget {
         let snap = Snapshot::from_entries(&crate::hash::read(hash, &config.ns));
-        let (lesson, lesson_problems) = read_lesson(config.lesson.as_deref());
+        // A Codex `.rules` config in the lesson is read by the worker (the page has no Starlark);
+        // the built-in rule sets show meanwhile.
+        let worker_lesson = config
+            .lesson
+            .as_deref()
+            .filter(|t| !import::RULES_FILES && has_codex_config(t))
+            .map(lesson_request);
+        let (lesson, lesson_problems) = match worker_lesson {
+            Some(_) => (None, Vec::new()),
+            None => read_lesson(config.lesson.as_deref()),
+        };
         let custom = snap
             .custom
             .clone()
@@ -289,6 +303,7 @@ impl Widget {
             import_error: None,
             import_summary: None,
             worker_import: None,
+            worker_lesson,
             checks: Vec::new(),
             checking: false,
             table_rev: 0,
@@ -701,6 +716,33 @@ impl Widget {
                     self.load_source(Source::Import);
                 }
             }
+            Msg::LessonReply(reply) => {
+                self.worker_lesson = None;
+                let v = permlab_core::json::parse(&reply).ok();
+                let text = v
+                    .as_ref()
+                    .and_then(|v| v.get("lesson"))
+                    .and_then(|l| l.as_str());
+                let error = v
+                    .as_ref()
+                    .and_then(|v| v.get("error"))
+                    .and_then(|e| e.as_str());
+                match (text, error) {
+                    (Some(text), _) => {
+                        let (lesson, problems) = read_lesson(Some(text));
+                        self.lesson = lesson;
+                        self.lesson_problems = problems;
+                        if self.lesson.is_some() {
+                            self.load_source(Source::Lesson(0));
+                        }
+                    }
+                    (None, e) => {
+                        self.lesson_problems = vec![e
+                            .unwrap_or("the worker's answer cannot be read")
+                            .to_string()];
+                    }
+                }
+            }
             Msg::ImportReply(reply) => match read_reply(&reply) {
                 Ok(imported) => self.load_imported(imported),
                 Err(e) => {
@@ -1104,6 +1146,89 @@ pub fn import_reply(request: &str) -> String {
     Value::Object(vec![("import".into(), Value::Object(out))]).to_json()
 }
 
+/// Whether a lesson's text has a preset whose `config` is a Codex `.rules` file.
+fn has_codex_config(text: &str) -> bool {
+    use permlab_core::json::{self, Value};
+    let Ok(v) = json::parse(text) else {
+        return false;
+    };
+    v.get("presets")
+        .and_then(Value::as_array)
+        .unwrap_or(&[])
+        .iter()
+        .any(|p| {
+            p.get("config")
+                .and_then(|c| c.get("format"))
+                .and_then(Value::as_str)
+                == Some("codex")
+        })
+}
+
+/// The worker request for a lesson with Codex `.rules` configs.
+pub fn lesson_request(text: &str) -> String {
+    use permlab_core::json::Value;
+    Value::Object(vec![("lesson".into(), Value::from(text))]).to_json()
+}
+
+/// The worker's answer to any request of the page: a `.rules` import ([`import_reply`]) or a
+/// lesson whose Codex `.rules` configs it reads and turns into `rules` rows (the lesson's own
+/// text otherwise unchanged), `{"lesson": text}` or `{"error": message}`.
+pub fn worker_reply(request: &str) -> String {
+    use permlab_core::json::{self, Value};
+    let req = json::parse(request).ok();
+    let Some(text) = req
+        .as_ref()
+        .and_then(|r| r.get("lesson"))
+        .and_then(Value::as_str)
+    else {
+        return import_reply(request);
+    };
+    let answer = |k: &str, v: String| Value::Object(vec![(k.into(), Value::from(v))]).to_json();
+    let mut lesson = match json::parse(text) {
+        Ok(v) => v,
+        Err(e) => return answer("error", e.to_string()),
+    };
+    if let Value::Object(fields) = &mut lesson {
+        for (key, presets) in fields.iter_mut() {
+            let (true, Value::Array(presets)) = (key == "presets", presets) else {
+                continue;
+            };
+            for (i, preset) in presets.iter_mut().enumerate() {
+                let Value::Object(p) = preset else { continue };
+                let codex = p.iter().find(|(k, _)| k == "config").and_then(|(_, c)| {
+                    (c.get("format").and_then(Value::as_str) == Some("codex")).then(|| {
+                        c.get("text")
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .to_string()
+                    })
+                });
+                let Some(rules_text) = codex else { continue };
+                match import::import(Format::Codex, &rules_text) {
+                    Ok(imp) => {
+                        let rows = imp
+                            .table
+                            .rules()
+                            .iter()
+                            .map(|r| {
+                                Value::Object(vec![
+                                    ("tool".into(), Value::from(r.tool.as_str())),
+                                    ("pattern".into(), Value::from(r.pattern.as_str())),
+                                    ("action".into(), Value::from(r.action.as_str())),
+                                ])
+                            })
+                            .collect();
+                        p.retain(|(k, _)| k != "config");
+                        p.push(("rules".into(), Value::Array(rows)));
+                    }
+                    Err(e) => return answer("error", format!("presets[{i}].config: {e}")),
+                }
+            }
+        }
+    }
+    answer("lesson", lesson.to_json())
+}
+
 /// The page's side of [`import_reply`].
 fn read_reply(reply: &str) -> Result<import::Imported, String> {
     use permlab_core::json::{self, Value};
@@ -1378,6 +1503,40 @@ mod tests {
             "prefix_rule(pattern=[], decision=\"x\")",
         ))));
         assert!(w.import_error.is_some());
+    }
+
+    #[test]
+    fn a_lesson_with_a_codex_rules_config_is_read_through_the_worker_protocol() {
+        let lesson = r#"{"title": "codex", "language": "en", "mode": "quiz", "engines": ["codex", "opencode"],
+            "presets": [{"id": "rules", "config": {"format": "codex", "text": "prefix_rule(pattern=[\"git\", \"push\"], decision=\"forbidden\")\nprefix_rule(pattern=[\"git\"], decision=\"allow\")\n"},
+                         "calls": [{"tool": "bash", "input": "git push origin main", "expect": {"codex": "deny"}},
+                                   {"tool": "bash", "input": "git status", "expect": {"codex": "allow"}}]}]}"#;
+        assert!(has_codex_config(lesson));
+        let reply = worker_reply(&lesson_request(lesson));
+        let mut w = widget("");
+        w.worker_lesson = Some(String::new());
+        w.act(Msg::LessonReply(reply));
+        assert!(w.worker_lesson.is_none());
+        assert!(w.lesson_problems.is_empty(), "{:?}", w.lesson_problems);
+        assert_eq!(w.source, Source::Lesson(0));
+        assert_eq!(w.table().len(), 2);
+        let calls = w.lesson.clone().unwrap().presets[0].calls.clone();
+        for (k, c) in calls.iter().enumerate() {
+            w.act(Msg::PickCall(k));
+            for (e, want) in &c.expect {
+                assert_eq!(w.eval(*e).unwrap().decision, *want, "{}", c.call);
+            }
+        }
+        // A broken .rules file in a lesson is reported, not half-applied.
+        let bad = lesson.replace("forbidden", "Forbidden");
+        let mut w = widget("");
+        w.act(Msg::LessonReply(worker_reply(&lesson_request(&bad))));
+        assert!(
+            w.lesson_problems[0].starts_with("presets[0].config: "),
+            "{:?}",
+            w.lesson_problems
+        );
+        assert_eq!(w.source, Source::Builtin(Preset::Miniagent));
     }
 
     #[test]

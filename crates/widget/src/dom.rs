@@ -210,6 +210,9 @@ pub fn mount(host: HtmlElement, config: Config) -> Rc<Mounted> {
     if m.w.borrow().worker_import.is_some() {
         import_in_worker(&m);
     }
+    if m.w.borrow().worker_lesson.is_some() {
+        lesson_in_worker(&m);
+    }
     m
 }
 
@@ -386,16 +389,43 @@ fn handle(m: &Rc<Mounted>, ty: &str, e: &Event) {
 /// Sends a `.rules` file to the worker (it has the Starlark interpreter the page leaves out)
 /// and loads its answer.
 fn import_in_worker(m: &Rc<Mounted>) {
-    let (request, script) = {
-        let w = m.w.borrow();
-        let Some(r) = w.worker_import.clone() else {
-            return;
-        };
-        (r, web::absolute_url(&w.config.selfcheck))
-    };
+    let request = m.w.borrow().worker_import.clone();
+    if let Some(r) = request {
+        ask_worker(m, r, true);
+    }
+}
+
+/// A lesson whose Codex `.rules` configs only the worker can read.
+fn lesson_in_worker(m: &Rc<Mounted>) {
+    let request = m.w.borrow().worker_lesson.clone();
+    if let Some(r) = request {
+        ask_worker(m, r, false);
+    }
+}
+
+/// Sends `request` to the worker (it has the Starlark interpreter the page leaves out) and
+/// hands its answer to the widget: an import's (`import`) or a lesson's.
+fn ask_worker(m: &Rc<Mounted>, request: String, import: bool) {
+    let script = web::absolute_url(&m.w.borrow().config.selfcheck);
     let weak: Weak<Mounted> = Rc::downgrade(m);
     let worker = Rc::new(RefCell::new(None::<web_sys::Worker>));
     let handle = worker.clone();
+    let answer = move |w: &mut Widget, reply: String| {
+        if import {
+            w.worker_import = None;
+            w.act(Msg::ImportReply(reply));
+        } else {
+            w.act(Msg::LessonReply(reply));
+        }
+    };
+    let failed = move |e: String| {
+        let e = permlab_core::json::Value::from(e).to_json();
+        if import {
+            format!("{{\"import\": {{\"error\": {e}}}}}")
+        } else {
+            format!("{{\"error\": {e}}}")
+        }
+    };
     let started = web::run_worker(&script, &request, move |msg| {
         let Some(m) = weak.upgrade() else { return };
         let reply = match msg {
@@ -406,26 +436,15 @@ fn import_in_worker(m: &Rc<Mounted>) {
                 return;
             }
             Ok(text) => text,
-            Err(e) => format!(
-                "{{\"import\": {{\"error\": {}}}}}",
-                permlab_core::json::Value::from(e).to_json()
-            ),
+            Err(e) => failed(e),
         };
-        {
-            let mut w = m.w.borrow_mut();
-            w.worker_import = None;
-            w.act(Msg::ImportReply(reply));
-        }
+        answer(&mut m.w.borrow_mut(), reply);
         refresh(&m);
     });
     match started {
         Ok(wk) => *worker.borrow_mut() = Some(wk),
         Err(e) => {
-            {
-                let mut w = m.w.borrow_mut();
-                w.worker_import = None;
-                w.import_error = Some(e);
-            }
+            answer(&mut m.w.borrow_mut(), failed(e));
             refresh(m);
         }
     }

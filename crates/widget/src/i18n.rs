@@ -54,6 +54,7 @@ strings! {
     ImportNeedsWorker => "Codex 的 .rules 文件要由 Starlark 解释器读取,它随在线页面按需加载;离线单文件里没有它。请在在线页面上导入。", "A Codex .rules file is read by the Starlark interpreter, which the online page loads on demand; the offline single file does not have it. Import it on the online page.";
     MatrixSpoils => "(会直接显示所有答案)", "(shows every answer)";
     ImportReading => "正在读取 .rules 文件(Starlark 解释器按需加载)……", "Reading the .rules file (the Starlark interpreter loads on demand)…";
+    LessonReading => "正在读取课程里的 Codex .rules 配置(Starlark 解释器按需加载)……", "Reading the lesson's Codex .rules config (the Starlark interpreter loads on demand)…";
     LessonBroken => "课程文件有问题,先显示内置规则集", "The lesson file has problems; showing the built-in rule sets";
     Caption => "规则表(拖动 ⠿ 或用键盘重排)", "Rule table (drag ⠿ or use the keyboard to reorder)";
     Grip => "拖动或按空格拿起", "Drag, or press Space to lift";

@@ -63,6 +63,14 @@ pub fn cursor_glyph(e: EngineId) -> &'static str {
 fn head(w: &Widget, h: &mut H) {
     let lang = w.lang;
     h.leaf("h2", "pl-title", &w.title());
+    if w.worker_lesson.is_some() {
+        h.open("p")
+            .a("class", "pl-lesson-pending")
+            .a("role", "status")
+            .gt()
+            .t(lang.s(S::LessonReading))
+            .close("p");
+    }
     if !w.lesson_problems.is_empty() {
         h.open("div")
             .a("class", "pl-lesson-problems")
@@ -1125,9 +1133,18 @@ mod tests {
             "",
         );
         let g = region(&w, "guesses");
-        assert!(g.contains("data-engine=\"first-match\" data-verdict=\"deny\""), "{g}");
-        assert!(g.contains("data-engine=\"opencode\" data-verdict=\"allow\""), "{g}");
-        assert!(!g.contains("pl-guess-btn") && !g.contains("pl-reveal") && !g.contains("pl-mark"), "{g}");
+        assert!(
+            g.contains("data-engine=\"first-match\" data-verdict=\"deny\""),
+            "{g}"
+        );
+        assert!(
+            g.contains("data-engine=\"opencode\" data-verdict=\"allow\""),
+            "{g}"
+        );
+        assert!(
+            !g.contains("pl-guess-btn") && !g.contains("pl-reveal") && !g.contains("pl-mark"),
+            "{g}"
+        );
         assert!(region(&w, "rules").contains("data-decisive="));
         // Another preset of the lesson: still nothing to guess.
         w.act(Msg::Source(crate::app::Source::Lesson(1)));

@@ -92,3 +92,30 @@ test('mount(element, lesson) from page JavaScript reads the lesson format; unmou
   await expect(w.locator('.pl-widget')).toHaveCount(0);
   expect(problems).toEqual([]);
 });
+
+test('a lesson whose preset is a Codex .rules file: the worker reads it, the page shows it', async ({ page, problems }) => {
+  await page.goto('./');
+  await expect(rows(page).first()).toBeVisible();
+  const lesson = JSON.stringify({
+    title: { zh: 'Codex 的前缀规则', en: 'Codex prefix rules' },
+    language: 'zh', mode: 'quiz', engines: ['codex', 'opencode'],
+    presets: [{
+      id: 'rules',
+      config: { format: 'codex', text: corpus('codex/001.rules') },
+      calls: [{ tool: 'bash', input: 'git status' }],
+    }],
+  });
+  await page.evaluate((lesson) => {
+    const div = document.createElement('div');
+    div.id = 'cx';
+    document.body.append(div);
+    window.__cx = window.wasmBindings.mount(div, lesson);
+  }, lesson);
+  const w = page.locator('#cx');
+  await expect(w.locator('.pl-title')).toHaveText('Codex 的前缀规则');
+  await expect(w.locator('.pl-lesson-pending')).toHaveCount(0);
+  expect(await w.locator('tbody.pl-rules tr').count()).toBeGreaterThan(0);
+  await expect(w.locator('.pl-engine[data-engine="codex"]')).toBeAttached();
+  await expect(w.locator('.pl-matrix tr[data-call="0"] td[data-engine="codex"]')).toHaveAttribute('data-verdict', /allow|ask|deny/);
+  expect(problems).toEqual([]);
+});

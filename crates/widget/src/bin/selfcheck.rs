@@ -7,7 +7,8 @@
 //!
 //! It also reads pasted Codex `.rules` files for the import panel: a message that is a JSON
 //! object (`{"import": "codex", "text": …}`) gets one answer (`{"import": {…}}`, see
-//! `permlab_widget::app::import_reply`), then `done`.
+//! `permlab_widget::app::import_reply`), then `done`; `{"lesson": …}` gets the lesson with its
+//! Codex `.rules` configs read into rows (`permlab_widget::app::worker_reply`).
 //!
 //! Protocol: the worker posts `ready`; the page then posts the fixtures' base URL (absolute,
 //! ending in `/`); the worker posts back one JSON object per fixture file, `{"name", "ok":
@@ -82,7 +83,7 @@ fn main() {
             let scope = worker.clone();
             if base.starts_with('{') {
                 // A pasted Codex .rules file to read (the page has no Starlark interpreter).
-                let reply = permlab_widget::app::import_reply(&base);
+                let reply = permlab_widget::app::worker_reply(&base);
                 let _ = scope.post_message(&JsValue::from_str(&reply));
                 let _ = scope.post_message(&JsValue::from_str("done"));
                 return;
