@@ -225,6 +225,8 @@ pub struct Widget {
     pub worker_import: Option<String>,
     /// A lesson with a Codex `.rules` config waits for the worker to read it (the request).
     pub worker_lesson: Option<String>,
+    /// The URL hash's state, kept until the worker's table arrives.
+    pending: Option<Snapshot>,
     /// Self-check results so far.
     pub checks: Vec<CheckResult>,
     /// The self-check is running.
@@ -304,6 +306,7 @@ impl Widget {
             import_summary: None,
             worker_import: None,
             worker_lesson,
+            pending: None,
             checks: Vec::new(),
             checking: false,
             table_rev: 0,
@@ -333,23 +336,12 @@ impl Widget {
         if !loaded {
             w.load_source(Source::Builtin(Preset::Miniagent));
         }
-        let lab = &mut w.lab;
-        if let Some(order) = &snap.order {
-            lab.restore_order(order);
+        if w.worker_import.is_some() || w.worker_lesson.is_some() {
+            // Where the learner was applies to the table the worker is about to give.
+            w.pending = Some(snap);
+        } else {
+            w.restore(&snap);
         }
-        if let Some(c) = &snap.call {
-            lab.set_call(c.clone());
-        }
-        for (e, g) in &snap.guesses {
-            lab.set_guess(*e, *g);
-        }
-        for e in &snap.revealed {
-            lab.reveal(*e);
-        }
-        w.recompute();
-        w.sync_fields();
-        let total = w.total_steps();
-        w.lab.set_step(snap.step, total);
         w
     }
 
@@ -379,6 +371,27 @@ impl Widget {
     /// An element id unique on the page: the widget's namespace (its placeholder's id) first.
     pub fn id(&self, name: &str) -> String {
         format!("{}-{name}", self.config.ns)
+    }
+
+    /// Puts back where the learner was (order, call, guesses, reveals, step) on this table.
+    fn restore(&mut self, snap: &Snapshot) {
+        let lab = &mut self.lab;
+        if let Some(order) = &snap.order {
+            lab.restore_order(order);
+        }
+        if let Some(c) = &snap.call {
+            lab.set_call(c.clone());
+        }
+        for (e, g) in &snap.guesses {
+            lab.set_guess(*e, *g);
+        }
+        for e in &snap.revealed {
+            lab.reveal(*e);
+        }
+        self.recompute();
+        self.sync_fields();
+        let total = self.total_steps();
+        self.lab.set_step(snap.step, total);
     }
 
     /// Whether the lesson is for exploring: every verdict shows at once, nothing to guess.
@@ -732,8 +745,15 @@ impl Widget {
                         let (lesson, problems) = read_lesson(Some(text));
                         self.lesson = lesson;
                         self.lesson_problems = problems;
-                        if self.lesson.is_some() {
-                            self.load_source(Source::Lesson(0));
+                        if let Some(l) = &self.lesson {
+                            let wanted = self.pending.as_ref().and_then(|s| {
+                                let id = s.preset.as_deref()?.strip_prefix("l-")?;
+                                l.presets.iter().position(|p| p.id == id)
+                            });
+                            self.load_source(Source::Lesson(wanted.unwrap_or(0)));
+                            if let Some(snap) = self.pending.take().filter(|_| wanted.is_some()) {
+                                self.restore(&snap);
+                            }
                         }
                     }
                     (None, e) => {
@@ -744,7 +764,13 @@ impl Widget {
                 }
             }
             Msg::ImportReply(reply) => match read_reply(&reply) {
-                Ok(imported) => self.load_imported(imported),
+                Ok(imported) => {
+                    self.load_imported(imported);
+                    let snap = self.pending.take();
+                    if let Some(snap) = snap.filter(|s| s.preset.as_deref() == Some("import")) {
+                        self.restore(&snap);
+                    }
+                }
                 Err(e) => {
                     self.import_error = Some(e);
                     self.import_summary = None;

@@ -43,10 +43,15 @@ for (const [file, format, engine] of [
     const cells = page.locator('.pl-matrix td[data-verdict]');
     expect(await cells.count()).toBe((await page.locator(".pl-matrix tbody tr").count()) * 5);
     expect(await page.locator(".pl-matrix tbody tr").count()).toBeGreaterThan(9);
-    // Nothing typed is lost on a reload: the hash keeps the pasted config.
+    // Nothing is lost on a reload: the hash keeps the pasted config and the order made on it
+    // (for a .rules file, once the worker has read it again).
+    await page.locator('.pl-reverse').click();
+    const ids = () => rows(page).evaluateAll((rs) => rs.map((r) => r.dataset.ruleId).join(' '));
+    const reversed = await ids();
     await page.reload();
     await expect(page.locator('.pl-preset[data-preset="import"]')).toHaveAttribute('aria-pressed', 'true');
     expect(await rows(page).count()).toBeGreaterThanOrEqual(imported);
+    if (imported > 1) expect(await ids()).toBe(reversed);
     if (format === 'codex') await page.screenshot({ path: screenshotPath('import-codex'), fullPage: true });
     expect(problems).toEqual([]);
   });
