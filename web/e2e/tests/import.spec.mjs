@@ -124,3 +124,30 @@ test('a lesson whose preset is a Codex .rules file: the worker reads it, the pag
   await expect(w.locator('.pl-matrix tr[data-call="0"] td[data-engine="codex"]')).toHaveAttribute('data-verdict', /allow|ask|deny/);
   expect(problems).toEqual([]);
 });
+
+test('an explore lesson shows every verdict at once, with nothing to guess', async ({ page, problems }) => {
+  await page.goto('./');
+  await expect(rows(page).first()).toBeVisible();
+  const lesson = JSON.stringify({
+    title: 'explore', language: 'en', mode: 'explore', engines: ['first-match', 'opencode', 'claude-code'],
+    presets: [{ id: 'git', rules: [
+      { tool: 'bash', pattern: 'git push *', action: 'deny' },
+      { tool: 'bash', pattern: 'git *', action: 'allow' }],
+    calls: [{ tool: 'bash', input: 'git push origin main' }] }],
+  });
+  await page.evaluate((lesson) => {
+    const div = document.createElement('div');
+    div.id = 'ex';
+    div.dataset.lang = 'en';
+    document.body.append(div);
+    window.wasmBindings.mount(div, lesson);
+  }, lesson);
+  const w = page.locator('#ex');
+  await expect(w.locator('.pl-engine[data-engine="first-match"]')).toHaveAttribute('data-verdict', 'deny');
+  await expect(w.locator('.pl-engine[data-engine="opencode"]')).toHaveAttribute('data-verdict', 'allow');
+  await expect(w.locator('.pl-engine[data-engine="claude-code"]')).toHaveAttribute('data-verdict', 'deny');
+  await expect(w.locator('.pl-guess-btn, .pl-reveal, .pl-mark')).toHaveCount(0);
+  // The decisive rows are highlighted at once.
+  await expect(w.locator('tbody.pl-rules tr[data-decisive]')).toHaveCount(2);
+  expect(problems).toEqual([]);
+});
