@@ -324,14 +324,6 @@ impl Widget {
         } else {
             Source::Builtin(Preset::Miniagent)
         };
-        if wanted == Some(Source::Import)
-            && !import::RULES_FILES
-            && Format::from_slug(&w.import_format).unwrap_or_else(|| detect(&w.import_text))
-                == Format::Codex
-        {
-            // A pasted .rules file is read again by the worker; the default shows meanwhile.
-            w.worker_import = Some(import_request(&w.import_text));
-        }
         let loaded = wanted.is_some_and(|s| w.load_source(s)) || w.load_source(default);
         if !loaded {
             w.load_source(Source::Builtin(Preset::Miniagent));
@@ -711,23 +703,7 @@ impl Widget {
             Msg::ImportFormat(f) => self.import_format = f,
             Msg::ImportText(t) => self.import_text = t,
             Msg::Import => {
-                let format = Format::from_slug(&self.import_format)
-                    .unwrap_or_else(|| detect(&self.import_text));
-                if format == Format::Codex
-                    && !import::RULES_FILES
-                    && self.config.selfcheck == "none"
-                {
-                    // An offline page has no worker file to start.
-                    self.import_error = Some(self.lang.s(S::ImportNeedsWorker).to_string());
-                    self.import_summary = None;
-                } else if format == Format::Codex && !import::RULES_FILES {
-                    // The page's wasm has no Starlark: the worker reads the file.
-                    self.worker_import = Some(import_request(&self.import_text));
-                    self.import_error = None;
-                    self.import_summary = None;
-                } else {
-                    self.load_source(Source::Import);
-                }
+                self.load_source(Source::Import);
             }
             Msg::LessonReply(reply) => {
                 self.worker_lesson = None;
@@ -763,25 +739,28 @@ impl Widget {
                     }
                 }
             }
-            Msg::ImportReply(reply) => match read_reply(&reply) {
-                Ok(imported) => {
-                    self.load_imported(imported);
-                    let snap = self.pending.take();
-                    if let Some(snap) = snap.filter(|s| s.preset.as_deref() == Some("import")) {
-                        self.restore(&snap);
+            Msg::ImportReply(reply) => {
+                self.worker_import = None;
+                match read_reply(&reply) {
+                    Ok(imported) => {
+                        self.load_imported(imported);
+                        let snap = self.pending.take();
+                        if let Some(snap) = snap.filter(|s| s.preset.as_deref() == Some("import")) {
+                            self.restore(&snap);
+                        }
+                    }
+                    Err(e) => {
+                        self.import_error = Some(e);
+                        self.import_summary = None;
                     }
                 }
-                Err(e) => {
-                    self.import_error = Some(e);
-                    self.import_summary = None;
-                }
-            },
+            }
         }
         true
     }
 
-    /// Switches to `source`; `false` (and nothing changes, except the import panel's message)
-    /// when it cannot be read.
+    /// Switches to `source`; `false` (and nothing changes but the import panel's message, or a
+    /// `.rules` file handed to the worker) when it cannot be read here.
     pub fn load_source(&mut self, source: Source) -> bool {
         match source {
             Source::Builtin(Preset::Custom) => match presets::parse_custom(&self.custom) {
@@ -796,14 +775,30 @@ impl Widget {
                 let calls = p.calls.iter().map(|c| c.call.clone()).collect();
                 self.load(source, p.table.clone(), calls, Some(Rc::new(p)));
             }
-            Source::Import => match import_config(&self.import_format, &self.import_text) {
-                Ok(imported) => self.load_imported(imported),
-                Err(e) => {
-                    self.import_error = Some(e);
+            Source::Import => {
+                let format = Format::from_slug(&self.import_format)
+                    .unwrap_or_else(|| detect(&self.import_text));
+                if format == Format::Codex && !import::RULES_FILES {
+                    // The page's wasm has no Starlark: the worker reads the file (and the table
+                    // shown meanwhile stays). An offline page has no worker file to start.
                     self.import_summary = None;
+                    if self.config.selfcheck == "none" {
+                        self.import_error = Some(self.lang.s(S::ImportNeedsWorker).to_string());
+                    } else {
+                        self.import_error = None;
+                        self.worker_import = Some(import_request(&self.import_text));
+                    }
                     return false;
                 }
-            },
+                match import_config(&self.import_format, &self.import_text) {
+                    Ok(imported) => self.load_imported(imported),
+                    Err(e) => {
+                        self.import_error = Some(e);
+                        self.import_summary = None;
+                        return false;
+                    }
+                }
+            }
         }
         true
     }

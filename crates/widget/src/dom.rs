@@ -412,7 +412,6 @@ fn ask_worker(m: &Rc<Mounted>, request: String, import: bool) {
     let handle = worker.clone();
     let answer = move |w: &mut Widget, reply: String| {
         if import {
-            w.worker_import = None;
             w.act(Msg::ImportReply(reply));
         } else {
             w.act(Msg::LessonReply(reply));
