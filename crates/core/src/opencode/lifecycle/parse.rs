@@ -666,11 +666,7 @@ impl Parser<'_> {
                             Some(b'\\') => self.i += 2,
                             Some(b'$') => self.dollar(1),
                             Some(b'`') => {
-                                self.i += 1;
-                                self.nested(1, Stop::Backtick);
-                                if self.peek() == Some(b'`') {
-                                    self.i += 1;
-                                }
+                                self.backtick(1);
                             }
                             _ => self.i += 1,
                         }
@@ -860,11 +856,7 @@ impl Parser<'_> {
                         break;
                     }
                     bare = false;
-                    self.i += 1;
-                    self.nested(depth, Stop::Backtick);
-                    if self.peek() == Some(b'`') {
-                        self.i += 1;
-                    }
+                    self.backtick(depth);
                     parts.push(Part::Other);
                 }
                 b'$' => {
@@ -919,6 +911,15 @@ impl Parser<'_> {
         })
     }
 
+    /// `` `…` `` at the cursor: the opening tick, the commands inside, the closing tick.
+    fn backtick(&mut self, depth: usize) {
+        self.i += 1;
+        self.nested(depth, Stop::Backtick);
+        if self.peek() == Some(b'`') {
+            self.i += 1;
+        }
+    }
+
     fn nested(&mut self, depth: usize, stop: Stop) {
         if depth + 1 > MAX_DEPTH {
             // Skip to the matching closer without descending.
@@ -959,11 +960,7 @@ impl Parser<'_> {
                 b'\\' => self.i += 2,
                 b'$' => self.dollar(depth),
                 b'`' if self.bt == 0 => {
-                    self.i += 1;
-                    self.nested(depth, Stop::Backtick);
-                    if self.peek() == Some(b'`') {
-                        self.i += 1;
-                    }
+                    self.backtick(depth);
                 }
                 _ => self.i += 1,
             }
@@ -1017,11 +1014,7 @@ impl Parser<'_> {
                             self.i += 1;
                         }
                         b'`' if self.bt == 0 => {
-                            self.i += 1;
-                            self.nested(depth, Stop::Backtick);
-                            if self.peek() == Some(b'`') {
-                                self.i += 1;
-                            }
+                            self.backtick(depth);
                         }
                         _ => self.i += 1,
                     }
