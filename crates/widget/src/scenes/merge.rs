@@ -56,6 +56,7 @@ pub const HOOK_REASON: &str = "Suggested by the PreToolUse hook";
 pub const APPROVER_ERROR: &str = "the approval provider threw";
 
 /// The scene's state.
+#[derive(Clone, PartialEq)]
 pub struct Merge {
     lang: Lang,
     /// The tool's name.
@@ -630,15 +631,7 @@ impl Scene for Merge {
     }
 
     fn act(&mut self, e: &Event) -> bool {
-        let before = (
-            self.tool.clone(),
-            self.effect,
-            self.arg.clone(),
-            self.hook,
-            self.hook_behavior,
-            self.hook_tool.clone(),
-            self.answer,
-        );
+        let before = self.clone();
         match (e.kind, e.act) {
             ("click", "walk") => {
                 if let Ok(i) = e.arg.parse() {
@@ -678,33 +671,17 @@ impl Scene for Merge {
                     "fail" => Some(Answer::Fail),
                     _ => self.answer,
                 };
-                return (
-                    self.tool.clone(),
-                    self.effect,
-                    self.arg.clone(),
-                    self.hook,
-                    self.hook_behavior,
-                    self.hook_tool.clone(),
-                    self.answer,
-                ) != before;
+                return self.answer != before.answer;
             }
             _ => return false,
         }
-        let request_changed = (
-            &self.tool,
-            self.effect,
-            &self.arg,
-            self.hook,
-            self.hook_behavior,
-            &self.hook_tool,
-        ) != (
-            &before.0, before.1, &before.2, before.3, before.4, &before.5,
-        );
-        if request_changed {
-            // A new request: the old answer was to another prompt.
+        // Only the request can have changed here: a new request, and the old answer was to
+        // another prompt.
+        let changed = *self != before;
+        if changed {
             self.answer = None;
         }
-        request_changed || self.answer != before.6
+        changed
     }
 }
 
