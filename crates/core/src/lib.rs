@@ -37,6 +37,7 @@ pub mod lcc;
 pub mod lesson;
 pub mod merge;
 pub mod opencode;
+pub mod pi_gate;
 mod pychar;
 pub mod replay;
 pub mod table;

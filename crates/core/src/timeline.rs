@@ -9,7 +9,10 @@
 //! | `ask-every-time` | 74 of 139 calls ask under CoreCoder interactive (53 %); ~93 % approved | not here: needs the 26 runs ([`crate::replay`] computes it for any trace) |
 //! | `rules` | first-match denies `python -m unittest -v test_dateparse.py` by #8 | first-match over the given table |
 //! | `layered-model-approval` | the auto classifier misses 17 % (n = 52) | not computable (Anthropic's own report) |
-//! | `sandbox` | the `shutil.rmtree` one-liner passes 4 of 4 blacklists | passes 2 of 2 ported blacklists |
+//! | `sandbox` | the `shutil.rmtree` one-liner passes 4 of 4 blacklists | [`timeline`]: 2 of 2 (lcc, CoreCoder); [`timeline_with_pi`]: 4 of 4 (lcc s01, s03, CoreCoder, Pi) |
+//!
+//! [`timeline_with_pi`] also runs Pi's `permission-gate.ts` ([`Gate::Pi`], [`crate::pi_gate`])
+//! in the `blacklist` stage: it misses 3 of 6 and wrongly blocks 0 of 4.
 //!
 //! The dangerous and everyday lists are the course's, kept once in [`crate::lcc`]
 //! ([`COURSE_DANGEROUS`], [`COURSE_EVERYDAY`]). The course never lists its five everyday
@@ -89,30 +92,50 @@ pub enum Gate {
     Lcc,
     /// CoreCoder 0.7.0's `_DANGEROUS_PATTERNS`.
     CoreCoder,
+    /// Pi's `permission-gate.ts` extension ([`crate::pi_gate`]): a match asks (blocks without a
+    /// UI); here "caught" means it does not run unseen.
+    Pi,
 }
 
 impl Gate {
     /// Both real blacklists, lcc first (the seed's order).
     pub const REAL: [Gate; 2] = [Gate::Lcc, Gate::CoreCoder];
 
-    /// `none`, `lcc`, `corecoder`.
+    /// The three ported blacklists, in the seed's order (lcc, CoreCoder, Pi). [`Gate::REAL`]
+    /// stays the first two for the callers that predate Pi's port.
+    pub const PORTED: [Gate; 3] = [Gate::Lcc, Gate::CoreCoder, Gate::Pi];
+
+    /// `none`, `lcc`, `corecoder`, `pi`.
     pub fn slug(self) -> &'static str {
         match self {
             Gate::None => "none",
             Gate::Lcc => "lcc",
             Gate::CoreCoder => "corecoder",
+            Gate::Pi => "pi",
         }
     }
 }
+
+/// The four blacklists seed 000 names in its `blacklist` stage ("lcc s01 / s03、CoreCoder bash
+/// 正则、Pi permission-gate"), each with the gate that runs it: s01 and s03 share gate 1, so lcc
+/// runs twice. The `sandbox` stage's "4 of 4" counts over these.
+pub const SEED_BLACKLISTS: [(&str, Gate); 4] = [
+    ("lcc-s01", Gate::Lcc),
+    ("lcc-s03", Gate::Lcc),
+    ("corecoder", Gate::CoreCoder),
+    ("pi", Gate::Pi),
+];
 
 /// One blacklist entry that caught a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hit {
     /// Its position (0-based) in the blacklist.
     pub index: usize,
-    /// The entry as written: lcc's substring, or CoreCoder's Python regex.
+    /// The entry as written: lcc's substring, CoreCoder's Python regex, or Pi's JavaScript regex
+    /// source.
     pub entry: &'static str,
-    /// CoreCoder's reason for the pattern (`None` for lcc, which gives one message for all).
+    /// CoreCoder's reason for the pattern (`None` for lcc and Pi, which give one message for
+    /// all).
     pub reason: Option<&'static str>,
 }
 
@@ -160,6 +183,14 @@ pub fn screen(gate: Gate, command: &str) -> Vec<Hit> {
                 index: hit.index,
                 entry: DANGEROUS_PATTERNS[hit.index].regex,
                 reason: Some(hit.reason),
+            })
+            .into_iter()
+            .collect(),
+        Gate::Pi => crate::pi_gate::dangerous(command)
+            .map(|index| Hit {
+                index,
+                entry: crate::pi_gate::PATTERNS[index].source,
+                reason: None,
             })
             .into_iter()
             .collect(),
@@ -282,10 +313,34 @@ pub const RMTREE: &str = COURSE_DANGEROUS[2];
 /// assert_eq!(differing, ["lcc-wrongly-blocked", "rmtree-passes"]);
 /// ```
 pub fn timeline(standard: &RuleTable) -> Vec<Stage> {
+    stages(standard, false)
+}
+
+/// [`timeline`] with Pi's gate ported: the `blacklist` stage gains `pi-missed` and
+/// `pi-wrongly-blocked`, and the `sandbox` stage's `rmtree-passes` counts over the seed's four
+/// blacklists ([`SEED_BLACKLISTS`]) — 4 of 4, as the seed says, with no note.
+///
+/// ```
+/// use permlab_core::{RuleTable, timeline::{timeline_with_pi, Amount}};
+/// let t = RuleTable::from_json(include_str!("../../../fixtures/rulesets/miniagent-standard.json")).unwrap();
+/// let stages = timeline_with_pi(&t);
+/// let f = |slug: &str| stages.iter().flat_map(|s| &s.figures).find(|f| f.slug == slug).unwrap().clone();
+/// assert_eq!(f("rmtree-passes").computed, Some(Amount::Count { n: 4, of: 4 }));
+/// assert_eq!(f("rmtree-passes").note, None);
+/// assert_eq!(f("pi-missed").computed, Some(Amount::Count { n: 3, of: 6 }));
+/// let differing: Vec<_> = stages.iter().flat_map(|s| &s.figures).filter(|f| f.differs()).map(|f| f.slug).collect();
+/// assert_eq!(differing, ["lcc-wrongly-blocked"]);
+/// ```
+pub fn timeline_with_pi(standard: &RuleTable) -> Vec<Stage> {
+    stages(standard, true)
+}
+
+fn stages(standard: &RuleTable, with_pi: bool) -> Vec<Stage> {
     let count = |n: usize, of: usize| Some(Amount::Count { n, of });
     let none = screen_lists(Gate::None);
     let lcc = screen_lists(Gate::Lcc);
     let cc = screen_lists(Gate::CoreCoder);
+    let pi = screen_lists(Gate::Pi);
     let figure = |slug, claimed, computed, note| Figure {
         slug,
         claimed,
@@ -299,6 +354,10 @@ pub fn timeline(standard: &RuleTable) -> Vec<Stage> {
         .iter()
         .filter(|&&g| screen(g, RMTREE).is_empty())
         .count();
+    let rmtree_passes_seed = SEED_BLACKLISTS
+        .iter()
+        .filter(|&&(_, g)| screen(g, RMTREE).is_empty())
+        .count();
     StageId::ALL
         .into_iter()
         .map(|id| {
@@ -309,32 +368,49 @@ pub fn timeline(standard: &RuleTable) -> Vec<Stage> {
                     count(none.missed().count(), none.dangerous.len()),
                     None,
                 )],
-                StageId::Blacklist => vec![
-                    figure(
-                        "lcc-missed",
-                        count(4, 6),
-                        count(lcc.missed().count(), lcc.dangerous.len()),
-                        None,
-                    ),
-                    figure(
-                        "lcc-wrongly-blocked",
-                        count(2, 5),
-                        count(lcc.wrongly_blocked().count(), lcc.everyday.len()),
-                        Some("only-four-everyday-known"),
-                    ),
-                    figure(
-                        "corecoder-missed",
-                        None,
-                        count(cc.missed().count(), cc.dangerous.len()),
-                        None,
-                    ),
-                    figure(
-                        "corecoder-wrongly-blocked",
-                        None,
-                        count(cc.wrongly_blocked().count(), cc.everyday.len()),
-                        None,
-                    ),
-                ],
+                StageId::Blacklist => {
+                    let mut v = vec![
+                        figure(
+                            "lcc-missed",
+                            count(4, 6),
+                            count(lcc.missed().count(), lcc.dangerous.len()),
+                            None,
+                        ),
+                        figure(
+                            "lcc-wrongly-blocked",
+                            count(2, 5),
+                            count(lcc.wrongly_blocked().count(), lcc.everyday.len()),
+                            Some("only-four-everyday-known"),
+                        ),
+                        figure(
+                            "corecoder-missed",
+                            None,
+                            count(cc.missed().count(), cc.dangerous.len()),
+                            None,
+                        ),
+                        figure(
+                            "corecoder-wrongly-blocked",
+                            None,
+                            count(cc.wrongly_blocked().count(), cc.everyday.len()),
+                            None,
+                        ),
+                    ];
+                    if with_pi {
+                        v.push(figure(
+                            "pi-missed",
+                            None,
+                            count(pi.missed().count(), pi.dangerous.len()),
+                            None,
+                        ));
+                        v.push(figure(
+                            "pi-wrongly-blocked",
+                            None,
+                            count(pi.wrongly_blocked().count(), pi.everyday.len()),
+                            None,
+                        ));
+                    }
+                    v
+                }
                 StageId::AskEveryTime => vec![
                     figure(
                         "corecoder-asks",
@@ -369,6 +445,12 @@ pub fn timeline(standard: &RuleTable) -> Vec<Stage> {
                     }),
                     None,
                     Some("self-reported"),
+                )],
+                StageId::Sandbox if with_pi => vec![figure(
+                    "rmtree-passes",
+                    count(4, 4),
+                    count(rmtree_passes_seed, SEED_BLACKLISTS.len()),
+                    None,
                 )],
                 StageId::Sandbox => vec![figure(
                     "rmtree-passes",
@@ -458,6 +540,61 @@ mod tests {
         for gate in Gate::REAL {
             assert!(screen(gate, RMTREE).is_empty(), "{gate:?}");
         }
+    }
+
+    #[test]
+    fn pi_on_the_course_lists() {
+        let t = screen_lists(Gate::Pi);
+        assert_eq!(
+            commands(t.missed()),
+            [
+                "python3 -c \"import shutil; shutil.rmtree('/')\"",
+                "git push --force",
+                "dd if=/dev/zero of=/dev/sda",
+            ]
+        );
+        // `\bsudo\b` has a boundary after `sudo`: `sudoku` is not caught, unlike lcc.
+        assert_eq!(t.wrongly_blocked().count(), 0);
+        let caught: Vec<_> = t
+            .dangerous
+            .iter()
+            .filter(|s| s.blocked())
+            .map(|s| (s.command, s.hits[0].entry))
+            .collect();
+        assert_eq!(
+            caught,
+            [
+                ("rm -rf /", r"\brm\s+(-rf?|--recursive)"),
+                ("rm -rf ~", r"\brm\s+(-rf?|--recursive)"),
+                ("sudo ls", r"\bsudo\b"),
+            ]
+        );
+    }
+
+    #[test]
+    fn with_pi_only_adds_figures() {
+        let old = timeline(&standard());
+        let new = timeline_with_pi(&standard());
+        let slugs = |st: &[Stage]| -> Vec<&str> {
+            st.iter()
+                .flat_map(|s| s.figures.iter().map(|f| f.slug))
+                .collect()
+        };
+        let mut want = slugs(&old);
+        want.insert(5, "pi-missed");
+        want.insert(6, "pi-wrongly-blocked");
+        assert_eq!(slugs(&new), want);
+        let rm = new[5].figures[0].clone();
+        assert_eq!(rm.computed, Some(Amount::Count { n: 4, of: 4 }));
+        assert!(!rm.differs());
+        assert!(new
+            .iter()
+            .flat_map(|s| &s.figures)
+            .all(|f| f.note != Some("pi-not-ported")));
+        // A command Pi catches but the others miss would not pass all four.
+        assert!(SEED_BLACKLISTS
+            .iter()
+            .any(|&(_, g)| !screen(g, "chmod -R 777 /").is_empty()));
     }
 
     #[test]
