@@ -4,16 +4,55 @@
 use std::io::{BufRead, BufWriter, Write};
 
 use permlab_core::json;
-use permlab_core::{engines, Call, Decision};
+use permlab_core::{engines, pi_gate, Call, Decision};
 
 use crate::args::Args;
+use crate::pi;
 use crate::rules::{load_table, one_engine};
 use crate::Failure;
 
 pub fn run(args: &Args) -> Result<bool, Failure> {
+    let pi_gate = pi::chosen(args.value("engine"));
+    if args.switch("no-ui") && !pi_gate {
+        return Err(Failure::usage(
+            "--no-ui is for --engine pi-gate (Pi without a UI)",
+        ));
+    }
+    if pi_gate {
+        return each_call(|call, line| {
+            pi::batch_line(
+                &pi_gate::tool_call(&call.tool, &call.input, !args.switch("no-ui")),
+                line,
+            )
+        });
+    }
     let id = one_engine(args.value("engine"))?;
     let table = load_table(args.required("rules", "fixtures/rulesets/miniagent-standard.json")?)?;
     let engine = engines::build(id, &table);
+    each_call(|call, line_text| {
+        let (decision, rule) = engine.decide(call);
+        line_text.clear();
+        line_text.push_str("{\"decision\":");
+        let shown = if decision == Decision::Unavailable {
+            Decision::Deny
+        } else {
+            decision
+        };
+        json::write_string(shown.as_str(), line_text);
+        line_text.push_str(",\"rule\":");
+        match rule {
+            Some(r) => line_text.push_str(&r.to_string()),
+            None => line_text.push_str("null"),
+        }
+        if decision == Decision::Unavailable {
+            line_text.push_str(",\"unavailable\":true");
+        }
+        line_text.push('}');
+    })
+}
+
+/// Reads the calls of stdin, writes the line `verdict` makes of each.
+fn each_call(mut verdict: impl FnMut(&Call, &mut String)) -> Result<bool, Failure> {
     let stdin = std::io::stdin().lock();
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut line_text = String::new();
@@ -31,24 +70,7 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
             ))
         })?;
         let call = Call::from_value(&value).map_err(|e| at(e.to_string()))?;
-        let (decision, rule) = engine.decide(&call);
-        line_text.clear();
-        line_text.push_str("{\"decision\":");
-        let shown = if decision == Decision::Unavailable {
-            Decision::Deny
-        } else {
-            decision
-        };
-        json::write_string(shown.as_str(), &mut line_text);
-        line_text.push_str(",\"rule\":");
-        match rule {
-            Some(r) => line_text.push_str(&r.to_string()),
-            None => line_text.push_str("null"),
-        }
-        if decision == Decision::Unavailable {
-            line_text.push_str(",\"unavailable\":true");
-        }
-        line_text.push('}');
+        verdict(&call, &mut line_text);
         writeln!(out, "{line_text}").map_err(|e| Failure::input(format!("stdout: {e}")))?;
     }
     out.flush()

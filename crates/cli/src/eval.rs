@@ -3,10 +3,22 @@
 use permlab_core::{engines, Call, Decision, Evaluation, Reason, RuleTable};
 
 use crate::args::Args;
+use crate::pi;
 use crate::rules::{self, load_table};
 use crate::Failure;
 
 pub fn run(args: &Args) -> Result<bool, Failure> {
+    if pi::chosen(args.value("engine")) {
+        let call_text = args.required("call", "'bash: sudo make install'")?;
+        let call = Call::parse(call_text).map_err(Failure::input)?;
+        pi::eval(&call, !args.switch("no-ui"), args.switch("explain"));
+        return Ok(true);
+    }
+    if args.switch("no-ui") {
+        return Err(Failure::usage(
+            "--no-ui is for --engine pi-gate (Pi without a UI)",
+        ));
+    }
     let table = load_table(args.required("rules", "fixtures/rulesets/miniagent-standard.json")?)?;
     let call_text = args.required("call", "'bash: git push origin main'")?;
     let call = Call::parse(call_text).map_err(Failure::input)?;

@@ -24,6 +24,7 @@ mod bench;
 mod check;
 mod conformance;
 mod eval;
+mod pi;
 mod replay;
 mod rules;
 
@@ -52,6 +53,11 @@ usage:
 --rules FILE: a JSON array of {"tool", "pattern", "action"} rows (the lesson's table), or
 OpenCode rules {"permission", "pattern", "action"}.
 engines: first-match, opencode, claude-code, corecoder, codex
+  and pi-gate (Pi's permission-gate.ts extension; reads no table, so --rules is not needed):
+  permlab eval --engine pi-gate --call 'bash: sudo ls' [--no-ui]
+  permlab batch --engine pi-gate [--no-ui] < calls.jsonl      {"decision", "pattern"[, "reason"]}
+  permlab replay TRACE --engine pi-gate [--json]              with and without a UI
+  a dangerous bash call asks (denied with --no-ui); every other call and tool is allowed
 
 exit status: 0 ok, 1 a check failed, 2 unusable input"#;
 
@@ -107,11 +113,10 @@ fn main() -> ExitCode {
     let result = match command.as_str() {
         "conformance" => parse(rest, &[], &[]).and_then(|a| conformance::run(&a.positional)),
         "check" => parse(rest, &[], &[]).and_then(|a| check::run(&a.positional)),
-        "eval" => {
-            parse(rest, &["rules", "call", "engine"], &["explain"]).and_then(|a| eval::run(&a))
-        }
-        "batch" => parse(rest, &["rules", "engine"], &[]).and_then(|a| batch::run(&a)),
-        "replay" => parse(rest, &["rules"], &["json"]).and_then(|a| replay::run(&a)),
+        "eval" => parse(rest, &["rules", "call", "engine"], &["explain", "no-ui"])
+            .and_then(|a| eval::run(&a)),
+        "batch" => parse(rest, &["rules", "engine"], &["no-ui"]).and_then(|a| batch::run(&a)),
+        "replay" => parse(rest, &["rules", "engine"], &["json"]).and_then(|a| replay::run(&a)),
         "bench" => {
             parse(rest, &["rules", "calls", "engine", "seconds"], &[]).and_then(|a| bench::run(&a))
         }

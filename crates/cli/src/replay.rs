@@ -13,6 +13,7 @@ use permlab_core::trace::{self, Trace};
 use permlab_core::RuleTable;
 
 use crate::args::Args;
+use crate::pi;
 use crate::rules::load_table;
 use crate::{read_file, Failure};
 
@@ -32,7 +33,22 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
         }
         _ => return Err(Failure::usage("replay takes exactly one trace file")),
     };
-    let table = load_table(args.required("rules", "fixtures/rulesets/miniagent-standard.json")?)?;
+    let pi_gate = pi::chosen(args.value("engine"));
+    match args.value("engine") {
+        None => {}
+        Some(_) if pi_gate => {}
+        Some(other) => {
+            return Err(Failure::usage(format!(
+                "replay runs every table engine at once; --engine takes only {} (Pi's gate), not \"{other}\"",
+                pi::SLUG
+            )))
+        }
+    }
+    let table = if pi_gate {
+        RuleTable::new([])
+    } else {
+        load_table(args.required("rules", "fixtures/rulesets/miniagent-standard.json")?)?
+    };
     let text = read_file(path)?;
     let trace = trace::parse(&text);
     if trace.calls.is_empty() {
@@ -55,6 +71,10 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
     }
     for m in &trace.malformed {
         eprintln!("permlab: {path}: {m} (line skipped)");
+    }
+    if pi_gate {
+        pi::replay(path, &trace, args.switch("json"));
+        return Ok(true);
     }
     let result = replay(&table, &trace.common_calls());
     if args.switch("json") {
@@ -133,7 +153,7 @@ fn print_text(path: &str, table: &RuleTable, trace: &Trace, r: &Replay) {
 }
 
 /// The input on one line, cut to [`INPUT_WIDTH`] characters.
-fn clip(input: &str) -> String {
+pub fn clip(input: &str) -> String {
     let one_line: String = input
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })

@@ -268,3 +268,82 @@ fn bench_reports_a_rate_and_the_tally() {
         .sum();
     assert_eq!(counts, 50, "{tally}");
 }
+
+#[test]
+fn pi_gate_asks_and_denies_without_a_ui() {
+    let out = permlab(
+        &[
+            "eval",
+            "--engine",
+            "pi-gate",
+            "--call",
+            "bash: SUDO\u{a0}ls",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("pi-gate      ask"), "{stdout}");
+    assert!(stdout.contains(r"#2 /\bsudo\b/i"), "{stdout}");
+    let out = permlab(
+        &[
+            "eval",
+            "--engine",
+            "pi-gate",
+            "--no-ui",
+            "--call",
+            "bash: rm -r x",
+        ],
+        None,
+    );
+    assert!(text(&out.stdout).contains("pi-gate      deny"));
+    // --no-ui means nothing to the table engines.
+    let out = permlab(
+        &["eval", "--rules", RULES, "--no-ui", "--call", "bash: ls"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--engine pi-gate"));
+}
+
+#[test]
+fn pi_gate_batch_and_replay() {
+    let calls = concat!(
+        r#"{"tool": "bash", "input": "chown -R me . && chmod 777 x"}"#,
+        "\n",
+        r#"{"tool": "bash", "input": "cat sudoku_solver.py"}"#,
+        "\n",
+        r#"{"tool": "edit_file", "input": "sudo"}"#,
+        "\n"
+    );
+    let out = permlab(&["batch", "--engine", "pi-gate"], Some(calls));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "{\"decision\":\"ask\",\"pattern\":2}\n{\"decision\":\"allow\",\"pattern\":null}\n{\"decision\":\"allow\",\"pattern\":null}\n"
+    );
+    let out = permlab(&["batch", "--engine", "pi-gate", "--no-ui"], Some(calls));
+    assert!(text(&out.stdout).starts_with(
+        "{\"decision\":\"deny\",\"pattern\":2,\"reason\":\"Dangerous command blocked (no UI for confirmation)\"}\n"
+    ));
+    let trace = temp_file("pi-trace.jsonl", calls);
+    let out = permlab(&["replay", &trace, "--engine", "pi-gate"], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let row = |mode: &str| {
+        stdout
+            .lines()
+            .find(|l| l.starts_with("pi-gate") && l.split_whitespace().nth(1) == Some(mode))
+            .unwrap_or_else(|| panic!("no {mode} row in\n{stdout}"))
+            .split_whitespace()
+            .skip(2)
+            .step_by(2)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(row("ui"), "2 1 0 0"); // allow ask deny unavailable
+    assert_eq!(row("no-ui"), "2 0 1 0");
+    assert!(stdout.contains("caught: 1 of 3 calls"), "{stdout}");
+    let out = permlab(&["replay", &trace, "--engine", "opencode"], None);
+    assert_eq!(out.status.code(), Some(2));
+}

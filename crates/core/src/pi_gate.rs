@@ -48,6 +48,8 @@
 //! ```
 
 use crate::evaluation::Decision;
+use crate::replay::Tally;
+use crate::table::Call;
 
 /// One of the extension's `dangerousPatterns`, as written in the source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,6 +156,40 @@ pub fn matches(index: usize, command: &str) -> bool {
         2 => chmod_777(&text),
         _ => panic!("pi_gate::matches: no pattern #{index} (there are 3)"),
     }
+}
+
+/// A run's calls through the gate, with a UI and without one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PiReplay {
+    /// Verdicts in an interactive session (`ctx.hasUI`): allow or ask.
+    pub ui: Tally,
+    /// Verdicts without a UI (print mode): allow or deny.
+    pub no_ui: Tally,
+    /// The calls the gate catches: (position in the run, pattern index).
+    pub caught: Vec<(usize, usize)>,
+}
+
+/// Runs every call of a trace through the gate, both ways.
+///
+/// ```
+/// use permlab_core::{pi_gate, Call};
+/// let calls = [Call::new("bash", "sudo make install"), Call::new("bash", "ls"), Call::new("read", "sudo")];
+/// let r = pi_gate::replay(&calls);
+/// assert_eq!((r.ui.ask, r.ui.allow, r.no_ui.deny), (1, 2, 1));
+/// assert_eq!(r.caught, [(0, 1)]);
+/// ```
+pub fn replay(calls: &[Call]) -> PiReplay {
+    let mut r = PiReplay::default();
+    for (i, call) in calls.iter().enumerate() {
+        let ui = tool_call(&call.tool, &call.input, true);
+        r.ui.add(ui.decision);
+        r.no_ui
+            .add(tool_call(&call.tool, &call.input, false).decision);
+        if let Some(p) = ui.pattern {
+            r.caught.push((i, p));
+        }
+    }
+    r
 }
 
 /// `\w` without the `u` flag: `[A-Za-z0-9_]`.
