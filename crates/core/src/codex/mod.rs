@@ -49,6 +49,7 @@
 //! reason. [`CodexEngine`] evaluates calls against that policy, and [`to_rules`] writes the table
 //! as a `.rules` file.
 
+pub mod approval;
 mod diag;
 mod eval;
 mod export;

@@ -13,6 +13,7 @@ use crate::json::{self, Value};
 
 pub(crate) mod claude_code;
 mod codex;
+mod codex_approvals;
 mod corecoder;
 mod lcc;
 mod opencode;
@@ -113,10 +114,11 @@ pub fn run_value(doc: &Value) -> Result<Vec<SectionReport>, Error> {
         "codex" => codex::run(doc),
         "corecoder" => corecoder::run(doc),
         "lcc" => lcc::run(doc),
+        "codex-approvals" => codex_approvals::run(doc),
         other => Err(Error::shape(
             "engine",
             format!(
-                "unknown engine \"{other}\": expected opencode, claude-code, codex, corecoder or lcc"
+                "unknown engine \"{other}\": expected opencode, claude-code, codex, codex-approvals, corecoder or lcc"
             ),
         )),
     }
