@@ -27,6 +27,7 @@ pub mod claude_code;
 pub mod codex;
 pub mod conformance;
 pub mod corecoder;
+pub mod design;
 pub mod engines;
 pub mod error;
 pub mod evaluation;

@@ -1,0 +1,667 @@
+//! # Design your own evaluator
+//!
+//! Seed 001 closes with a harness the learner writes for a customer-service ticket agent (five
+//! tools, allow / ask / deny lists, and a `decide()` that checks ① deny ② ask ③ the mode ④ allow
+//! ⑤ a fallback, with `ask_or_deny` turning an ask into a deny when nobody is there to answer).
+//! This module lets a learner compose such an evaluator from the pieces the lessons showed and
+//! see, call by call, which real harness it behaves like.
+//!
+//! A [`Design`] is four choices:
+//!
+//! - **order** ([`Order`]): top-down first match (the naive design), bottom-up last match
+//!   (OpenCode), grouped deny → ask → allow (Claude Code, and the seed's `decide()`), or the
+//!   strictest of all matches (Codex execpolicy);
+//! - **fallback**: the verdict when no rule matches (the seed's ⑤: ask);
+//! - **mode stage**: in a read-only session, a write that is not denied is asked (the seed's ③);
+//! - **unattended → deny**: in an unattended session an ask becomes a deny (`ask_or_deny`,
+//!   "类似 dontAsk").
+//!
+//! Rules match with the same wildcard as first-match and OpenCode (so only the order differs
+//! between those three). [`Design::SEED_001`] is the seed's `decide()`.
+//!
+//! ```
+//! use permlab_core::design::{Design, DesignEngine, Order, Session, TicketAgent};
+//! use permlab_core::Decision;
+//! let agent = TicketAgent::seed();
+//! let e = DesignEngine::new(Design::SEED_001, &agent.table());
+//! let refund = &agent.calls[3];
+//! assert_eq!(refund.call.input, "refund(order=A1, amount=300)");
+//! assert_eq!(e.decide(&refund.call, Session::ATTENDED, refund.writes).decision, Decision::Ask);
+//! let night = Session { unattended: true, ..Session::ATTENDED };
+//! assert_eq!(e.decide(&refund.call, night, refund.writes).decision, Decision::Deny);
+//! ```
+
+use crate::claude_code::{self, table::lesson_context, ClaudeCodeEngine};
+use crate::corecoder::{self, CoreCoderEngine};
+use crate::engines;
+use crate::evaluation::{Decision, Engine, EngineId};
+use crate::opencode::index::{Direction, Index};
+use crate::opencode::wildcard::Platform;
+use crate::table::{Action, Call, RuleTable};
+
+/// Which matching rule decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Order {
+    /// The first matching row, reading down (the naive first-match).
+    TopDown,
+    /// The last matching row (OpenCode's `findLast`).
+    BottomUp,
+    /// Any matching deny, else any ask, else any allow; the first of its group (Claude Code;
+    /// the seed's ① ② ④).
+    Grouped,
+    /// The strictest action among all matches, deny > ask > allow (Codex's `.max()`).
+    Strictest,
+}
+
+impl Order {
+    /// Every order.
+    pub const ALL: [Order; 4] = [
+        Order::TopDown,
+        Order::BottomUp,
+        Order::Grouped,
+        Order::Strictest,
+    ];
+
+    /// `top-down`, `bottom-up`, `grouped`, `strictest`.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Order::TopDown => "top-down",
+            Order::BottomUp => "bottom-up",
+            Order::Grouped => "grouped",
+            Order::Strictest => "strictest",
+        }
+    }
+
+    /// The order with this slug.
+    pub fn from_slug(s: &str) -> Option<Order> {
+        Order::ALL.into_iter().find(|o| o.slug() == s)
+    }
+
+    /// The real engine that reads a table this way.
+    pub fn engine(self) -> EngineId {
+        match self {
+            Order::TopDown => EngineId::FirstMatch,
+            Order::BottomUp => EngineId::OpenCode,
+            Order::Grouped => EngineId::ClaudeCode,
+            Order::Strictest => EngineId::Codex,
+        }
+    }
+}
+
+/// A composed evaluator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Design {
+    /// Which matching rule decides.
+    pub order: Order,
+    /// The verdict when no rule matches.
+    pub fallback: Action,
+    /// ③: in a read-only session, a write that is not denied is asked.
+    pub mode_stage: bool,
+    /// `ask_or_deny`: in an unattended session, an ask becomes a deny.
+    pub unattended_denies: bool,
+}
+
+impl Design {
+    /// The seed's `decide()`: grouped, fallback ask, with the mode stage and `ask_or_deny`.
+    pub const SEED_001: Design = Design {
+        order: Order::Grouped,
+        fallback: Action::Ask,
+        mode_stage: true,
+        unattended_denies: true,
+    };
+
+    /// The naive design of seed 000: top-down, fallback ask, nothing else.
+    pub const NAIVE: Design = Design {
+        order: Order::TopDown,
+        fallback: Action::Ask,
+        mode_stage: false,
+        unattended_denies: false,
+    };
+}
+
+/// Who is there when the call is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Session {
+    /// `session.mode == "readonly"`.
+    pub readonly: bool,
+    /// `session.unattended` (a night batch: nobody to ask).
+    pub unattended: bool,
+}
+
+impl Session {
+    /// An agent at the desk, normal mode.
+    pub const ATTENDED: Session = Session {
+        readonly: false,
+        unattended: false,
+    };
+}
+
+/// Which stage of the design decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// A rule (its row).
+    Rule(usize),
+    /// No rule matched: the fallback.
+    Fallback,
+    /// ③ the mode stage turned the verdict into an ask.
+    Mode,
+    /// `ask_or_deny`: nobody to ask, so denied.
+    Unattended,
+}
+
+/// The design's answer for one call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DesignVerdict {
+    /// The verdict.
+    pub decision: Decision,
+    /// The deciding rule, if one matched (also when a later stage changed the verdict).
+    pub row: Option<usize>,
+    /// The stage that had the last word.
+    pub stage: Stage,
+}
+
+/// A design compiled for one table.
+#[derive(Clone, Debug)]
+pub struct DesignEngine {
+    design: Design,
+    actions: Vec<Action>,
+    index: Index,
+}
+
+impl DesignEngine {
+    /// Compiles `table` for `design` (case-sensitive wildcard matching, as first-match).
+    pub fn new(design: Design, table: &RuleTable) -> Self {
+        DesignEngine {
+            design,
+            actions: table.rules().iter().map(|r| r.action).collect(),
+            index: Index::new(
+                Platform::Linux,
+                table
+                    .rules()
+                    .iter()
+                    .map(|r| (r.tool.as_str(), r.pattern.as_str())),
+            ),
+        }
+    }
+
+    /// The design.
+    pub fn design(&self) -> Design {
+        self.design
+    }
+
+    /// Decides `call` in `session`; `writes` says whether the tool has side effects (what the
+    /// mode stage looks at).
+    pub fn decide(&self, call: &Call, session: Session, writes: bool) -> DesignVerdict {
+        let (matches, _, _) = self
+            .index
+            .trace(Direction::FirstMatch, &call.tool, &call.input);
+        let act = |r: &usize| self.actions[*r];
+        let row = match self.design.order {
+            Order::TopDown => matches.first().copied(),
+            Order::BottomUp => matches.last().copied(),
+            Order::Grouped => [Action::Deny, Action::Ask, Action::Allow]
+                .into_iter()
+                .find_map(|a| matches.iter().find(|r| act(r) == a).copied()),
+            Order::Strictest => matches.iter().copied().reduce(|best, r| {
+                if act(&r).priority() > act(&best).priority() {
+                    r
+                } else {
+                    best
+                }
+            }),
+        };
+        let (mut decision, mut stage) = match row {
+            Some(r) => (Decision::from(self.actions[r]), Stage::Rule(r)),
+            None => (Decision::from(self.design.fallback), Stage::Fallback),
+        };
+        if self.design.mode_stage && session.readonly && writes && decision != Decision::Deny {
+            if decision != Decision::Ask {
+                stage = Stage::Mode;
+            }
+            decision = Decision::Ask;
+        }
+        if self.design.unattended_denies && session.unattended && decision == Decision::Ask {
+            decision = Decision::Deny;
+            stage = Stage::Unattended;
+        }
+        DesignVerdict {
+            decision,
+            row,
+            stage,
+        }
+    }
+}
+
+/// One tool of the ticket agent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TicketTool {
+    /// Its name in the table (`query_ticket`…).
+    pub name: String,
+    /// The seed's name (查询工单…).
+    pub zh: String,
+    /// Whether it has side effects (what the mode stage looks at).
+    pub writes: bool,
+    /// The seed's list it is on.
+    pub list: Action,
+    /// The seed's reason for that list.
+    pub reason_zh: String,
+}
+
+/// One call of the ticket agent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TicketCall {
+    /// The call (`tool.describe(args)` as the input).
+    pub call: Call,
+    /// Whether its tool writes.
+    pub writes: bool,
+    /// Whether the input is the seed's own example (`refund(order=A1, amount=300)`); the others
+    /// are written in the same style.
+    pub from_seed: bool,
+}
+
+/// Seed 001's ticket agent: its five tools, its three lists as a table, and one call per tool
+/// (plus one tool on no list, to show the fallback). Read from `fixtures/design/ticket-agent.json`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TicketAgent {
+    /// The five tools, in the seed's order.
+    pub tools: Vec<TicketTool>,
+    /// The calls.
+    pub calls: Vec<TicketCall>,
+}
+
+/// The fixture's text.
+pub const TICKET_AGENT_JSON: &str = include_str!("../../../fixtures/design/ticket-agent.json");
+
+impl TicketAgent {
+    /// The seed's agent, from [`TICKET_AGENT_JSON`].
+    ///
+    /// # Panics
+    /// Never on the shipped fixture (a test reads it).
+    pub fn seed() -> TicketAgent {
+        TicketAgent::from_json(TICKET_AGENT_JSON).expect("fixtures/design/ticket-agent.json")
+    }
+
+    /// Reads a ticket-agent fixture; the error names the field.
+    pub fn from_json(text: &str) -> Result<TicketAgent, String> {
+        let doc = crate::json::parse(text).map_err(|e| format!("invalid JSON: {}", e.message))?;
+        let arr = |k: &str| {
+            doc.get(k)
+                .and_then(|v| v.as_array())
+                .ok_or(format!("\"{k}\": expected an array"))
+        };
+        let mut tools = Vec::new();
+        for (i, t) in arr("tools")?.iter().enumerate() {
+            let s = |k: &str| {
+                t.get(k)
+                    .and_then(|v| v.as_str())
+                    .ok_or(format!("tools[{i}].{k}: expected a string"))
+            };
+            let list = match s("list")? {
+                "allow" => Action::Allow,
+                "ask" => Action::Ask,
+                "deny" => Action::Deny,
+                other => {
+                    return Err(format!(
+                        "tools[{i}].list: {other:?}: use allow, ask or deny"
+                    ))
+                }
+            };
+            tools.push(TicketTool {
+                name: s("name")?.to_string(),
+                zh: s("zh")?.to_string(),
+                writes: t
+                    .get("writes")
+                    .and_then(|v| v.as_bool())
+                    .ok_or(format!("tools[{i}].writes: expected true or false"))?,
+                list,
+                reason_zh: s("reason_zh")?.to_string(),
+            });
+        }
+        let mut calls = Vec::new();
+        for (i, c) in arr("calls")?.iter().enumerate() {
+            let call = Call::from_value(c).map_err(|e| format!("calls[{i}]: {e}"))?;
+            let writes = match tools.iter().find(|t| t.name == call.tool) {
+                Some(t) => t.writes,
+                None => c
+                    .get("writes")
+                    .and_then(|v| v.as_bool())
+                    .ok_or(format!("calls[{i}]: a tool on no list needs \"writes\""))?,
+            };
+            let from_seed = c
+                .get("from_seed")
+                .and_then(|v| v.as_bool())
+                .unwrap_or(false);
+            calls.push(TicketCall {
+                call,
+                writes,
+                from_seed,
+            });
+        }
+        Ok(TicketAgent { tools, calls })
+    }
+
+    /// The three lists as a rule table: one `tool * action` row per tool, allow list first (the
+    /// seed's table order). Each tool is on one list, so no order changes a verdict here.
+    pub fn table(&self) -> RuleTable {
+        RuleTable::new(self.tools.iter().map(|t| (t.name.as_str(), "*", t.list)))
+    }
+}
+
+/// Whether a miniagent tool writes: everything but `read_file`, `list_dir` and `grep`.
+pub fn miniagent_writes(tool: &str) -> bool {
+    !matches!(tool, "read_file" | "list_dir" | "grep")
+}
+
+/// One call compared with the real harnesses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comparison {
+    /// The design's verdict.
+    pub design: DesignVerdict,
+    /// Every real engine's verdict on the same table, in [`EngineId::ALL`] order (unattended
+    /// sessions: Claude Code in `dontAsk`, CoreCoder in print mode `-p`, the others as built).
+    /// Engines that cannot express a row say so by their verdict: on the ticket agent's tools
+    /// Claude Code drops the rows (its rules name its own tools or `mcp__server__tool`) and
+    /// Codex never sees a non-shell call, so both ask.
+    pub engines: Vec<(EngineId, Decision)>,
+}
+
+impl Comparison {
+    /// The engines that give the design's verdict ("behaves like").
+    pub fn agree(&self) -> Vec<EngineId> {
+        self.engines
+            .iter()
+            .filter(|(_, d)| *d == self.design.decision)
+            .map(|(e, _)| *e)
+            .collect()
+    }
+
+    /// The engines that answer otherwise, with their answer ("where it differs").
+    pub fn differ(&self) -> Vec<(EngineId, Decision)> {
+        self.engines
+            .iter()
+            .filter(|(_, d)| *d != self.design.decision)
+            .copied()
+            .collect()
+    }
+}
+
+/// The real engines for `session`.
+fn real_engines(table: &RuleTable, session: Session) -> Vec<Box<dyn Engine>> {
+    EngineId::ALL
+        .iter()
+        .map(|&id| match (id, session.unattended) {
+            (EngineId::ClaudeCode, true) => Box::new(ClaudeCodeEngine::with(
+                table,
+                claude_code::Mode::DontAsk,
+                lesson_context(),
+            )) as Box<dyn Engine>,
+            (EngineId::CoreCoder, true) => {
+                Box::new(CoreCoderEngine::new(table).with_mode(corecoder::Mode::Print))
+            }
+            _ => engines::build(id, table),
+        })
+        .collect()
+}
+
+/// Runs `design` and every real engine over `calls` (each with whether its tool writes).
+///
+/// ```
+/// use permlab_core::design::{compare, miniagent_writes, Design, Session};
+/// use permlab_core::{Call, EngineId, RuleTable};
+/// let t = RuleTable::from_json(include_str!("../../../fixtures/rulesets/miniagent-standard.json")).unwrap();
+/// let call = Call::new("bash", "python -m unittest -v test_dateparse.py");
+/// let c = &compare(Design::NAIVE, &t, &[(call, true)], Default::default())[0];
+/// assert_eq!(c.agree(), [EngineId::FirstMatch]); // row #8 denies, as first-match does
+/// ```
+pub fn compare(
+    design: Design,
+    table: &RuleTable,
+    calls: &[(Call, bool)],
+    session: Session,
+) -> Vec<Comparison> {
+    let mine = DesignEngine::new(design, table);
+    let real = real_engines(table, session);
+    calls
+        .iter()
+        .map(|(call, writes)| Comparison {
+            design: mine.decide(call, session, *writes),
+            engines: real.iter().map(|e| (e.id(), e.decide(call).0)).collect(),
+        })
+        .collect()
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::ATTENDED
+    }
+}
+
+/// How close a design is to a real harness by construction, and what sets it apart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Likeness {
+    /// The engine whose order the design uses.
+    pub engine: EngineId,
+    /// What the design does that this engine does not (slugs the widget words):
+    /// `fallback-allow` / `fallback-deny` (the engine asks when nothing matches; Codex leaves it
+    /// to its heuristics), `mode-stage` (Claude Code's `plan` mode is the nearest),
+    /// `unattended-denies` (Claude Code's `dontAsk`, CoreCoder's `-p`), `no-unattended-deny`
+    /// (asks would wait for nobody).
+    pub differences: Vec<&'static str>,
+}
+
+/// The real engine the design is built like: the one with its order, and the pieces that
+/// differ.
+///
+/// ```
+/// use permlab_core::design::{likeness, Design};
+/// use permlab_core::EngineId;
+/// let l = likeness(Design::SEED_001);
+/// assert_eq!(l.engine, EngineId::ClaudeCode);
+/// assert_eq!(l.differences, ["mode-stage", "unattended-denies"]);
+/// ```
+pub fn likeness(design: Design) -> Likeness {
+    let mut differences = Vec::new();
+    match design.fallback {
+        Action::Ask => {}
+        Action::Allow => differences.push("fallback-allow"),
+        Action::Deny => differences.push("fallback-deny"),
+    }
+    if design.mode_stage {
+        differences.push("mode-stage");
+    }
+    if design.unattended_denies {
+        differences.push("unattended-denies");
+    }
+    Likeness {
+        engine: design.order.engine(),
+        differences,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn miniagent() -> RuleTable {
+        RuleTable::from_json(include_str!(
+            "../../../fixtures/rulesets/miniagent-standard.json"
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_seed_fixture() {
+        let a = TicketAgent::seed();
+        let names: Vec<_> = a.tools.iter().map(|t| (t.name.as_str(), t.list)).collect();
+        assert_eq!(
+            names,
+            [
+                ("query_ticket", Action::Allow),
+                ("search_kb", Action::Allow),
+                ("reply_customer", Action::Ask),
+                ("refund", Action::Ask),
+                ("delete_ticket", Action::Deny),
+            ]
+        );
+        assert_eq!(a.calls.iter().filter(|c| c.from_seed).count(), 1);
+        assert_eq!(a.table().len(), 5);
+    }
+
+    #[test]
+    fn the_seeds_decide_step_by_step() {
+        let a = TicketAgent::seed();
+        let e = DesignEngine::new(Design::SEED_001, &a.table());
+        let run = |s: Session| -> Vec<(Decision, Stage)> {
+            a.calls
+                .iter()
+                .map(|c| {
+                    let v = e.decide(&c.call, s, c.writes);
+                    (v.decision, v.stage)
+                })
+                .collect()
+        };
+        use Decision::*;
+        // query, search, reply, refund, delete, escalate (on no list)
+        assert_eq!(
+            run(Session::ATTENDED),
+            [
+                (Allow, Stage::Rule(0)),
+                (Allow, Stage::Rule(1)),
+                (Ask, Stage::Rule(2)),
+                (Ask, Stage::Rule(3)),
+                (Deny, Stage::Rule(4)),
+                (Ask, Stage::Fallback),
+            ]
+        );
+        let readonly = Session {
+            readonly: true,
+            unattended: false,
+        };
+        assert_eq!(run(readonly)[5], (Ask, Stage::Fallback));
+        let night = Session {
+            readonly: false,
+            unattended: true,
+        };
+        let d: Vec<_> = run(night).into_iter().map(|(d, _)| d).collect();
+        assert_eq!(d, [Allow, Allow, Deny, Deny, Deny, Deny]);
+        assert_eq!(run(night)[3].1, Stage::Unattended);
+    }
+
+    #[test]
+    fn mode_stage_asks_allowed_writes() {
+        let t = RuleTable::new([("refund", "*", Action::Allow)]);
+        let call = Call::new("refund", "refund(order=A1, amount=300)");
+        let ro = Session {
+            readonly: true,
+            unattended: false,
+        };
+        let with = DesignEngine::new(Design::SEED_001, &t).decide(&call, ro, true);
+        assert_eq!((with.decision, with.stage), (Decision::Ask, Stage::Mode));
+        let without = DesignEngine::new(
+            Design {
+                mode_stage: false,
+                ..Design::SEED_001
+            },
+            &t,
+        )
+        .decide(&call, ro, true);
+        assert_eq!(without.decision, Decision::Allow);
+    }
+
+    #[test]
+    fn each_order_agrees_with_its_engine_on_miniagent() {
+        let t = miniagent();
+        let calls: Vec<(Call, bool)> = [
+            ("bash", "python -m unittest -v test_dateparse.py"),
+            ("bash", "rm -rf /"),
+            ("edit_file", "test_dateparse.py"),
+            ("edit_file", "dateparse.py"),
+            ("read_file", "README.md"),
+        ]
+        .into_iter()
+        .map(|(tool, input)| (Call::new(tool, input), miniagent_writes(tool)))
+        .collect();
+        for (order, engine) in [
+            (Order::TopDown, EngineId::FirstMatch),
+            (Order::BottomUp, EngineId::OpenCode),
+        ] {
+            let d = Design {
+                order,
+                ..Design::NAIVE
+            };
+            for c in compare(d, &t, &calls, Session::ATTENDED) {
+                assert!(c.agree().contains(&engine), "{order:?}: {c:?}");
+            }
+        }
+        // Top-down and bottom-up disagree on the test command; grouped and strictest deny it.
+        let verdicts: Vec<Decision> = Order::ALL
+            .iter()
+            .map(|&order| {
+                DesignEngine::new(
+                    Design {
+                        order,
+                        ..Design::NAIVE
+                    },
+                    &t,
+                )
+                .decide(&calls[0].0, Session::ATTENDED, true)
+                .decision
+            })
+            .collect();
+        assert_eq!(
+            verdicts,
+            [
+                Decision::Deny,
+                Decision::Allow,
+                Decision::Deny,
+                Decision::Deny
+            ]
+        );
+    }
+
+    #[test]
+    fn ticket_agent_behaves_like() {
+        // Claude Code and Codex do not know the ticket tools: Claude Code's rules name its own
+        // tools (or `mcp__server__tool`), Codex's execpolicy only sees shell commands. Over this
+        // table they ask for everything, so the seed's design matches first-match and OpenCode
+        // call by call, and Claude Code only by construction ([`likeness`]).
+        use EngineId::*;
+        let a = TicketAgent::seed();
+        let calls: Vec<(Call, bool)> = a.calls.iter().map(|c| (c.call.clone(), c.writes)).collect();
+        let agree: Vec<Vec<EngineId>> =
+            compare(Design::SEED_001, &a.table(), &calls, Session::ATTENDED)
+                .iter()
+                .map(Comparison::agree)
+                .collect();
+        let all = EngineId::ALL.to_vec();
+        assert_eq!(
+            agree,
+            [
+                vec![FirstMatch, OpenCode],
+                vec![FirstMatch, OpenCode],
+                all.clone(),
+                all.clone(),
+                vec![FirstMatch, OpenCode],
+                all,
+            ]
+        );
+    }
+
+    #[test]
+    fn unattended_compares_with_the_unattended_modes() {
+        let a = TicketAgent::seed();
+        let calls: Vec<(Call, bool)> = a.calls.iter().map(|c| (c.call.clone(), c.writes)).collect();
+        let night = Session {
+            readonly: false,
+            unattended: true,
+        };
+        let cs = compare(Design::SEED_001, &a.table(), &calls, night);
+        // refund: the design denies; Claude Code in dontAsk denies too, OpenCode would ask.
+        let refund = &cs[3];
+        assert_eq!(refund.design.decision, Decision::Deny);
+        assert!(refund.agree().contains(&EngineId::ClaudeCode));
+        assert!(refund
+            .differ()
+            .contains(&(EngineId::OpenCode, Decision::Ask)));
+    }
+}
