@@ -25,6 +25,7 @@
 pub mod analysis;
 pub mod claude_code;
 pub mod codex;
+pub mod comparison;
 pub mod conformance;
 pub mod corecoder;
 pub mod design;
