@@ -25,6 +25,10 @@
 //!   then the first attempt in the sandbox, then on `SandboxErr::Denied` either the denial goes
 //!   back to the model ("Under `Never` or `OnRequest`, do not retry without sandbox") or the user
 //!   is asked to rerun it outside the sandbox.
+//! - `codex-rs/core/src/tools/handlers/shell.rs` (stored revisions, e.g. code-index id
+//!   55593913592): an escalation request (`sandbox_permissions` asking to leave the sandbox) is
+//!   refused unless the policy is `OnRequest` — also under Granular, although protocol.rs
+//!   documents `sandbox_approval` as covering `require_escalated` requests (the code wins).
 //! - `codex-rs/protocol/src/protocol.rs` (`GranularApprovalConfig`): "When a field is `true`,
 //!   commands in that category are allowed. When it is `false`, those requests are
 //!   automatically rejected instead of shown to the user." — seed 000's misconception 3.
@@ -159,6 +163,20 @@ impl ApprovalPolicy {
         }
     }
 
+    /// The policy as Rust's `{:?}` prints `AskForApproval` (the shell handler's message uses it).
+    pub fn debug_name(self) -> String {
+        match self {
+            ApprovalPolicy::Untrusted => "UnlessTrusted".into(),
+            ApprovalPolicy::OnFailure => "OnFailure".into(),
+            ApprovalPolicy::OnRequest => "OnRequest".into(),
+            ApprovalPolicy::Never => "Never".into(),
+            ApprovalPolicy::Granular(g) => format!(
+                "Granular(GranularApprovalConfig {{ sandbox_approval: {}, rules: {}, skill_approval: {}, request_permissions: {}, mcp_elicitations: {} }})",
+                g.sandbox_approval, g.rules, g.skill_approval, g.request_permissions, g.mcp_elicitations
+            ),
+        }
+    }
+
     /// `Approvable::wants_no_sandbox_approval` (`sandboxing.rs`): may a sandbox denial be turned
     /// into a prompt to rerun without the sandbox?
     pub fn wants_no_sandbox_approval(self) -> bool {
@@ -231,6 +249,10 @@ pub enum Outcome {
     AskAfterSandboxDenial,
     /// It runs in the sandbox, is blocked, and the denial goes back to the model; nobody asked.
     SandboxDenied,
+    /// The user approves it up front, it then runs in the sandbox anyway (an approval is not an
+    /// escalation), is blocked, and the denial goes back to the model without a second prompt
+    /// (`on-request`, `never`-like retries: "do not retry without sandbox").
+    AskThenSandboxDenied,
     /// Rejected before running; nobody is asked.
     Reject,
 }
@@ -243,6 +265,7 @@ impl Outcome {
             Outcome::Ask => "ask",
             Outcome::AskAfterSandboxDenial => "ask-after-sandbox-denial",
             Outcome::SandboxDenied => "sandbox-denied",
+            Outcome::AskThenSandboxDenied => "ask-then-sandbox-denied",
             Outcome::Reject => "reject",
         }
     }
@@ -251,7 +274,9 @@ impl Outcome {
     pub fn decision(self) -> Decision {
         match self {
             Outcome::Run => Decision::Allow,
-            Outcome::Ask | Outcome::AskAfterSandboxDenial => Decision::Ask,
+            Outcome::Ask | Outcome::AskAfterSandboxDenial | Outcome::AskThenSandboxDenied => {
+                Decision::Ask
+            }
             Outcome::SandboxDenied | Outcome::Reject => Decision::Deny,
         }
     }
@@ -270,10 +295,11 @@ pub struct Verdict {
     pub outcome: Outcome,
     /// Whether the (first) attempt runs in the sandbox.
     pub sandboxed: bool,
-    /// Codex's rejection reason for a rejected prompt (the exact constants of `exec_policy.rs`).
-    /// `None` for a `Forbidden` decision: its text comes from `derive_forbidden_reason` (the
-    /// rule's justification or the command), which is not modelled.
-    pub reason: Option<&'static str>,
+    /// Codex's rejection reason for a rejected prompt (the exact constants of `exec_policy.rs`)
+    /// or a refused escalation request (the shell handler's message). `None` for a `Forbidden`
+    /// decision: its text comes from `derive_forbidden_reason` (the rule's justification or the
+    /// command), which is not modelled.
+    pub reason: Option<String>,
 }
 
 impl Verdict {
@@ -358,14 +384,27 @@ pub fn decide(mode: SandboxMode, policy: ApprovalPolicy, cmd: &Command) -> Verdi
             None,
         ),
     };
-    let verdict = |outcome, sandboxed, reason| Verdict {
+    let verdict = |outcome, sandboxed, reason: Option<&str>| Verdict {
         exec_decision,
         heuristic,
         requirement,
         outcome,
         sandboxed,
-        reason,
+        reason: reason.map(str::to_string),
     };
+    // The shell handler refuses an escalation request outright unless the policy is
+    // `on-request` (`handlers/shell.rs`: "Approval policy guard for explicit escalation in
+    // non-OnRequest modes") — before the exec policy is consulted, whatever Granular says.
+    if cmd.requests_escalation && policy != ApprovalPolicy::OnRequest {
+        let p = policy.debug_name();
+        let msg = format!(
+            "approval policy is {p}; reject command — you should not ask for escalated permissions if the approval policy is {p}"
+        );
+        return Verdict {
+            requirement: Requirement::Forbidden,
+            ..verdict(Outcome::Reject, false, Some(&msg))
+        };
+    }
     if requirement == Requirement::Forbidden {
         return verdict(Outcome::Reject, false, reason);
     }
@@ -391,12 +430,150 @@ pub fn decide(mode: SandboxMode, policy: ApprovalPolicy, cmd: &Command) -> Verdi
     // may be offered; after an up-front approval it is not asked again
     // (`should_bypass_approval(policy, already_approved)`).
     if !policy.wants_no_sandbox_approval() {
-        return verdict(Outcome::SandboxDenied, true, None);
+        let outcome = if approved_up_front {
+            Outcome::AskThenSandboxDenied
+        } else {
+            Outcome::SandboxDenied
+        };
+        return verdict(outcome, true, None);
     }
     if approved_up_front {
         return verdict(Outcome::Ask, true, None);
     }
     verdict(Outcome::AskAfterSandboxDenial, true, None)
+}
+
+/// One of the calls the approvals lesson runs under every setting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LessonCall {
+    /// A stable slug (`data-call`).
+    pub slug: &'static str,
+    /// The command as the model sends it.
+    pub command: &'static str,
+    /// What codex-core would know about it.
+    pub facts: Command,
+}
+
+/// The approvals lesson's calls: one per way out of (or into) the sandbox. The facts are
+/// stated, not computed (permlab does not port `is_known_safe_command` or
+/// `command_might_be_dangerous`; these commands are unambiguous cases of each).
+pub const LESSON_CALLS: [LessonCall; 7] = [
+    LessonCall {
+        slug: "read",
+        command: "ls -la",
+        facts: Command {
+            rule: None,
+            known_safe: true,
+            dangerous: false,
+            writes: false,
+            writes_outside_workspace: false,
+            network: false,
+            requests_escalation: false,
+        },
+    },
+    LessonCall {
+        slug: "build",
+        command: "cargo build",
+        facts: Command {
+            rule: None,
+            known_safe: false,
+            dangerous: false,
+            writes: true,
+            writes_outside_workspace: false,
+            network: false,
+            requests_escalation: false,
+        },
+    },
+    LessonCall {
+        slug: "outside",
+        command: "echo 'export X=1' >> ~/.bashrc",
+        facts: Command {
+            rule: None,
+            known_safe: false,
+            dangerous: false,
+            writes: true,
+            writes_outside_workspace: true,
+            network: false,
+            requests_escalation: false,
+        },
+    },
+    LessonCall {
+        slug: "network",
+        command: "git push origin main",
+        facts: Command {
+            rule: None,
+            known_safe: false,
+            dangerous: false,
+            writes: false,
+            writes_outside_workspace: false,
+            network: true,
+            requests_escalation: false,
+        },
+    },
+    LessonCall {
+        slug: "escalate",
+        command: "npm install (sandbox_permissions: require_escalated)",
+        facts: Command {
+            rule: None,
+            known_safe: false,
+            dangerous: false,
+            writes: true,
+            writes_outside_workspace: false,
+            network: true,
+            requests_escalation: true,
+        },
+    },
+    LessonCall {
+        slug: "dangerous",
+        command: "rm -rf build",
+        facts: Command {
+            rule: None,
+            known_safe: false,
+            dangerous: true,
+            writes: true,
+            writes_outside_workspace: false,
+            network: false,
+            requests_escalation: false,
+        },
+    },
+    LessonCall {
+        slug: "prompt-rule",
+        command: "git push --force (prefix_rule decision=\"prompt\")",
+        facts: Command {
+            rule: Some(ExecDecision::Prompt),
+            known_safe: false,
+            dangerous: false,
+            writes: false,
+            writes_outside_workspace: false,
+            network: true,
+            requests_escalation: false,
+        },
+    },
+];
+
+/// Granular with every category allowed except `sandbox_approval`: the setting behind seed
+/// 000's misconception 3 (a learner reads `false` as "ask me"; Codex rejects).
+pub const GRANULAR_NO_SANDBOX_APPROVAL: ApprovalPolicy = ApprovalPolicy::Granular(Granular {
+    sandbox_approval: false,
+    ..Granular::ALL_TRUE
+});
+
+/// Every lesson call under one setting, in [`LESSON_CALLS`] order.
+///
+/// ```
+/// use permlab_core::codex::approval::{lesson, ApprovalPolicy, Outcome, SandboxMode, GRANULAR_NO_SANDBOX_APPROVAL};
+/// let outcomes = |p| lesson(SandboxMode::WorkspaceWrite, p).iter().map(|v| v.outcome).collect::<Vec<_>>();
+/// let on_request = outcomes(ApprovalPolicy::OnRequest);
+/// let granular = outcomes(GRANULAR_NO_SANDBOX_APPROVAL);
+/// // escalate and dangerous: asked under on-request, rejected without a prompt under granular.
+/// assert_eq!((on_request[4], on_request[5]), (Outcome::Ask, Outcome::Ask));
+/// assert_eq!((granular[4], granular[5]), (Outcome::Reject, Outcome::Reject));
+/// ```
+pub fn lesson(mode: SandboxMode, policy: ApprovalPolicy) -> Vec<Verdict> {
+    LESSON_CALLS
+        .iter()
+        .map(|c| decide(mode, policy, &c.facts))
+        .collect()
 }
 
 #[cfg(test)]
@@ -457,7 +634,9 @@ mod tests {
         });
         let v = decide(WW, no, &esc);
         assert_eq!(v.outcome, Outcome::Reject);
-        assert_eq!(v.reason, Some(REJECT_SANDBOX_APPROVAL_REASON));
+        assert!(v.reason.unwrap().starts_with(
+            "approval policy is Granular(GranularApprovalConfig { sandbox_approval: false"
+        ));
     }
 
     #[test]
@@ -471,7 +650,7 @@ mod tests {
             ..Command::default()
         };
         assert_eq!(
-            decide(WW, g, &rule_prompt).reason,
+            decide(WW, g, &rule_prompt).reason.as_deref(),
             Some(REJECT_RULES_APPROVAL_REASON)
         );
         let dangerous = Command {
@@ -479,6 +658,35 @@ mod tests {
             ..Command::default()
         };
         assert_eq!(decide(WW, g, &dangerous).outcome, Outcome::Ask);
+    }
+
+    #[test]
+    fn the_lesson_grid() {
+        // Rows: lesson calls; columns: (read-only, workspace-write, danger-full-access) under
+        // on-request, then workspace-write under each named policy and granular-false.
+        let grid = |m, p| -> String {
+            lesson(m, p)
+                .iter()
+                .map(|v| match v.outcome {
+                    Outcome::Run => 'R',
+                    Outcome::Ask => 'A',
+                    Outcome::AskAfterSandboxDenial => 'a',
+                    Outcome::SandboxDenied => 's',
+                    Outcome::AskThenSandboxDenied => 'S',
+                    Outcome::Reject => 'X',
+                })
+                .collect()
+        };
+        let p = ApprovalPolicy::OnRequest;
+        // R run · A ask · a ask after the sandbox blocked it · s sandbox denial back to the
+        // model · S asked, approved, then blocked anyway · X rejected without a prompt.
+        assert_eq!(grid(SandboxMode::ReadOnly, p), "RsssASS");
+        assert_eq!(grid(WW, p), "RRssAAS");
+        assert_eq!(grid(SandboxMode::DangerFullAccess, p), "RRRRRAA");
+        assert_eq!(grid(WW, ApprovalPolicy::Untrusted), "RAAAXAA");
+        assert_eq!(grid(WW, ApprovalPolicy::OnFailure), "RRaaXAA");
+        assert_eq!(grid(WW, ApprovalPolicy::Never), "RRssXXX");
+        assert_eq!(grid(WW, GRANULAR_NO_SANDBOX_APPROVAL), "RRssXXS");
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub(crate) fn run(doc: &Value) -> Result<Vec<SectionReport>, Error> {
                     v.outcome.slug(),
                     v.decision(),
                     v.sandboxed,
-                    v.reason
+                    v.reason.as_deref()
                 );
                 report.check(|| at, &expected, &got);
             }
