@@ -54,7 +54,7 @@
 //! let g = ApprovalPolicy::Granular(Granular { sandbox_approval: false, ..Granular::ALL_TRUE });
 //! let v = decide(SandboxMode::WorkspaceWrite, g, &cmd);
 //! assert_eq!(v.outcome, Outcome::Reject);
-//! assert_eq!(v.reason, Some("approval required by policy, but AskForApproval::Granular.sandbox_approval is false"));
+//! assert_eq!(v.reason.as_deref(), Some("approval required by policy, but AskForApproval::Granular.sandbox_approval is false"));
 //! ```
 
 use crate::codex::Decision as ExecDecision;
