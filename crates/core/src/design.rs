@@ -160,6 +160,43 @@ pub struct DesignVerdict {
     pub stage: Stage,
 }
 
+impl DesignVerdict {
+    /// For a grouped design, the step of the seed's `decide()` that answered: 1 deny, 2 ask,
+    /// 3 the mode, 4 allow, 5 the fallback (`ask_or_deny` belongs to the step that called it).
+    /// `None` for the other orders, whose walk is not the seed's.
+    pub fn seed_step(&self, design: Design, actions: &RuleTable) -> Option<u8> {
+        if design.order != Order::Grouped {
+            return None;
+        }
+        let rule_step = |row: usize| match actions.rules()[row].action {
+            Action::Deny => 1,
+            Action::Ask => 2,
+            Action::Allow => 4,
+        };
+        Some(match (self.stage, self.row) {
+            (Stage::Rule(r), _) => rule_step(r),
+            (Stage::Mode, _) => 3,
+            (Stage::Fallback, _) => 5,
+            (Stage::Unattended, Some(r)) if rule_step(r) != 4 => rule_step(r),
+            // An allowed write asked by the mode stage, then denied: step 3.
+            (Stage::Unattended, Some(_)) => 3,
+            (Stage::Unattended, None) => 5,
+        })
+    }
+}
+
+/// Calls of the miniagent lesson for running a design on `miniagent-standard.json`: the test
+/// command of run `pd-firstmatch-s1` (the `rules` stage), two of the course's commands, and
+/// three file calls (each row group of the table once).
+pub const MINIAGENT_CALLS: [(&str, &str); 6] = [
+    ("bash", "python -m unittest -v test_dateparse.py"),
+    ("bash", "rm -rf /"),
+    ("bash", "cat sudoku_solver.py"),
+    ("edit_file", "test_dateparse.py"),
+    ("edit_file", "dateparse.py"),
+    ("read_file", "README.md"),
+];
+
 /// A design compiled for one table.
 #[derive(Clone, Debug)]
 pub struct DesignEngine {
@@ -545,6 +582,70 @@ mod tests {
         let d: Vec<_> = run(night).into_iter().map(|(d, _)| d).collect();
         assert_eq!(d, [Allow, Allow, Deny, Deny, Deny, Deny]);
         assert_eq!(run(night)[3].1, Stage::Unattended);
+    }
+
+    #[test]
+    fn seed_steps() {
+        let a = TicketAgent::seed();
+        let t = a.table();
+        let e = DesignEngine::new(Design::SEED_001, &t);
+        let steps = |s: Session| -> Vec<Option<u8>> {
+            a.calls
+                .iter()
+                .map(|c| {
+                    e.decide(&c.call, s, c.writes)
+                        .seed_step(Design::SEED_001, &t)
+                })
+                .collect()
+        };
+        let s = |v: [u8; 6]| v.map(Some).to_vec();
+        assert_eq!(steps(Session::ATTENDED), s([4, 4, 2, 2, 1, 5]));
+        let night = Session {
+            readonly: false,
+            unattended: true,
+        };
+        assert_eq!(steps(night), s([4, 4, 2, 2, 1, 5]));
+        let naive = DesignEngine::new(Design::NAIVE, &t).decide(&a.calls[0].call, night, false);
+        assert_eq!(naive.seed_step(Design::NAIVE, &t), None);
+    }
+
+    #[test]
+    fn miniagent_calls_split_the_orders() {
+        let t = miniagent();
+        let verdicts = |order| -> Vec<Decision> {
+            let e = DesignEngine::new(
+                Design {
+                    order,
+                    ..Design::NAIVE
+                },
+                &t,
+            );
+            MINIAGENT_CALLS
+                .iter()
+                .map(|&(tool, input)| {
+                    e.decide(
+                        &Call::new(tool, input),
+                        Session::ATTENDED,
+                        miniagent_writes(tool),
+                    )
+                    .decision
+                })
+                .collect()
+        };
+        use Decision::*;
+        assert_eq!(
+            verdicts(Order::TopDown),
+            [Deny, Deny, Deny, Allow, Allow, Allow]
+        );
+        assert_eq!(
+            verdicts(Order::BottomUp),
+            [Allow, Deny, Deny, Deny, Allow, Allow]
+        );
+        assert_eq!(
+            verdicts(Order::Grouped),
+            [Deny, Deny, Deny, Deny, Allow, Allow]
+        );
+        assert_eq!(verdicts(Order::Strictest), verdicts(Order::Grouped));
     }
 
     #[test]
