@@ -35,6 +35,7 @@ pub mod import;
 pub mod json;
 pub mod lcc;
 pub mod lesson;
+pub mod lint;
 pub mod merge;
 pub mod opencode;
 mod pychar;
