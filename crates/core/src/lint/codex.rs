@@ -213,9 +213,21 @@ pub(crate) fn lint(sources: &[&Source]) -> (Vec<Finding>, Vec<Error>) {
             }
         }
         // A token with a space never equals one argv token.
-        let spaced = std::iter::once(r.first.as_str())
-            .chain(r.rest.iter().flat_map(alts))
-            .find(|t| t.contains(char::is_whitespace));
+        // (Except a shell script after `-c`/`-lc`: that argv token holds spaces by design.)
+        let mut prev = r.first.as_str();
+        let mut spaced = r
+            .first
+            .contains(char::is_whitespace)
+            .then_some(r.first.as_str());
+        for t in &r.rest {
+            let script = matches!(prev, "-c" | "-lc");
+            if spaced.is_none() && !script {
+                spaced = alts(t)
+                    .into_iter()
+                    .find(|a| a.contains(char::is_whitespace));
+            }
+            prev = alts(t)[0];
+        }
         if let Some(t) = spaced {
             let cmd: Vec<String> = example(r)
                 .iter()

@@ -219,7 +219,7 @@ mod tests {
             &[Seg::Key("permission"), Seg::Key("bash"), Seg::Key("*")],
             true,
         );
-        assert_eq!(line_col(t, o), (3, 50));
+        assert_eq!(line_col(t, o), (3, 45));
         let o = offset(t, &[Seg::Key("x"), Seg::Index(2)], false);
         assert_eq!(line_col(t, o), (4, 17));
     }
