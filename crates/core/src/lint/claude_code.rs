@@ -220,6 +220,7 @@ pub(crate) fn lint(sources: &[&Source]) -> (Vec<Finding>, Vec<Error>) {
 }
 
 /// The rules reported dead, by position in the merged policy.
+#[cfg(test)]
 pub(crate) fn dead_positions(s: &Session) -> Vec<usize> {
     let mut out: Vec<usize> = (0..s.policy.rules.len())
         .filter(|&i| dead_rule(s, i).is_some())

@@ -204,9 +204,9 @@ pub(crate) fn lint(sources: &[&Source]) -> (Vec<Finding>, Vec<Error>) {
                         ),
                         &cmd,
                         format!(
-                            "a prefix rule cannot find a flag anywhere: {} the shorter prefix `{}` instead (with a `justification`)",
-                            r.decision.as_str(),
-                            base[..k + 1].join(" ")
+                            "a prefix rule cannot find a flag anywhere in the command: give the shorter prefix `{}` the decision `{}` (with a `justification`), or add a rule for each argument order you mean",
+                            base[..k + 1].join(" "),
+                            r.decision.as_str()
                         ),
                     ));
                 }

@@ -22,7 +22,7 @@
 //! assert_eq!(found.len(), 1);
 //! let f = &found[0];
 //! assert_eq!(f.kind, Kind::DeadRule);
-//! assert_eq!((f.place.line, f.place.column), (1, 35));
+//! assert_eq!((f.place.line, f.place.column), (1, 26));
 //! assert_eq!(f.call.call.input, "rm"); // `rm` matches `rm *`, but the later `*` decides: allow
 //! assert_eq!(f.call.verdict.as_str(), "allow");
 //! ```

@@ -246,6 +246,7 @@ pub(crate) fn lint(src: &Source) -> Result<Vec<Finding>, Error> {
 }
 
 /// The rules an OpenCode ruleset would report dead, by position (for tests and the widget).
+#[cfg(test)]
 pub(crate) fn dead_positions(src: &Source) -> Result<Vec<usize>, Error> {
     let sets = read(src)?;
     let top: Vec<&Written> = sets.top.iter().collect();
