@@ -364,7 +364,7 @@ fn call_for(s: &Session, a: &PolicyRule) -> Option<ToolCall> {
 fn absolute(spec: &str, scope: Scope, c: &Context) -> Option<String> {
     let spec = spec.strip_prefix('!').unwrap_or(spec);
     let fill = |p: &str| {
-        let p = p.replace("**", "a").replace('*', "x").replace('?', "x");
+        let p = p.replace("**", "a").replace(['*', '?'], "x");
         let p = p.trim_end_matches('/').to_string();
         if p.is_empty() {
             "a".to_string()

@@ -265,6 +265,7 @@ pub(crate) fn dead_positions(src: &Source) -> Result<Vec<usize>, Error> {
 fn lint_ruleset(all: &[&Written], own: usize, out: &mut Vec<Finding>) {
     let rules: Vec<Rule> = all.iter().map(|w| w.rule.clone()).collect();
     let mut dead = vec![false; all.len()];
+    #[allow(clippy::needless_range_loop)] // `i` also indexes `all` inside `dead_rule`
     for i in own..all.len() {
         if let Some(f) = dead_rule(all, &rules, i) {
             dead[i] = true;
@@ -281,8 +282,8 @@ fn lint_ruleset(all: &[&Written], own: usize, out: &mut Vec<Finding>) {
             }
         }
     }
-    for i in own..all.len() {
-        if dead[i] {
+    for (i, &d) in dead.iter().enumerate().skip(own) {
+        if d {
             continue;
         }
         out.extend(hazards(all, &rules, i));
@@ -473,10 +474,7 @@ fn hazards(all: &[&Written], rules: &[Rule], i: usize) -> Vec<Finding> {
         && pat.contains('/')
         && !pat.contains("**")
     {
-        let input = pat
-            .replacen('*', "a/b", 1)
-            .replace('*', "x")
-            .replace('?', "x");
+        let input = pat.replacen('*', "a/b", 1).replace(['*', '?'], "x");
         if matches(&input, pat) && decide(rules, perm, &input).1 == Some(i) {
             let deeper = pat.replacen('*', "*/*", 1);
             push(
@@ -495,9 +493,7 @@ fn hazards(all: &[&Written], rules: &[Rule], i: usize) -> Vec<Finding> {
     }
     // `**/` is not a globstar.
     if let Some(pos) = find_globstar(pat) {
-        let input = format!("{}{}", &pat[..pos], &pat[pos + 3..])
-            .replace('*', "x")
-            .replace('?', "x");
+        let input = format!("{}{}", &pat[..pos], &pat[pos + 3..]).replace(['*', '?'], "x");
         let (got, _) = decide(rules, perm, &input);
         if !matches(&input, pat)
             && got != action
@@ -517,10 +513,7 @@ fn hazards(all: &[&Written], rules: &[Rule], i: usize) -> Vec<Finding> {
     }
     // `?` is one UTF-16 unit.
     if pat.contains('?') && literal_perm {
-        let input = pat
-            .replacen('?', "😀", 1)
-            .replace('*', "x")
-            .replace('?', "x");
+        let input = pat.replacen('?', "😀", 1).replace(['*', '?'], "x");
         let (got, _) = decide(rules, perm, &input);
         if !matches(&input, pat) && got != action {
             push(
