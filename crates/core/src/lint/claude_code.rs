@@ -361,7 +361,7 @@ fn call_for(s: &Session, a: &PolicyRule) -> Option<ToolCall> {
 }
 
 /// A file a path rule names, made absolute in the lint's session (`**` → `a`, `*` → `x`).
-fn absolute(spec: &str, scope: Scope, c: &Context) -> Option<String> {
+pub(crate) fn absolute(spec: &str, scope: Scope, c: &Context) -> Option<String> {
     let spec = spec.strip_prefix('!').unwrap_or(spec);
     let fill = |p: &str| {
         let p = p.replace("**", "a").replace(['*', '?'], "x");

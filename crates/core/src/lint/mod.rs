@@ -370,6 +370,24 @@ fn finding_value(f: &Finding) -> Value {
     Value::Object(o)
 }
 
+/// The import panel's headline for `n` findings: `你的配置里有 3 处问题` / `Your config has 3
+/// problems` (`zh`: Chinese, else English).
+///
+/// ```
+/// assert_eq!(permlab_core::lint::headline(3, true), "你的配置里有 3 处问题");
+/// assert_eq!(permlab_core::lint::headline(1, false), "Your config has 1 problem");
+/// assert_eq!(permlab_core::lint::headline(0, false), "No problems found in your config");
+/// ```
+pub fn headline(n: usize, zh: bool) -> String {
+    match (n, zh) {
+        (0, true) => "你的配置里没有发现问题".into(),
+        (0, false) => "No problems found in your config".into(),
+        (n, true) => format!("你的配置里有 {n} 处问题"),
+        (1, false) => "Your config has 1 problem".into(),
+        (n, false) => format!("Your config has {n} problems"),
+    }
+}
+
 /// Lints one pasted config of `format` (what the widget's import panel calls): its findings,
 /// or the error the harness itself would give for the file.
 pub fn lint_text(format: Format, text: &str) -> Result<Vec<Finding>, Error> {

@@ -14,7 +14,15 @@ use crate::import::{import, Format};
 use crate::json::Value;
 use crate::table::Call;
 
-fn calls_for(tool: &str, pattern: &str) -> Vec<Call> {
+fn calls_for(from: Format, tool: &str, pattern: &str) -> Vec<Call> {
+    // A Claude Code path rule names files through its anchors (`//`, `~/`, `./`): the call is
+    // a file it means, in the lesson's environment the engines run in.
+    if from == Format::ClaudeCode && matches!(tool, "read_file" | "edit_file" | "write_file") {
+        let ctx = crate::claude_code::table::lesson_context();
+        return super::claude_code::absolute(pattern, crate::claude_code::Scope::Project, &ctx)
+            .map(|p| vec![Call::new(tool, p)])
+            .unwrap_or_default();
+    }
     let lang = Lang::opencode(pattern);
     let mut out = Vec::new();
     if let Search::Found(u) = witness(&lang, &Lang::opencode("?*"), true) {
@@ -98,7 +106,7 @@ pub(crate) fn lint(src: &Source, from: Format, to: Format) -> Vec<Finding> {
     let codex_t = crate::codex::from_table(table).1;
     let mut out = Vec::new();
     for (row, r) in table.rules().iter().enumerate() {
-        for call in calls_for(&r.tool, &r.pattern) {
+        for call in calls_for(from, &r.tool, &r.pattern) {
             let (nd, nr) = native.decide(&call);
             let (td, tr) = target.decide(&call);
             if nd == td || (nr != Some(row) && tr != Some(row)) {
@@ -126,7 +134,17 @@ pub(crate) fn lint(src: &Source, from: Format, to: Format) -> Vec<Finding> {
                     .find(|u| u.row == row)
                     .map(|u| u.reason.clone())
                     .unwrap_or_else(|| "Codex takes the strictest matching prefix".into()),
-                Format::OpenCode => "OpenCode takes the last matching rule".into(),
+                Format::OpenCode => match tr {
+                    None => "OpenCode's wildcard reads the pattern literally and no rule matches: the default ask".into(),
+                    Some(k) if k != row => format!(
+                        "OpenCode takes the last matching rule, here row {} `{} {} {}`",
+                        k + 1,
+                        table.rules()[k].tool,
+                        table.rules()[k].pattern,
+                        table.rules()[k].action
+                    ),
+                    Some(_) => "OpenCode takes the last matching rule, whatever its action".into(),
+                },
             };
             let rule_text = format!("{} {} {}", r.tool, r.pattern, r.action);
             let native_call = format!("{}: {}", call.tool, call.input);
