@@ -324,9 +324,12 @@ fn call_for(s: &Session, a: &PolicyRule) -> Option<ToolCall> {
         },
         Specifier::Command(p) => {
             let lang = Lang::claude_command(p.as_str());
-            let w = match witness(&lang, &Lang::claude_command("*"), true) {
-                Search::Found(u) => text(&u)?,
-                _ => return None,
+            let w = match super::glob::natural(p.as_str(), &lang) {
+                Some(w) => w,
+                None => match witness(&lang, &Lang::claude_command("*"), true) {
+                    Search::Found(u) => text(&u)?,
+                    _ => return None,
+                },
             };
             let w = if w.is_empty() { "ls".into() } else { w };
             if tool == "Bash" {

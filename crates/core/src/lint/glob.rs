@@ -218,6 +218,31 @@ pub fn witness(a: &Lang, b: &Lang, in_b: bool) -> Search {
     Search::None
 }
 
+/// A readable member of `lang` written after `pattern`: the pattern without its optional
+/// final `" *"`, each remaining `*` and `?` as `x`, when that is in the language (`.env.*` →
+/// `.env.x`, `git push * --force` → `git push x --force`, `git *` → `git`); otherwise the
+/// shortest non-empty member.
+///
+/// ```
+/// use permlab_core::lint::glob::{natural, Lang};
+/// assert_eq!(natural("git push * --force", &Lang::opencode("git push * --force")).unwrap(), "git push x --force");
+/// assert_eq!(natural("git *", &Lang::opencode("git *")).unwrap(), "git");
+/// ```
+pub fn natural(pattern: &str, lang: &Lang) -> Option<String> {
+    let head = pattern.strip_suffix(" *").unwrap_or(pattern);
+    let guess = head.replace(['*', '?'], "x");
+    if !guess.is_empty() && lang.matches(&guess) {
+        return Some(guess);
+    }
+    let any = Lang {
+        globs: vec![vec![Tok::One, Tok::Star]],
+    };
+    match witness(lang, &any, true) {
+        Search::Found(u) => text(&u),
+        _ => None,
+    }
+}
+
 /// A witness as a Rust string (`None` for a string of lone surrogates, which the linter cannot
 /// show).
 pub fn text(units: &[u16]) -> Option<String> {

@@ -327,7 +327,7 @@ fn dead_rule(all: &[&Written], rules: &[Rule], i: usize) -> Option<Finding> {
         }
     };
     let perm = permission_in(&v.perm, None)?;
-    let input = some_text(witness(&v.pat, &Lang::opencode("?*"), true))
+    let input = super::glob::natural(&v.rule.pattern.replace('\\', "/"), &v.pat)
         .or_else(|| some_text(witness(&v.pat, &Lang::opencode("*"), true)))?;
     // The engine must agree: the rule matches the call, and a later rule decides it.
     let (action, d) = decide(rules, &perm, &input);

@@ -179,7 +179,7 @@ const CASES: &[Case] = &[
         // Shadowed by a later rule of a wider permission.
         has: r#"{"permission": {"edit": {"src/*": "deny"}, "*": "allow"}}"#,
         hasnt: r#"{"permission": {"*": "allow", "edit": {"src/*": "deny"}}}"#,
-        call: "src/",
+        call: "src/x",
     },
     Case {
         kind: Kind::OrderFragile,
