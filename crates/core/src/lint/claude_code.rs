@@ -549,6 +549,25 @@ fn hazards(s: &Session, i: usize) -> Vec<Finding> {
                     ));
                 }
             }
+            // A final ` *` is optional only when it is the only `*`.
+            if let Some(head) = pat.strip_suffix(" *").filter(|h| h.contains('*')) {
+                let cmd = head.replace('*', "x");
+                let call = ToolCall::bash(&cmd);
+                if !s.rule_matches(i, &call) && effect(&call) != Decision::from(a.group) {
+                    out.push(finding(
+                        Kind::TrailingStar,
+                        Severity::Warning,
+                        format!(
+                            "a final ` *` may match nothing only when it is the rule's only `*`: `{} {}` does not match `{cmd}` (it gets {})",
+                            a.group,
+                            a.text,
+                            effect(&call)
+                        ),
+                        &call,
+                        format!("add `Bash({head})` next to it for the form without arguments"),
+                    ));
+                }
+            }
             // A deny that a wrapper or an absolute path still gets past.
             let first = pat.split(' ').next().unwrap_or("");
             if a.group == Action::Deny && !first.is_empty() && !first.contains(['*', '/']) {

@@ -61,6 +61,9 @@ pub enum Kind {
     QuestionMark,
     /// Claude Code: `:*` anywhere but at the very end is a literal colon.
     ColonStar,
+    /// Claude Code: a final ` *` is optional only when it is the rule's only `*`:
+    /// `Bash(ssh * uptime *)` misses `ssh host uptime`.
+    TrailingStar,
     /// Claude Code: a bare deny (`Bash`, `Bash(*)`) removes the tool from the model's context.
     BareDeny,
     /// Claude Code: a path rule starting with one `/` is anchored at the settings source, not
@@ -82,7 +85,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in report order.
-    pub const ALL: [Kind; 15] = [
+    pub const ALL: [Kind; 16] = [
         Kind::DeadRule,
         Kind::OrderFragile,
         Kind::NoSpaceStar,
@@ -90,6 +93,7 @@ impl Kind {
         Kind::Globstar,
         Kind::QuestionMark,
         Kind::ColonStar,
+        Kind::TrailingStar,
         Kind::BareDeny,
         Kind::PathAnchor,
         Kind::OutsideCwd,
@@ -110,6 +114,7 @@ impl Kind {
             Kind::Globstar => "globstar",
             Kind::QuestionMark => "question-mark",
             Kind::ColonStar => "colon-star",
+            Kind::TrailingStar => "trailing-star",
             Kind::BareDeny => "bare-deny",
             Kind::PathAnchor => "path-anchor",
             Kind::OutsideCwd => "outside-cwd",

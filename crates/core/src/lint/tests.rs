@@ -239,6 +239,13 @@ const CASES: &[Case] = &[
         call: "git push",
     },
     Case {
+        kind: Kind::TrailingStar,
+        format: Format::ClaudeCode,
+        has: r#"{"permissions": {"allow": ["Bash(ssh * uptime *)"]}}"#,
+        hasnt: r#"{"permissions": {"allow": ["Bash(ssh * uptime *)", "Bash(ssh * uptime)"]}}"#,
+        call: "ssh x uptime",
+    },
+    Case {
         kind: Kind::BareDeny,
         format: Format::ClaudeCode,
         has: r#"{"permissions": {"allow": ["Bash(npm test)"], "deny": ["Bash"]}}"#,
