@@ -118,12 +118,16 @@ fn corpus_findings_are_confirmed_by_the_engines() {
                 continue;
             }
             let text = std::fs::read_to_string(&path).unwrap();
+            // (A target equal to the source gives no translation findings: skipped.)
             for target in [
                 None,
                 Some(Format::ClaudeCode),
                 Some(Format::OpenCode),
                 Some(Format::Codex),
-            ] {
+            ]
+            .into_iter()
+            .filter(|t| *t != Some(format))
+            {
                 let r = lint(
                     &[Source {
                         name: "t".into(),
