@@ -258,12 +258,13 @@ impl Source {
     }
 }
 
-/// The format of a file from its name and text: `.rules` → Codex, `.md`/`.jsonc` → OpenCode,
-/// `.json` with `"permissions"` → Claude Code, other JSON → OpenCode.
+/// The format of a file from its name and text: `.rules` → Codex, `.md`/`.jsonc`/`opencode.json`
+/// → OpenCode, other `.json` with `"permissions"` (or under a `claude` directory) → Claude
+/// Code, any other JSON → OpenCode.
 pub fn detect(name: &str, text: &str) -> Format {
     if name.ends_with(".rules") {
         Format::Codex
-    } else if name.ends_with(".md") || name.ends_with(".jsonc") {
+    } else if name.ends_with(".md") || name.ends_with(".jsonc") || name.ends_with("opencode.json") {
         Format::OpenCode
     } else if text.contains("\"permissions\"") || name.contains("claude") {
         Format::ClaudeCode
