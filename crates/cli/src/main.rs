@@ -24,6 +24,7 @@ mod bench;
 mod check;
 mod conformance;
 mod eval;
+mod lint;
 mod pi;
 mod replay;
 mod rules;
@@ -48,6 +49,10 @@ usage:
   permlab check LESSON.json...
       validate lessons (fixtures/lesson.schema.json) and compare every author-written
       "expect" answer with the engines; exit 1 on an invalid lesson or a wrong answer
+  permlab lint FILE... [--format claude-code|opencode|codex] [--target HARNESS] [--json]
+      dead, shadowed and order-fragile rules and misleading patterns in .claude/settings.json
+      (several files: the layers; SCOPE:FILE names one), opencode.json(c), agent .md, .rules;
+      each with a call the engine decides; exit 1 on findings
   permlab --version
 
 --rules FILE: a JSON array of {"tool", "pattern", "action"} rows (the lesson's table), or
@@ -116,6 +121,7 @@ fn main() -> ExitCode {
         "eval" => parse(rest, &["rules", "call", "engine"], &["explain", "no-ui"])
             .and_then(|a| eval::run(&a)),
         "batch" => parse(rest, &["rules", "engine"], &["no-ui"]).and_then(|a| batch::run(&a)),
+        "lint" => parse(rest, &["format", "target"], &["json"]).and_then(|a| lint::run(&a)),
         "replay" => parse(rest, &["rules", "engine"], &["json"]).and_then(|a| replay::run(&a)),
         "bench" => {
             parse(rest, &["rules", "calls", "engine", "seconds"], &[]).and_then(|a| bench::run(&a))

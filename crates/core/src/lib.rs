@@ -37,6 +37,7 @@ pub mod import;
 pub mod json;
 pub mod lcc;
 pub mod lesson;
+pub mod lint;
 pub mod merge;
 pub mod opencode;
 pub mod pi_gate;

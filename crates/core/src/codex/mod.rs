@@ -61,6 +61,8 @@ mod syntax;
 
 pub use diag::LoadError;
 pub use export::{starlark_string, to_rules};
+#[cfg(feature = "rules-files")]
+pub(crate) use policy::RuleCall;
 pub use policy::{
     Check, Decision, MatchOptions, NetworkRule, PatternToken, Policy, PrefixRule, RuleMatch,
 };

@@ -317,6 +317,19 @@ pub(crate) struct PendingExamples {
     pub span: Span,
 }
 
+/// One `prefix_rule(…)` call of a file, for the linter.
+#[cfg(feature = "rules-files")]
+pub(crate) struct RuleCall {
+    /// The stored rules it made.
+    pub rules: std::ops::Range<usize>,
+    /// Byte offset of the call in its file.
+    pub offset: usize,
+    /// Its `match=` examples, as token lists.
+    pub matches: Vec<Vec<String>>,
+    /// Its `not_match=` examples.
+    pub not_matches: Vec<Vec<String>>,
+}
+
 impl Policy {
     /// A policy with no rules: it matches nothing, not even `rm -rf /`.
     pub fn empty() -> Self {
@@ -364,6 +377,34 @@ impl Policy {
         let _ = start;
         *self = next;
         Ok(())
+    }
+
+    /// Adds one file like [`Policy::add_file`] and also returns each `prefix_rule(…)` call it
+    /// ran (its stored rules, its byte offset, its examples): what the linter needs to point
+    /// at a rule. Examples are not enforced here; the second value is the error Codex would
+    /// give for the first failing one.
+    #[cfg(feature = "rules-files")]
+    pub(crate) fn add_file_with_calls(
+        &mut self,
+        name: &str,
+        text: &str,
+    ) -> Result<(Vec<RuleCall>, Option<LoadError>), LoadError> {
+        let mut next = self.clone();
+        let pending = eval::run_file(name, text, &mut next)?;
+        let failed = pending
+            .iter()
+            .find_map(|v| next.validate(name, text, v).err());
+        let calls = pending
+            .into_iter()
+            .map(|v| RuleCall {
+                rules: v.rules,
+                offset: v.span.start,
+                matches: v.matches,
+                not_matches: v.not_matches,
+            })
+            .collect();
+        *self = next;
+        Ok((calls, failed))
     }
 
     pub(crate) fn push_rule(&mut self, rule: PrefixRule) -> usize {

@@ -1,0 +1,234 @@
+//! Where a value sits in a JSON(C) or front-matter text: line and column for a finding.
+
+/// One step of a path into a JSON document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Seg<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The text with `//` and `/* */` comments blanked out (same length, newlines kept), so that
+/// a JSONC file can be walked like JSON.
+pub(crate) fn blank_comments(text: &str) -> Vec<u8> {
+    let mut b = text.as_bytes().to_vec();
+    let mut i = 0;
+    let mut in_str = false;
+    while i < b.len() {
+        let c = b[i];
+        if in_str {
+            if c == b'\\' {
+                i += 2;
+                continue;
+            }
+            if c == b'"' {
+                in_str = false;
+            }
+            i += 1;
+            continue;
+        }
+        if c == b'"' {
+            in_str = true;
+        } else if c == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                b[i] = b' ';
+                i += 1;
+            }
+            continue;
+        } else if c == b'/' && b.get(i + 1) == Some(&b'*') {
+            while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
+                if b[i] != b'\n' {
+                    b[i] = b' ';
+                }
+                i += 1;
+            }
+            for _ in 0..2 {
+                if i < b.len() {
+                    b[i] = b' ';
+                    i += 1;
+                }
+            }
+            continue;
+        }
+        i += 1;
+    }
+    b
+}
+
+fn ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && b[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    i
+}
+
+fn string_end(b: &[u8], i: usize) -> usize {
+    let mut j = i + 1;
+    while j < b.len() && b[j] != b'"' {
+        j += if b[j] == b'\\' { 2 } else { 1 };
+    }
+    (j + 1).min(b.len())
+}
+
+fn value_end(b: &[u8], mut i: usize) -> usize {
+    let mut depth = 0usize;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i = string_end(b, i);
+                if depth == 0 {
+                    return i;
+                }
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                if depth <= 1 {
+                    return if depth == 0 { i } else { i + 1 };
+                }
+                depth -= 1;
+            }
+            b',' if depth == 0 => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    i
+}
+
+/// The byte offset of the value (or, for a last [`Seg::Key`], of the key) at `path`; the
+/// innermost container found when a step is missing.
+pub(crate) fn offset(text: &str, path: &[Seg], at_key: bool) -> usize {
+    let b = blank_comments(text);
+    let mut i = ws(&b, 0);
+    for (n, seg) in path.iter().enumerate() {
+        let last = n + 1 == path.len();
+        match seg {
+            Seg::Key(k) => {
+                if b.get(i) != Some(&b'{') {
+                    return i;
+                }
+                let container = i;
+                i = ws(&b, i + 1);
+                loop {
+                    if b.get(i) != Some(&b'"') {
+                        return container;
+                    }
+                    let key_at = i;
+                    let end = string_end(&b, i);
+                    let raw = &text.as_bytes()[i + 1..end.saturating_sub(1).max(i + 1)];
+                    i = ws(&b, end);
+                    if b.get(i) != Some(&b':') {
+                        return container;
+                    }
+                    i = ws(&b, i + 1);
+                    if raw == k.as_bytes() {
+                        if last && at_key {
+                            return key_at;
+                        }
+                        break;
+                    }
+                    i = ws(&b, value_end(&b, i));
+                    if b.get(i) != Some(&b',') {
+                        return container;
+                    }
+                    i = ws(&b, i + 1);
+                }
+            }
+            Seg::Index(idx) => {
+                if b.get(i) != Some(&b'[') {
+                    return i;
+                }
+                let container = i;
+                i = ws(&b, i + 1);
+                for _ in 0..*idx {
+                    i = ws(&b, value_end(&b, i));
+                    if b.get(i) != Some(&b',') {
+                        return container;
+                    }
+                    i = ws(&b, i + 1);
+                }
+            }
+        }
+    }
+    i
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut off = offset.min(text.len());
+    while !text.is_char_boundary(off) {
+        off -= 1;
+    }
+    let before = &text[..off];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line, column)
+}
+
+/// The line (1-based) and column of `needle` as a key in a YAML front matter's
+/// `permission:` block (`needle:`, `"needle":` or `'needle':`), inside the sub-map `section`
+/// when given; the nearest enclosing key found otherwise.
+pub(crate) fn yaml_key(text: &str, section: Option<&str>, needle: &str) -> (usize, usize) {
+    let starts = |t: &str, k: &str| {
+        [format!("\"{k}\":"), format!("'{k}':"), format!("{k}:")]
+            .iter()
+            .any(|f| t.starts_with(f.as_str()))
+    };
+    let mut in_perm = false;
+    let mut in_section = section.is_none();
+    let mut fallback = (1, 1);
+    for (no, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        let col = line[..line.len() - t.len()].chars().count() + 1;
+        if !in_perm {
+            if t.starts_with("permission:") {
+                in_perm = true;
+                fallback = (no + 1, col);
+            }
+            continue;
+        }
+        if t == "---" || (col == 1 && !t.is_empty() && !t.starts_with('#')) {
+            break;
+        }
+        match section {
+            Some(s) if !in_section => {
+                if starts(t, s) {
+                    in_section = true;
+                    fallback = (no + 1, col);
+                }
+            }
+            _ => {
+                if starts(t, needle) {
+                    return (no + 1, col);
+                }
+            }
+        }
+    }
+    fallback
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_keys_and_indices_past_comments() {
+        let t = "{\n  // a comment with \"permission\": 1\n  \"permission\": {\"bash\": {\"git *\": \"allow\", \"*\": \"deny\",}},\n  \"x\": [1, \"a\", 3]\n}";
+        let o = offset(
+            t,
+            &[Seg::Key("permission"), Seg::Key("bash"), Seg::Key("*")],
+            true,
+        );
+        assert_eq!(line_col(t, o), (3, 45));
+        let o = offset(t, &[Seg::Key("x"), Seg::Index(2)], false);
+        assert_eq!(line_col(t, o), (4, 17));
+    }
+
+    #[test]
+    fn finds_front_matter_keys() {
+        let t = "---\ndescription: x\npermission:\n  edit: deny\n  bash:\n    \"*\": ask\n    git status: allow\n---\n";
+        assert_eq!(yaml_key(t, Some("bash"), "git status"), (7, 5));
+        assert_eq!(yaml_key(t, Some("bash"), "*"), (6, 5));
+        assert_eq!(yaml_key(t, None, "edit"), (4, 3));
+    }
+}
