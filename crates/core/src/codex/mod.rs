@@ -59,6 +59,7 @@ pub mod shlex;
 mod syntax;
 
 pub use diag::LoadError;
+pub use eval::Limits;
 pub use export::{starlark_string, to_rules};
 pub use policy::{
     Check, Decision, MatchOptions, NetworkRule, PatternToken, Policy, PrefixRule, RuleMatch,
