@@ -374,6 +374,9 @@ fn read_bash_verdict(t: &str) -> Result<(), String> {
 
 // ---------------------------------------------------------------- the run
 
+/// A reader's name, the reader, its seed files (name, text), and inputs per seed.
+type Plan = (&'static str, Reader, Vec<(String, String)>, usize);
+
 #[derive(Default)]
 struct Tally {
     tried: usize,
@@ -428,7 +431,7 @@ fn env_num(name: &str, default: u64) -> u64 {
 #[test]
 fn fuzz_every_reader() {
     let rounds = env_num("PERMLAB_FUZZ_ROUNDS", 1) as usize;
-    let mut rng = Rng(env_num("PERMLAB_FUZZ_SEED", 0x5eed_0f_9e41ab) | 1);
+    let mut rng = Rng(env_num("PERMLAB_FUZZ_SEED", 0x5eed_0f9e_41ab) | 1);
     let lessons = fixtures("lessons", &[".json"]);
     let rules = [corpus("codex", &[".rules"]), fixtures("fuzz", &[".rules"])].concat();
     let opencode_json = corpus("opencode", &[".json", ".jsonc"]);
@@ -470,7 +473,7 @@ fn fuzz_every_reader() {
     let bash: Vec<(String, String)> = bash.into_iter().step_by(7).collect();
     let json_seeds = [claude.clone(), opencode_json.clone(), lessons.clone()].concat();
     // (reader name, reader, seeds, inputs per seed)
-    let plan: Vec<(&str, Reader, Vec<(String, String)>, usize)> = vec![
+    let plan: Vec<Plan> = vec![
         ("json", read_json, json_seeds.clone(), 12),
         (
             "jsonc",

@@ -138,7 +138,17 @@ pub(crate) fn run_file_spent(
         budget: Budget::new(*limits),
     };
     let mut scope = Scope::Module;
-    let r = interp.exec_block(&stmts, &mut scope);
+    walk::take(limits.steps);
+    let mut r = interp.exec_block(&stmts, &mut scope);
+    if r.is_ok() {
+        // The last comparisons, after the last step.
+        let walked = walk::take(u64::MAX);
+        if let Err(d) = interp.budget.steps(walked, Span::default(), &interp.frames) {
+            r = Err(d);
+        }
+    } else {
+        walk::take(u64::MAX);
+    }
     let spent = interp.budget.spent();
     match r {
         Ok(_) => (Ok(interp.pending), spent),
@@ -189,7 +199,17 @@ fn set(vars: &mut Vec<(String, Value)>, name: &str, v: Value) {
 
 impl Interp<'_> {
     fn tick(&mut self, span: Span) -> R<()> {
-        self.budget.steps(1, span, &self.frames)
+        // Charge what comparisons walked since the last step (see `value::walk`); the cap
+        // keeps one comparison from walking past what is left.
+        let walked = walk::take(self.budget.left_steps());
+        self.budget.steps(1 + walked, span, &self.frames)
+    }
+
+    /// Charges what comparisons walked during the operation just done, at its span (the same
+    /// as the next step would, but pointing at the right place).
+    fn settle(&self, span: Span) -> R<()> {
+        let walked = walk::take(self.budget.left_steps());
+        self.budget.steps(walked, span, &self.frames)
     }
 
     /// Charges `n` steps of work (elements an operation walks).
@@ -639,12 +659,16 @@ impl Interp<'_> {
                         }
                     }
                 }
-                self.call(fv, pos, named, e.span)?
+                let v = self.call(fv, pos, named, e.span)?;
+                self.settle(e.span)?;
+                v
             }
             ExprKind::Index(a, b) => {
                 let a = self.eval(a, scope)?;
                 let b = self.eval(b, scope)?;
-                self.index(&a, &b, e.span)?
+                let v = self.index(&a, &b, e.span)?;
+                self.settle(e.span)?;
+                v
             }
             ExprKind::Slice(a, parts) => {
                 let obj = self.eval(a, scope)?;
@@ -733,7 +757,9 @@ impl Interp<'_> {
             ExprKind::Bin(op, a, b) => {
                 let l = self.eval(a, scope)?;
                 let r = self.eval(b, scope)?;
-                self.binop(*op, &l, &r, e.span)?
+                let v = self.binop(*op, &l, &r, e.span)?;
+                self.settle(e.span)?;
+                v
             }
             ExprKind::Lambda(f) => {
                 let mut defaults = Vec::with_capacity(f.params.len());
