@@ -323,7 +323,9 @@ impl Policy {
         Policy::default()
     }
 
-    /// Loads one `.rules` file. `name` is what error messages call the file.
+    /// Loads one `.rules` file. `name` is what error messages call the file. The file runs
+    /// within the default [`Limits`] (see [`Policy::parse_with_limits`]): a file that needs
+    /// more steps or memory fails with a load error at the construct that went over.
     ///
     /// ```
     /// use permlab_core::codex::{Decision, Policy};
