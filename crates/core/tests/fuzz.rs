@@ -670,6 +670,34 @@ fn codex_limits_just_under_and_over() {
     );
 }
 
+/// What a generated but honest policy does still loads with the defaults: lists built with
+/// `append`, a dict of a thousand keys looked up, sorting, string building.
+#[test]
+fn codex_defaults_load_big_honest_policies() {
+    let text = r#"
+tools = []
+for i in range(20000):
+    tools.append("tool%d" % i)
+by_name = {}
+for i in range(1000):
+    by_name[tools[i]] = i
+n = 0
+for t in tools[:1000]:
+    n += by_name[t]
+names = sorted(tools, reverse = True)
+line = " ".join(names[:500])
+for t in tools[:300]:
+    prefix_rule(pattern = [t, ["a", "b"]], decision = "prompt", match = [t + " a"])
+"#;
+    let p = Policy::parse("big.rules", text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(p.rules().len(), 300);
+    println!(
+        "big honest policy: {} steps, {} bytes",
+        need(text, false).unwrap(),
+        need(text, true).unwrap()
+    );
+}
+
 /// Every crashing input kept in `fixtures/fuzz/` ends with a clean error under the default
 /// limits, within the time and memory bounds.
 #[test]

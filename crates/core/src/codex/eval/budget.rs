@@ -9,10 +9,11 @@
 //! error at the construct that went over.
 //!
 //! Two counters, both cumulative over the whole file (what was spent, never refunded):
-//! - **steps**: one per expression evaluated and per loop turn, plus one per element an
-//!   operation walks (`x in list`, `list.insert`, `sorted`, a dict lookup), one per 16 values
-//!   copied (a list for a `for`, a `range`) and one per 64 bytes a string operation scans.
-//!   Wall time is proportional to steps.
+//! - **steps**: one per expression evaluated and per loop turn, plus one per four values a
+//!   comparison visits (`x in list`, a dict lookup, `sorted`, `==` between nested lists: see
+//!   `value::walk`), one per 16 values copied or shifted (a list for a `for`, a `range`,
+//!   `list.insert`) and one per 64 bytes a string operation scans. Wall time is proportional
+//!   to steps.
 //! - **bytes**: what every value the file builds costs (16 bytes a list slot, the length of a
 //!   string, the tokens of every rule a `prefix_rule` adds and of every `match=` example). It
 //!   is charged *before* the allocation, so a bomb never reaches the allocator.

@@ -66,11 +66,16 @@ impl Interp<'_> {
                 )),
             }
         };
-        // What the method walks: the receiver's elements (list and dict methods scan linearly)
-        // or its text; the results are charged where they are built.
+        // What the method walks: elements it shifts (`insert`, `pop`, `remove`), or its text.
+        // Lookups compare keys, and comparisons count themselves (`value::walk`); results
+        // are charged where they are built.
         match obj {
-            Value::List(l) => self.work(l.borrow().len(), span)?,
-            Value::Dict(d) => self.work(d.borrow().len(), span)?,
+            Value::List(l) if matches!(name, "insert" | "pop" | "remove") => {
+                self.work(1 + l.borrow().len() / 16, span)?
+            }
+            Value::Dict(d) if matches!(name, "pop" | "popitem") => {
+                self.work(1 + d.borrow().len() / 16, span)?
+            }
             Value::Str(s) => {
                 self.scan(s.len(), span)?;
                 const TEXT: &[&str] = &[
@@ -200,7 +205,6 @@ impl Interp<'_> {
                     };
                     for (k, v) in pairs {
                         self.key_check(&k, span)?;
-                        self.work(d.borrow().len(), span)?;
                         self.slots(2, span)?;
                         let mut dm = d.borrow_mut();
                         if let Some(slot) = dm.iter_mut().find(|(k2, _)| k2.equals(&k)) {

@@ -143,7 +143,10 @@ pub(crate) fn run_file_spent(
     if r.is_ok() {
         // The last comparisons, after the last step.
         let walked = walk::take(u64::MAX);
-        if let Err(d) = interp.budget.steps(walked, Span::default(), &interp.frames) {
+        if let Err(d) = interp
+            .budget
+            .steps(walk::steps(walked), Span::default(), &interp.frames)
+        {
             r = Err(d);
         }
     } else {
@@ -202,14 +205,15 @@ impl Interp<'_> {
         // Charge what comparisons walked since the last step (see `value::walk`); the cap
         // keeps one comparison from walking past what is left.
         let walked = walk::take(self.budget.left_steps());
-        self.budget.steps(1 + walked, span, &self.frames)
+        self.budget
+            .steps(1 + walk::steps(walked), span, &self.frames)
     }
 
     /// Charges what comparisons walked during the operation just done, at its span (the same
     /// as the next step would, but pointing at the right place).
     fn settle(&self, span: Span) -> R<()> {
         let walked = walk::take(self.budget.left_steps());
-        self.budget.steps(walked, span, &self.frames)
+        self.budget.steps(walk::steps(walked), span, &self.frames)
     }
 
     /// Charges `n` steps of work (elements an operation walks).
@@ -415,7 +419,6 @@ impl Interp<'_> {
                     }
                     Value::Dict(d) => {
                         self.key_check(&key, span)?;
-                        self.work(d.borrow().len(), span)?;
                         self.slots(2, span)?;
                         let mut d = d.borrow_mut();
                         if let Some(slot) = d.iter_mut().find(|(k, _)| k.equals(&key)) {
@@ -581,7 +584,6 @@ impl Interp<'_> {
                     self.key_check(&k, kx.span)?;
                     let val = self.eval(val, scope)?;
                     self.slots(2, kx.span)?;
-                    self.work(v.len(), kx.span)?;
                     if v.iter().any(|(k2, _)| k2.equals(&k)) {
                         return Err(self.err(
                             kx.span,
@@ -609,7 +611,6 @@ impl Interp<'_> {
                     me.key_check(&k, kv.0.span)?;
                     let v = me.eval(&kv.1, sc)?;
                     me.slots(2, e.span)?;
-                    me.work(out.len(), e.span)?;
                     if let Some(slot) = out.iter_mut().find(|(k2, _)| k2.equals(&k)) {
                         slot.1 = v;
                     } else {

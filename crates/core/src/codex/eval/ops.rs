@@ -15,10 +15,9 @@ impl Interp<'_> {
     }
 
     pub(super) fn index(&self, obj: &Value, key: &Value, span: Span) -> R<Value> {
-        match obj {
-            Value::Str(s) => self.scan(s.len(), span)?,
-            Value::Dict(d) => self.work(d.borrow().len(), span)?,
-            _ => {}
+        // A dict lookup compares keys, which count themselves (`value::walk`).
+        if let Value::Str(s) = obj {
+            self.scan(s.len(), span)?;
         }
         match obj {
             Value::List(l) => {
@@ -97,17 +96,10 @@ impl Interp<'_> {
             )
         };
         let overflow = || self.err(span, "integer overflow");
-        // Comparing or searching containers walks them.
-        if matches!(
-            op,
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge
-        ) {
-            self.work(walk_len(l).min(walk_len(r)), span)?;
-        } else if matches!(op, BinOp::In | BinOp::NotIn) {
-            match r {
-                Str(s) => self.scan(s.len(), span)?,
-                _ => self.work(walk_len(r), span)?,
-            }
+        // Comparing or searching containers counts every value visited (`value::walk`);
+        // searching text is charged here.
+        if let (BinOp::In | BinOp::NotIn, Str(s)) = (op, r) {
+            self.scan(s.len(), span)?;
         }
         Ok(match (op, l, r) {
             (BinOp::Eq, ..) => Value::Bool(l.equals(r)),
@@ -379,17 +371,6 @@ fn slice_indices(
         }
     }
     Ok(out)
-}
-
-/// How many elements comparing or searching `v` may walk (0 for scalars).
-fn walk_len(v: &Value) -> usize {
-    match v {
-        Value::List(l) => l.try_borrow().map_or(0, |l| l.len()),
-        Value::Tuple(t) => t.len(),
-        Value::Dict(d) => d.try_borrow().map_or(0, |d| d.len()),
-        Value::Str(s) => s.len() / 64,
-        _ => 0,
-    }
 }
 
 pub(super) fn op_str(op: BinOp) -> &'static str {

@@ -331,9 +331,18 @@ pub(super) mod walk {
         n <= CAP.with(Cell::get)
     }
 
-    /// The visits since the last call, and a new cap for the next ones.
-    pub(crate) fn take(cap: u64) -> u64 {
-        CAP.with(|c| c.set(cap));
+    /// Visits per step: comparing two values is a few nanoseconds, an expression step
+    /// about a hundred.
+    const PER_STEP: u64 = 4;
+
+    /// The visits since the last call; the next ones may cost at most `steps_left`.
+    pub(crate) fn take(steps_left: u64) -> u64 {
+        CAP.with(|c| c.set(steps_left.saturating_mul(PER_STEP)));
         WALKED.with(|w| w.replace(0))
+    }
+
+    /// What `visits` cost in steps (rounded up).
+    pub(crate) fn steps(visits: u64) -> u64 {
+        visits.div_ceil(PER_STEP)
     }
 }
