@@ -670,6 +670,37 @@ fn codex_limits_just_under_and_over() {
     );
 }
 
+/// The interpreter's nesting limit (calls, statements and expressions, a stack guard): a
+/// chain of calls just short of it loads, one more call is refused with a message.
+#[test]
+fn codex_nesting_just_under_and_over() {
+    let chain = |k: usize| {
+        let mut text = String::new();
+        for i in 0..k {
+            text.push_str(&format!("def f{i}():\n    return f{}()\n", i + 1));
+        }
+        text.push_str(&format!(
+            "def f{k}():\n    return 1\nx = f0()\nprefix_rule(pattern=[\"ls\"])\n"
+        ));
+        text
+    };
+    let mut k = 1;
+    while Policy::parse("p.rules", &chain(k + 1)).is_ok() {
+        k += 1;
+        assert!(k < 64, "no nesting limit below the call-depth limit");
+    }
+    // codex 0.171.0 loads a chain of 48 calls and refuses 49 ("Starlark call stack overflow").
+    assert_eq!(k, 48, "deepest call chain that loads");
+    let e = Policy::parse("p.rules", &chain(k + 1)).unwrap_err();
+    assert!(
+        e.message.starts_with(
+            "Starlark call stack overflow (permlab nests calls, statements and expressions at most"
+        ),
+        "{e}"
+    );
+    println!("deepest call chain that loads: {k}");
+}
+
 /// What a generated but honest policy does still loads with the defaults: lists built with
 /// `append`, a dict of a thousand keys looked up, sorting, string building.
 #[test]

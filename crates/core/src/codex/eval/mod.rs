@@ -29,6 +29,14 @@ use super::syntax::{parse, Arg, BinOp, Clause, ExprKind, FnDef, Stmt, Target};
 const MAX_LEN: usize = 1_000_000;
 /// Nested function calls (Starlark forbids recursion; this bounds the call chain).
 const MAX_CALL_DEPTH: usize = 64;
+/// Nested statements and expressions being evaluated, across calls. The parser bounds one
+/// expression's depth and calls are bounded above, but the product (64 calls each returning a
+/// 30-deep expression) overflowed a 2 MB test thread's stack in a debug build, where one level
+/// of `eval` takes over 10 KB (`fixtures/fuzz/deep-calls.rules`; 150 levels still overflowed,
+/// 100 fit). Real policies nest a few levels; every corpus file loads well within it. A chain
+/// of 48 calls loads and 49 do not, exactly as in codex 0.171.0 (whose starlark-rust stops
+/// there with "Starlark call stack overflow"; `codex_nesting_just_under_and_over`).
+const MAX_NESTING: usize = 100;
 
 /// The names a policy file sees without defining them: starlark-rust 0.13's standard globals
 /// plus the three policy built-ins, in the order the real `Globals::names()` lists them (it
@@ -136,6 +144,7 @@ pub(crate) fn run_file_spent(
         module: Rc::from(name),
         local_names: Vec::new(),
         budget: Budget::new(*limits),
+        nesting: 0,
     };
     let mut scope = Scope::Module;
     walk::take(limits.steps);
@@ -186,6 +195,8 @@ struct Interp<'p> {
     local_names: Vec<Rc<Closure>>,
     /// Steps and bytes spent against the file's [`Limits`].
     budget: Budget,
+    /// Statements and expressions being evaluated, nested ([`MAX_NESTING`]).
+    nesting: usize,
 }
 
 fn lookup<'a>(vars: &'a [(String, Value)], name: &str) -> Option<&'a Value> {
@@ -259,6 +270,32 @@ impl Interp<'_> {
     }
 
     fn exec(&mut self, s: &Stmt, scope: &mut Scope) -> R<Flow> {
+        self.enter(stmt_span(s))?;
+        let r = self.exec_inner(s, scope);
+        self.nesting -= 1;
+        r
+    }
+
+    /// One level deeper in the interpreter's own recursion (a statement or an expression,
+    /// across calls); refused past [`MAX_NESTING`].
+    fn enter(&mut self, span: Span) -> R<()> {
+        if self.nesting >= MAX_NESTING {
+            return Err(self.err(
+                span,
+                // codex 0.171.0 says "Starlark call stack overflow" for a chain of 49 calls;
+                // permlab's nesting limit gives the same answer there (48 load, 49 do not).
+                format!(
+                    "Starlark call stack overflow (permlab nests calls, statements and expressions at most \
+                     {MAX_NESTING} deep, to stay within its own stack; this cannot be raised): \
+                     flatten the expression or shorten the chain of calls"
+                ),
+            ));
+        }
+        self.nesting += 1;
+        Ok(())
+    }
+
+    fn exec_inner(&mut self, s: &Stmt, scope: &mut Scope) -> R<Flow> {
         match s {
             Stmt::Expr(e) => {
                 self.eval(e, scope)?;
@@ -541,6 +578,13 @@ impl Interp<'_> {
     }
 
     fn eval(&mut self, e: &Expr, scope: &mut Scope) -> R<Value> {
+        self.enter(e.span)?;
+        let r = self.eval_inner(e, scope);
+        self.nesting -= 1;
+        r
+    }
+
+    fn eval_inner(&mut self, e: &Expr, scope: &mut Scope) -> R<Value> {
         self.tick(e.span)?;
         Ok(match &e.kind {
             ExprKind::Ident(n) => self.var(n, e.span, scope)?,
@@ -831,5 +875,18 @@ impl Interp<'_> {
             self.comprehension(clauses, k + 1, scope, body)?;
         }
         Ok(())
+    }
+}
+
+/// Where a statement is, for an error raised before it runs (its expression's span; the start
+/// of the file for `pass`, `break`, `continue` and `def`, which carry none).
+fn stmt_span(s: &Stmt) -> Span {
+    match s {
+        Stmt::Expr(e) | Stmt::Assign(_, e) | Stmt::For(_, e, _) | Stmt::If(e, _, _) => e.span,
+        Stmt::Return(Some(e)) => e.span,
+        Stmt::AugAssign(_, _, _, span) => *span,
+        Stmt::Def(_) | Stmt::Return(None) | Stmt::Pass | Stmt::Break | Stmt::Continue => {
+            Span::default()
+        }
     }
 }
