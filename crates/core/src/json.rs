@@ -324,6 +324,59 @@ impl std::error::Error for SyntaxError {}
 /// Nesting deeper than this is rejected instead of overflowing the stack on hostile input.
 pub const MAX_DEPTH: usize = 256;
 
+/// Texts longer than this (in bytes) are rejected before parsing: 64 MiB, 170× the largest
+/// JSON file permlab ships (`fixtures/conformance/opencode.json`, 377 KB) and thousands of
+/// times any settings file of the shared corpus; a 10 MB paste still parses (in linear time).
+pub const MAX_BYTES: usize = 64 << 20;
+
+/// How deep and how large a JSON text may be ([`parse_with_limits`]).
+///
+/// ```
+/// use permlab_core::json::{parse_with_limits, Limits};
+/// let deep = format!("{}{}", "[".repeat(10), "]".repeat(10));
+/// assert!(parse_with_limits(&deep, false, &Limits { depth: 10, ..Limits::default() }).is_ok());
+/// let err = parse_with_limits(&deep, false, &Limits { depth: 9, ..Limits::default() }).unwrap_err();
+/// assert!(err.message.contains("Limits::depth"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest nesting of arrays and objects ([`MAX_DEPTH`] by default).
+    pub depth: usize,
+    /// Longest text, in bytes ([`MAX_BYTES`] by default).
+    pub bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            depth: MAX_DEPTH,
+            bytes: MAX_BYTES,
+        }
+    }
+}
+
+/// Parses JSON (or JSONC when `jsonc`) within `limits`.
+pub fn parse_with_limits(text: &str, jsonc: bool, limits: &Limits) -> Result<Value, SyntaxError> {
+    let mut p = Parser::new(text, jsonc);
+    p.max_depth = limits.depth;
+    if text.len() > limits.bytes {
+        return Err(SyntaxError {
+            position: Position {
+                line: 1,
+                column: 1,
+                offset: 0,
+            },
+            message: format!(
+                "this text is {} bytes, more than permlab's limit of {} bytes for one JSON document \
+                 (json::Limits::bytes): split it, or raise the limit",
+                text.len(),
+                limits.bytes
+            ),
+        });
+    }
+    p.parse_document()
+}
+
 /// Parses strict JSON.
 ///
 /// ```
@@ -332,7 +385,7 @@ pub const MAX_DEPTH: usize = 256;
 /// assert!(err.message.contains("trailing comma"));
 /// ```
 pub fn parse(text: &str) -> Result<Value, SyntaxError> {
-    Parser::new(text, false).parse_document()
+    parse_with_limits(text, false, &Limits::default())
 }
 
 /// Parses JSONC: JSON plus `//` and `/* */` comments and trailing commas.
@@ -342,7 +395,7 @@ pub fn parse(text: &str) -> Result<Value, SyntaxError> {
 /// assert_eq!(v.get("a").unwrap().as_array().unwrap().len(), 1);
 /// ```
 pub fn parse_jsonc(text: &str) -> Result<Value, SyntaxError> {
-    Parser::new(text, true).parse_document()
+    parse_with_limits(text, true, &Limits::default())
 }
 
 struct Parser<'a> {
@@ -351,6 +404,7 @@ struct Parser<'a> {
     pos: usize,
     jsonc: bool,
     depth: usize,
+    max_depth: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -362,6 +416,7 @@ impl<'a> Parser<'a> {
             pos,
             jsonc,
             depth: 0,
+            max_depth: MAX_DEPTH,
         }
     }
 
@@ -472,10 +527,14 @@ impl<'a> Parser<'a> {
         f: fn(&mut Self) -> Result<Value, SyntaxError>,
     ) -> Result<Value, SyntaxError> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
+        if self.depth > self.max_depth {
             return Err(self.error_at(
                 self.pos,
-                format!("nesting deeper than {MAX_DEPTH} levels is not supported"),
+                format!(
+                    "nesting deeper than {} levels is not supported (json::Limits::depth): \
+                     flatten the document, or raise the limit",
+                    self.max_depth
+                ),
             ));
         }
         let v = f(self);

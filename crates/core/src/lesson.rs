@@ -306,6 +306,43 @@ pub struct Loaded {
 
 struct Ctx {
     problems: Vec<Problem>,
+    limits: Limits,
+}
+
+/// How large a lesson may be ([`Lesson::parse_with_limits`]).
+///
+/// A lesson is written by hand: the shipped ones are a few KB with a dozen calls. The
+/// defaults (4 MiB, 10 000 calls per list, 1 000 presets, 200 problems reported) are far
+/// above that and keep a pasted or generated file from freezing the page.
+///
+/// ```
+/// use permlab_core::lesson::{Lesson, Limits};
+/// let calls: Vec<String> = (0..3).map(|i| format!("\"bash: echo {i}\"")).collect();
+/// let text = format!(r#"{{"title": "t", "engines": ["opencode"], "presets": [{{"id": "p", "rules": [], "calls": [{}]}}]}}"#, calls.join(","));
+/// let loaded = Lesson::parse_with_limits(&text, &Limits { calls: 2, ..Limits::default() });
+/// assert!(loaded.problems.iter().any(|p| p.message.contains("lesson::Limits::calls")));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Longest lesson text, in bytes.
+    pub bytes: usize,
+    /// Most calls in one `calls` list (a preset's or the shared one); the rest are not read.
+    pub calls: usize,
+    /// Most presets; the rest are not read.
+    pub presets: usize,
+    /// Most problems reported (and located in the text); the rest are counted in one line.
+    pub problems: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            bytes: 4 << 20,
+            calls: 10_000,
+            presets: 1_000,
+            problems: 200,
+        }
+    }
 }
 
 impl Ctx {
@@ -411,11 +448,32 @@ fn join(path: &str, key: &str) -> String {
 const SLUGS: &str = "first-match, opencode, claude-code, corecoder, codex";
 
 impl Lesson {
-    /// Reads a lesson's JSON text, collecting every problem.
+    /// Reads a lesson's JSON text, collecting every problem (within the default [`Limits`]).
     pub fn parse(text: &str) -> Loaded {
+        Self::parse_with_limits(text, &Limits::default())
+    }
+
+    /// [`Lesson::parse`] within `limits`.
+    pub fn parse_with_limits(text: &str, limits: &Limits) -> Loaded {
+        if text.len() > limits.bytes {
+            return Loaded {
+                lesson: None,
+                problems: vec![Problem {
+                    severity: Severity::Error,
+                    path: String::new(),
+                    message: format!(
+                        "this lesson is {} bytes, more than permlab's limit of {} bytes (lesson::Limits::bytes): \
+                         split it into several lessons, or raise the limit",
+                        text.len(),
+                        limits.bytes
+                    ),
+                    position: None,
+                }],
+            };
+        }
         match json::parse(text) {
             Ok(v) => {
-                let mut loaded = Self::from_value(&v);
+                let mut loaded = Self::from_value_with_limits(&v, limits);
                 for p in &mut loaded.problems {
                     p.position = locate(text, &p.path);
                 }
@@ -435,8 +493,33 @@ impl Lesson {
 
     /// Reads a parsed lesson.
     pub fn from_value(v: &Value) -> Loaded {
+        Self::from_value_with_limits(v, &Limits::default())
+    }
+
+    /// [`Lesson::from_value`] within `limits`.
+    pub fn from_value_with_limits(v: &Value, limits: &Limits) -> Loaded {
+        let mut loaded = Self::from_value_inner(v, limits);
+        let n = loaded.problems.len();
+        if n > limits.problems {
+            loaded.problems.truncate(limits.problems);
+            loaded.problems.push(Problem {
+                severity: Severity::Error,
+                path: String::new(),
+                message: format!(
+                    "{} more problems not shown (lesson::Limits::problems is {}): fix these first",
+                    n - limits.problems,
+                    limits.problems
+                ),
+                position: None,
+            });
+        }
+        loaded
+    }
+
+    fn from_value_inner(v: &Value, limits: &Limits) -> Loaded {
         let mut c = Ctx {
             problems: Vec::new(),
+            limits: *limits,
         };
         if v.as_object().is_none() {
             c.error("", format!("a lesson is a JSON object, found {}", v.kind()));
@@ -505,7 +588,18 @@ impl Lesson {
         let mut presets = Vec::new();
         match v.get("presets") {
             Some(Value::Array(items)) if !items.is_empty() => {
-                for (i, p) in items.iter().enumerate() {
+                if items.len() > c.limits.presets {
+                    c.error(
+                        "presets",
+                        format!(
+                            "{} presets, more than permlab's limit of {} (lesson::Limits::presets): \
+                             only the first are read; split the lesson, or raise the limit",
+                            items.len(),
+                            c.limits.presets
+                        ),
+                    );
+                }
+                for (i, p) in items.iter().take(c.limits.presets).enumerate() {
                     if let Some(p) =
                         read_preset(&mut c, p, &format!("presets[{i}]"), &engines, &shared_calls)
                     {
@@ -563,8 +657,19 @@ fn read_calls(c: &mut Ctx, v: &Value, path: &str, engines: &[EngineId]) -> Vec<L
         );
         return Vec::new();
     };
+    if items.len() > c.limits.calls {
+        c.error(
+            path,
+            format!(
+                "{} calls, more than permlab's limit of {} in one list (lesson::Limits::calls): \
+                 only the first are read; split the list, or raise the limit",
+                items.len(),
+                c.limits.calls
+            ),
+        );
+    }
     let mut out = Vec::new();
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in items.iter().take(c.limits.calls).enumerate() {
         let at = format!("{path}[{i}]");
         let call = match item {
             Value::String(s) => match Call::parse(s) {

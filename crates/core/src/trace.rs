@@ -143,34 +143,148 @@ impl Trace {
     }
 }
 
-/// Reads every line of `text` (see the module docs). Never fails: unreadable lines are listed in
-/// [`Trace::malformed`].
-pub fn parse(text: &str) -> Trace {
-    let names = NameMap::new();
-    let mut trace = Trace::default();
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        let raw = raw.strip_prefix('\u{feff}').unwrap_or(raw);
-        if raw.trim().is_empty() {
-            continue;
+/// How much of a trace is read ([`parse_with_limits`], [`lines`]).
+///
+/// The largest line of the shared corpus is 5.7 KB and its longest trace has 18 lines; real
+/// transcripts carry tool results (file contents, images as base64) and can have lines of a
+/// few megabytes, hence the generous per-line default.
+///
+/// ```
+/// use permlab_core::trace::{parse_with_limits, Limits};
+/// let text = "{\"tool\": \"bash\", \"input\": \"ls\"}\n".repeat(3);
+/// let t = parse_with_limits(&text, &Limits { calls: 2, ..Limits::default() });
+/// assert_eq!(t.calls.len(), 2);
+/// assert!(t.malformed[0].message.contains("trace::Limits::calls"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Longest line, in bytes (8 MiB by default); a longer line is reported as malformed and
+    /// not parsed.
+    pub line_bytes: usize,
+    /// Most calls [`parse_with_limits`] collects (1 000 000 by default); reading stops there,
+    /// with a malformed entry saying so. [`lines`] streams and has no such bound.
+    pub calls: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            line_bytes: 8 << 20,
+            calls: 1_000_000,
         }
-        trace.lines += 1;
-        let mut found = Vec::new();
-        match read_line(raw, &names, &mut found) {
-            Err(message) => trace.malformed.push(Malformed { line, message }),
-            Ok(()) if found.is_empty() => trace.skipped += 1,
-            Ok(()) => {}
-        }
-        trace.calls.extend(
-            found
-                .into_iter()
-                .map(|(format, native_tool, call)| TraceCall {
+    }
+}
+
+/// What one non-blank line of a trace holds ([`lines`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// One or more tool calls (`apply_patch` gives one per file).
+    Calls(Vec<TraceCall>),
+    /// A readable line with no tool call (system line, user turn, tool result…).
+    Skipped,
+    /// A line that could not be read.
+    Malformed(Malformed),
+}
+
+/// Reads `text` line by line, lazily: a replay of a huge trace never holds more than one
+/// line's calls (see [`Limits::line_bytes`] for the per-line bound).
+///
+/// ```
+/// use permlab_core::trace::{lines, Limits, Line};
+/// let mut it = lines("{\"tool\": \"bash\", \"input\": \"ls\"}\n\n{oops\n", Limits::default());
+/// assert!(matches!(it.next(), Some(Line::Calls(c)) if c[0].line == 1));
+/// assert!(matches!(it.next(), Some(Line::Malformed(m)) if m.line == 3));
+/// assert!(it.next().is_none());
+/// ```
+pub fn lines(text: &str, limits: Limits) -> Lines<'_> {
+    Lines {
+        inner: text.lines().enumerate(),
+        names: NameMap::new(),
+        limits,
+    }
+}
+
+/// The iterator [`lines`] returns.
+pub struct Lines<'a> {
+    inner: std::iter::Enumerate<std::str::Lines<'a>>,
+    names: NameMap,
+    limits: Limits,
+}
+
+impl Iterator for Lines<'_> {
+    type Item = Line;
+
+    fn next(&mut self) -> Option<Line> {
+        for (i, raw) in self.inner.by_ref() {
+            let line = i + 1;
+            let raw = raw.strip_prefix('\u{feff}').unwrap_or(raw);
+            if raw.trim().is_empty() {
+                continue;
+            }
+            if raw.len() > self.limits.line_bytes {
+                return Some(Line::Malformed(Malformed {
                     line,
-                    format,
-                    native_tool,
-                    call,
-                }),
-        );
+                    message: format!(
+                        "this line is {} bytes, more than permlab's limit of {} bytes for one trace line \
+                         (trace::Limits::line_bytes): it was not read; raise the limit to read it",
+                        raw.len(),
+                        self.limits.line_bytes
+                    ),
+                }));
+            }
+            let mut found = Vec::new();
+            return Some(match read_line(raw, &self.names, &mut found) {
+                Err(message) => Line::Malformed(Malformed { line, message }),
+                Ok(()) if found.is_empty() => Line::Skipped,
+                Ok(()) => Line::Calls(
+                    found
+                        .into_iter()
+                        .map(|(format, native_tool, call)| TraceCall {
+                            line,
+                            format,
+                            native_tool,
+                            call,
+                        })
+                        .collect(),
+                ),
+            });
+        }
+        None
+    }
+}
+
+/// Reads every line of `text` (see the module docs) within the default [`Limits`]. Never
+/// fails: unreadable lines are listed in [`Trace::malformed`].
+pub fn parse(text: &str) -> Trace {
+    parse_with_limits(text, &Limits::default())
+}
+
+/// [`parse`] within `limits`: stops collecting after [`Limits::calls`] calls.
+pub fn parse_with_limits(text: &str, limits: &Limits) -> Trace {
+    let mut trace = Trace::default();
+    for l in lines(text, *limits) {
+        trace.lines += 1;
+        match l {
+            Line::Malformed(m) => trace.malformed.push(m),
+            Line::Skipped => trace.skipped += 1,
+            Line::Calls(mut calls) => {
+                if trace.calls.len() + calls.len() > limits.calls {
+                    let line = calls[0].line;
+                    calls.truncate(limits.calls - trace.calls.len());
+                    trace.calls.extend(calls);
+                    trace.malformed.push(Malformed {
+                        line,
+                        message: format!(
+                            "stopped reading here: the trace has more than {} calls, permlab's limit \
+                             (trace::Limits::calls); split the trace, stream it with trace::lines, or raise the limit",
+                            limits.calls
+                        ),
+                    });
+                    break;
+                }
+                trace.calls.extend(calls);
+            }
+        }
     }
     trace
 }

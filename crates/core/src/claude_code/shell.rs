@@ -25,6 +25,11 @@
 /// recursing further (hostile input must not overflow the stack).
 pub const MAX_NESTING: usize = 32;
 
+/// The [`Parsed::error`] for nesting deeper than [`MAX_NESTING`].
+const NESTED_TOO_DEEPLY: &str =
+    "the command is nested too deeply: more than 32 levels of `$( )`, `( )` or backticks \
+     (claude_code::shell::MAX_NESTING); no allow rule approves it";
+
 /// Claude Code prompts for commands longer than this (`claude-code.md` §2.5); they are
 /// treated as unparseable for allow rules.
 pub const MAX_COMMAND_CHARS: usize = 10_000;
@@ -326,7 +331,7 @@ impl Lexer<'_> {
 
     fn nested_list(&mut self, depth: usize) {
         if depth + 1 > MAX_NESTING {
-            self.fail("the command is nested too deeply");
+            self.fail(NESTED_TOO_DEEPLY);
             // Skip the rest: fail closed, nothing more to split.
             self.i = self.chars.len();
             return;
@@ -697,7 +702,7 @@ impl Lexer<'_> {
         }
         self.i += 1;
         if depth + 1 > MAX_NESTING {
-            self.fail("the command is nested too deeply");
+            self.fail(NESTED_TOO_DEEPLY);
             return;
         }
         let inner = self.src.get(start..end).unwrap_or("");

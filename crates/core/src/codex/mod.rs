@@ -60,6 +60,7 @@ pub mod shlex;
 mod syntax;
 
 pub use diag::LoadError;
+pub use eval::Limits;
 pub use export::{starlark_string, to_rules};
 #[cfg(feature = "rules-files")]
 pub(crate) use policy::RuleCall;

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use super::diag::{LoadError, Span};
-use super::eval;
+use super::eval::{self, Limits};
 use super::shlex;
 use crate::json::write_string;
 
@@ -336,7 +336,9 @@ impl Policy {
         Policy::default()
     }
 
-    /// Loads one `.rules` file. `name` is what error messages call the file.
+    /// Loads one `.rules` file. `name` is what error messages call the file. The file runs
+    /// within the default [`Limits`] (see [`Policy::parse_with_limits`]): a file that needs
+    /// more steps or memory fails with a load error at the construct that went over.
     ///
     /// ```
     /// use permlab_core::codex::{Decision, Policy};
@@ -366,11 +368,28 @@ impl Policy {
         Ok(p)
     }
 
+    /// [`Policy::parse`] with other work and memory [`Limits`] than the defaults.
+    pub fn parse_with_limits(name: &str, text: &str, limits: &Limits) -> Result<Policy, LoadError> {
+        let mut p = Policy::empty();
+        p.add_file_with_limits(name, text, limits)?;
+        Ok(p)
+    }
+
     /// Adds the rules of one more file. On error the policy is left unchanged.
     pub fn add_file(&mut self, name: &str, text: &str) -> Result<(), LoadError> {
+        self.add_file_with_limits(name, text, &Limits::default())
+    }
+
+    /// [`Policy::add_file`] within `limits` (each file gets the whole budget).
+    pub fn add_file_with_limits(
+        &mut self,
+        name: &str,
+        text: &str,
+        limits: &Limits,
+    ) -> Result<(), LoadError> {
         let mut next = self.clone();
         let start = next.rules.len();
-        let pending = eval::run_file(name, text, &mut next)?;
+        let pending = eval::run_file(name, text, &mut next, limits)?;
         for v in &pending {
             next.validate(name, text, v)?;
         }

@@ -12,8 +12,13 @@
 use crate::error::{Error, ErrorKind};
 use crate::json::Value;
 
-/// Nesting deeper than this is refused (front matter is a few levels deep).
-const MAX_DEPTH: usize = 32;
+/// Nesting deeper than this is refused (front matter is a few levels deep: the corpus's
+/// deepest is 3).
+pub const MAX_DEPTH: usize = 32;
+
+/// A front matter longer than this (in bytes, up to its closing `---`) is refused: 1 MiB,
+/// hundreds of times the corpus's largest (under 2 KB).
+pub const MAX_BYTES: usize = 1 << 20;
 
 struct Line<'a> {
     no: usize,
@@ -38,10 +43,18 @@ pub fn front_matter(text: &str) -> Result<Value, Error> {
     }
     let mut body = Vec::new();
     let mut closed = false;
+    let mut bytes = 0usize;
     for (i, l) in lines {
         if l.trim_end() == "---" {
             closed = true;
             break;
+        }
+        bytes += l.len() + 1;
+        if bytes > MAX_BYTES {
+            return Err(err(
+                i + 1,
+                format!("the front matter is longer than {MAX_BYTES} bytes (import::yaml::MAX_BYTES): is its closing `---` line missing?"),
+            ));
         }
         body.push((i + 1, l));
     }
@@ -102,7 +115,10 @@ pub fn parse(raw: &[(usize, &str)]) -> Result<Value, Error> {
 
 fn block(lines: &[Line], i: &mut usize, indent: usize, depth: usize) -> Result<Value, Error> {
     if depth > MAX_DEPTH {
-        return Err(err(lines[*i].no, "nested too deeply"));
+        return Err(err(
+            lines[*i].no,
+            format!("nested too deeply: more than {MAX_DEPTH} levels (import::yaml::MAX_DEPTH); a permission front matter needs three, flatten it"),
+        ));
     }
     if lines[*i].text.starts_with("- ") || lines[*i].text == "-" {
         let mut items = Vec::new();

@@ -108,6 +108,32 @@ impl PermissionConfig {
 
     /// Decodes a parsed value, reporting errors under `path` (e.g. `agent.build.permission`).
     pub fn decode_at(value: &Value, path: &str) -> Result<Self, Error> {
+        Self::decode_with_limits(value, path, &Limits::default())
+    }
+
+    /// [`PermissionConfig::parse`] within `limits`.
+    pub fn parse_with_limits(text: &str, limits: &Limits) -> Result<Self, Error> {
+        Self::decode_with_limits(&json::parse_jsonc(text)?, "permission", limits)
+    }
+
+    /// [`PermissionConfig::decode_at`] within `limits`: a config with more keys than
+    /// [`Limits::keys`] is refused before anything else is looked at, and at most
+    /// [`Limits::errors`] errors are listed.
+    pub fn decode_with_limits(value: &Value, path: &str, limits: &Limits) -> Result<Self, Error> {
+        let keys = match value {
+            Value::Object(entries) => entries
+                .iter()
+                .map(|(_, v)| 1 + v.as_object().map_or(0, <[_]>::len))
+                .sum(),
+            _ => 0,
+        };
+        if keys > limits.keys {
+            return Err(Error::new(ErrorKind::Config(format!(
+                "{path}: {keys} keys and patterns, more than permlab's limit of {} for one permission config \
+                 (opencode::config::Limits::keys): split it, or raise the limit",
+                limits.keys
+            ))));
+        }
         let value = js_object(value);
         let mut errors = Vec::new();
         match &value {
@@ -150,6 +176,14 @@ impl PermissionConfig {
             )),
         }
         if !errors.is_empty() {
+            let more = errors.len().saturating_sub(limits.errors);
+            errors.truncate(limits.errors);
+            if more > 0 {
+                errors.push(format!(
+                    "… and {more} more errors (opencode::config::Limits::errors is {})",
+                    limits.errors
+                ));
+            }
             return Err(Error::new(ErrorKind::Config(format!(
                 "ConfigInvalidError: {}",
                 errors.join("; ")
@@ -170,6 +204,36 @@ impl PermissionConfig {
             out.push((key.clone(), entry));
         }
         Ok(PermissionConfig { entries: out })
+    }
+}
+
+/// How large an OpenCode `permission` config may be ([`PermissionConfig::decode_with_limits`]).
+///
+/// The largest config of the shared corpus has a few dozen keys; the default of 100 000 keys
+/// and patterns (tool keys plus the patterns under them) is thousands of times that, and a
+/// 10 000-rule generated config still loads.
+///
+/// ```
+/// use permlab_core::opencode::config::{Limits, PermissionConfig};
+/// let text = r#"{"bash": {"a": "allow", "b": "deny"}}"#;
+/// assert!(PermissionConfig::parse_with_limits(text, &Limits { keys: 3, ..Limits::default() }).is_ok());
+/// let err = PermissionConfig::parse_with_limits(text, &Limits { keys: 2, ..Limits::default() }).unwrap_err();
+/// assert!(err.to_string().contains("Limits::keys"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Most keys and patterns (each top-level key counts one, plus one per pattern under it).
+    pub keys: usize,
+    /// Most errors listed in one `ConfigInvalidError` (OpenCode lists them all).
+    pub errors: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            keys: 100_000,
+            errors: 100,
+        }
     }
 }
 

@@ -68,6 +68,7 @@ impl Interp<'_> {
                 if let Some(v) = pos.first() {
                     for pair in self.iterate(v, span)? {
                         let kv = self.iterate(&pair, span)?;
+                        self.slots(2, span)?;
                         if kv.len() != 2 {
                             return Err(self.err(span, "dict() wants pairs"));
                         }
@@ -82,11 +83,15 @@ impl Interp<'_> {
             }
             "str" => {
                 arity(self, 1, 1)?;
-                Ok(Value::str(&pos[0].to_str()))
+                let text = pos[0].to_str();
+                self.alloc(text.len(), span)?;
+                Ok(Value::str(&text))
             }
             "repr" => {
                 arity(self, 1, 1)?;
-                Ok(Value::str(&pos[0].repr()))
+                let text = pos[0].repr();
+                self.alloc(text.len(), span)?;
+                Ok(Value::str(&text))
             }
             "int" => {
                 arity(self, 1, 2)?;
@@ -271,9 +276,8 @@ impl Interp<'_> {
                     (start.saturating_sub(stop).max(0) as u128)
                         .div_ceil(step.unsigned_abs() as u128)
                 };
-                if count > MAX_LEN as u128 {
-                    return Err(self.err(span, "value too large for a policy file"));
-                }
+                self.grow_check(count.min(usize::MAX as u128) as usize, span)?;
+                self.slots(count as usize, span)?;
                 let items = (0..count as i64)
                     .map(|i| Value::Int(start + i * step))
                     .collect();
@@ -295,6 +299,7 @@ impl Interp<'_> {
                     None => 0,
                 };
                 let items = self.iterate(&pos[0], span)?;
+                self.slots(3 * items.len(), span)?;
                 Ok(Value::list(
                     items
                         .into_iter()
@@ -314,6 +319,7 @@ impl Interp<'_> {
                     .map(|v| self.iterate(v, span))
                     .collect::<R<_>>()?;
                 let n = lists.iter().map(Vec::len).min().unwrap_or(0);
+                self.slots(n.saturating_mul(1 + lists.len()), span)?;
                 Ok(Value::list(
                     (0..n)
                         .map(|i| {
@@ -350,7 +356,9 @@ impl Interp<'_> {
                 } else {
                     pos
                 };
-                // Sort (key, value) pairs so a key function runs once per item.
+                // Sort (key, value) pairs so a key function runs once per item (the n log n
+                // comparisons are counted as they happen, see `value::walk`).
+                self.slots(2 * items.len(), span)?;
                 let mut keyed: Vec<(Value, Value)> = Vec::with_capacity(items.len());
                 for v in items {
                     let k = match &key {

@@ -56,6 +56,7 @@ impl Interp<'_> {
                 if self.active.iter().any(|d| Rc::ptr_eq(d, def)) {
                     return Err(self.err(span, "Starlark call stack overflow"));
                 }
+                self.slots(captured.len() + def.params.len(), span)?;
                 let mut locals: Vec<(String, Value)> = captured.clone();
                 let mut pos = pos.into_iter();
                 let mut named = named;
@@ -217,6 +218,9 @@ impl Interp<'_> {
     }
 
     pub(super) fn want_list(&self, param: &str, v: &Value, span: Span) -> R<Vec<Value>> {
+        if let Value::List(l) = v {
+            self.slots(l.borrow().len(), span)?;
+        }
         match v {
             Value::List(l) => Ok(l.borrow().clone()),
             other => Err(self.err(

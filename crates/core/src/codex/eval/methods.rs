@@ -66,6 +66,38 @@ impl Interp<'_> {
                 )),
             }
         };
+        // What the method walks: elements it shifts (`insert`, `pop`, `remove`), or its text.
+        // Lookups compare keys, and comparisons count themselves (`value::walk`); results
+        // are charged where they are built.
+        match obj {
+            Value::List(l) if matches!(name, "insert" | "pop" | "remove") => {
+                self.work(1 + l.borrow().len() / 16, span)?
+            }
+            Value::Dict(d) if matches!(name, "pop" | "popitem") => {
+                self.work(1 + d.borrow().len() / 16, span)?
+            }
+            Value::Str(s) => {
+                self.scan(s.len(), span)?;
+                const TEXT: &[&str] = &[
+                    "capitalize",
+                    "format",
+                    "lower",
+                    "lstrip",
+                    "partition",
+                    "removeprefix",
+                    "removesuffix",
+                    "rpartition",
+                    "rstrip",
+                    "strip",
+                    "title",
+                    "upper",
+                ];
+                if TEXT.contains(&name) {
+                    self.alloc(s.len(), span)?;
+                }
+            }
+            _ => {}
+        }
         match (obj, name) {
             (Value::List(l), "clear") => {
                 l.borrow_mut().clear();
@@ -82,6 +114,7 @@ impl Interp<'_> {
                 let len = l.borrow().len() as i64;
                 let i = if i < 0 { (i + len).max(0) } else { i.min(len) } as usize;
                 self.grow_check(len as usize + 1, span)?;
+                self.slots(1, span)?;
                 l.borrow_mut().insert(i, v.clone());
                 Ok(Value::None)
             }
@@ -147,6 +180,7 @@ impl Interp<'_> {
                 Ok(match found {
                     Some(v) => v,
                     None => {
+                        self.slots(2, span)?;
                         let v = pos.get(1).cloned().unwrap_or(Value::None);
                         d.borrow_mut().push((k.clone(), v.clone()));
                         v
@@ -171,6 +205,7 @@ impl Interp<'_> {
                     };
                     for (k, v) in pairs {
                         self.key_check(&k, span)?;
+                        self.slots(2, span)?;
                         let mut dm = d.borrow_mut();
                         if let Some(slot) = dm.iter_mut().find(|(k2, _)| k2.equals(&k)) {
                             slot.1 = v;
@@ -181,12 +216,12 @@ impl Interp<'_> {
                 }
                 Ok(Value::None)
             }
-            (Value::Str(s), "elems") => Ok(Value::list(
-                s.chars().map(|c| Value::str(&c.to_string())).collect(),
-            )),
-            (Value::Str(s), "codepoints") => Ok(Value::list(
-                s.chars().map(|c| Value::Int(c as i64)).collect(),
-            )),
+            (Value::Str(s), "elems") => self
+                .slots(3 * s.len(), span)
+                .map(|()| Value::list(s.chars().map(|c| Value::str(&c.to_string())).collect())),
+            (Value::Str(s), "codepoints") => self
+                .slots(s.len(), span)
+                .map(|()| Value::list(s.chars().map(|c| Value::Int(c as i64)).collect())),
             (Value::Str(s), "count") => {
                 let sub = want_str(self, 0)?;
                 Ok(Value::Int(if sub.is_empty() {
@@ -297,12 +332,15 @@ impl Interp<'_> {
                     parts.iter().map(|p| Value::str(p)).collect(),
                 )))
             }
-            (Value::Str(s), "splitlines") => Ok(Value::list(s.lines().map(Value::str).collect())),
+            (Value::Str(s), "splitlines") => self
+                .slots(s.len(), span)
+                .map(|()| Value::list(s.lines().map(Value::str).collect())),
             (Value::List(l), "append") => {
                 let Some(v) = pos.into_iter().next() else {
                     return Err(self.err(span, "Missing argument for call to append"));
                 };
                 self.grow_check(l.borrow().len() + 1, span)?;
+                self.slots(1, span)?;
                 l.borrow_mut().push(v);
                 Ok(Value::None)
             }
@@ -312,6 +350,7 @@ impl Interp<'_> {
                 };
                 let items = self.iterate(v, span)?;
                 self.grow_check(l.borrow().len() + items.len(), span)?;
+                self.slots(items.len(), span)?;
                 l.borrow_mut().extend(items);
                 Ok(Value::None)
             }
@@ -336,26 +375,28 @@ impl Interp<'_> {
                     .map(|(_, v)| v.clone());
                 Ok(found.unwrap_or_else(|| pos.get(1).cloned().unwrap_or(Value::None)))
             }
-            (Value::Dict(d), "keys") => Ok(Value::list(
-                d.borrow().iter().map(|(k, _)| k.clone()).collect(),
-            )),
-            (Value::Dict(d), "values") => Ok(Value::list(
-                d.borrow().iter().map(|(_, v)| v.clone()).collect(),
-            )),
-            (Value::Dict(d), "items") => Ok(Value::list(
-                d.borrow()
-                    .iter()
-                    .map(|(k, v)| Value::Tuple(Rc::new(vec![k.clone(), v.clone()])))
-                    .collect(),
-            )),
+            (Value::Dict(d), "keys") => self
+                .slots(d.borrow().len(), span)
+                .map(|()| Value::list(d.borrow().iter().map(|(k, _)| k.clone()).collect())),
+            (Value::Dict(d), "values") => self
+                .slots(d.borrow().len(), span)
+                .map(|()| Value::list(d.borrow().iter().map(|(_, v)| v.clone()).collect())),
+            (Value::Dict(d), "items") => self.slots(4 * d.borrow().len(), span).map(|()| {
+                Value::list(
+                    d.borrow()
+                        .iter()
+                        .map(|(k, v)| Value::Tuple(Rc::new(vec![k.clone(), v.clone()])))
+                        .collect(),
+                )
+            }),
             (Value::Str(s), "join") => {
                 let Some(v) = pos.first() else {
                     return Err(self.err(span, "Missing argument for call to join"));
                 };
-                let mut parts = Vec::new();
+                let mut parts: Vec<Rc<str>> = Vec::new();
                 for item in self.iterate(v, span)? {
                     match item {
-                        Value::Str(p) => parts.push(p.to_string()),
+                        Value::Str(p) => parts.push(p),
                         other => {
                             return Err(self.err(
                                 span,
@@ -367,8 +408,21 @@ impl Interp<'_> {
                         }
                     }
                 }
-                let out = parts.join(s);
-                self.grow_check(out.len(), span)?;
+                // Measured before it is built: `"x".join(["y" * 1000] * 1000)` must not allocate.
+                let len = parts
+                    .iter()
+                    .map(|p| p.len())
+                    .fold(0usize, usize::saturating_add)
+                    .saturating_add(s.len().saturating_mul(parts.len().saturating_sub(1)));
+                self.grow_check(len, span)?;
+                self.alloc(len, span)?;
+                let mut out = String::with_capacity(len);
+                for (i, p) in parts.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(s);
+                    }
+                    out.push_str(p);
+                }
                 Ok(Value::str(&out))
             }
             (Value::Str(s), "split" | "rsplit") => {
@@ -385,11 +439,13 @@ impl Interp<'_> {
                         ))
                     }
                 };
+                // At most one part per byte (and the text itself).
+                self.alloc(s.len(), span)?;
+                let parts =
+                    split_str(s, pos.first(), max, name == "rsplit", |i| want_str(self, i))?;
+                self.slots(parts.len(), span)?;
                 Ok(Value::list(
-                    split_str(s, pos.first(), max, name == "rsplit", |i| want_str(self, i))?
-                        .into_iter()
-                        .map(|p| Value::str(&p))
-                        .collect(),
+                    parts.into_iter().map(|p| Value::str(&p)).collect(),
                 ))
             }
             (Value::Str(s), "strip" | "lstrip" | "rstrip") => {
@@ -437,8 +493,18 @@ impl Interp<'_> {
                 if a.is_empty() {
                     return Err(self.err(span, "replace() of an empty string is not supported"));
                 }
+                // Measured before it is built, like `join`.
+                let len = if b.len() > a.len() {
+                    s.matches(&*a)
+                        .count()
+                        .saturating_mul(b.len() - a.len())
+                        .saturating_add(s.len())
+                } else {
+                    s.len()
+                };
+                self.grow_check(len, span)?;
+                self.alloc(len, span)?;
                 let out = s.replace(&*a, &b);
-                self.grow_check(out.len(), span)?;
                 Ok(Value::str(&out))
             }
             (Value::Str(s), "format") => {
@@ -483,7 +549,9 @@ impl Interp<'_> {
                                     format!("Missing argument for format field `{{{field}}}`"),
                                 ));
                             };
-                            out.push_str(&v.to_str());
+                            let text = v.to_str();
+                            self.alloc(text.len(), span)?;
+                            out.push_str(&text);
                         }
                         '}' => return Err(self.err(span, "Standalone '}' in format string")),
                         c => out.push(c),

@@ -15,7 +15,7 @@
 //! cases (every load error in the conformance data) but not for every message.
 
 use std::cell::RefCell;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use super::diag::{Diag, DiagKind, LoadError, Span};
@@ -25,12 +25,18 @@ use super::shlex;
 use super::syntax::Expr;
 use super::syntax::{parse, Arg, BinOp, Clause, ExprKind, FnDef, Stmt, Target};
 
-/// Work allowed per file (expression evaluations and loop iterations).
-const BUDGET: u64 = 2_000_000;
-/// Largest list or string a file may build.
+/// Largest list or string a file may build (on top of the cumulative [`Limits`]).
 const MAX_LEN: usize = 1_000_000;
 /// Nested function calls (Starlark forbids recursion; this bounds the call chain).
 const MAX_CALL_DEPTH: usize = 64;
+/// Nested statements and expressions being evaluated, across calls. The parser bounds one
+/// expression's depth and calls are bounded above, but the product (64 calls each returning a
+/// 30-deep expression) overflowed a 2 MB test thread's stack in a debug build, where one level
+/// of `eval` takes over 10 KB (`fixtures/fuzz/deep-calls.rules`; 150 levels still overflowed,
+/// 100 fit). Real policies nest a few levels; every corpus file loads well within it. A chain
+/// of 48 calls loads and 49 do not, exactly as in codex 0.171.0 (whose starlark-rust stops
+/// there with "Starlark call stack overflow"; `codex_nesting_just_under_and_over`).
+const MAX_NESTING: usize = 100;
 
 /// The names a policy file sees without defining them: starlark-rust 0.13's standard globals
 /// plus the three policy built-ins, in the order the real `Globals::names()` lists them (it
@@ -71,6 +77,7 @@ const BUILTINS: &[&str] = &[
     "zip",
 ];
 
+mod budget;
 mod builtins;
 mod call;
 mod methods;
@@ -79,6 +86,8 @@ mod policy_builtins;
 mod resolve;
 mod value;
 
+pub use budget::Limits;
+use budget::{Budget, SLOT};
 use call::*;
 use methods::*;
 use resolve::*;
@@ -93,18 +102,39 @@ enum Flow {
 
 type R<T> = Result<T, Diag>;
 
-/// Evaluates `text` into `policy`; returns the example validations to run afterwards.
+/// Evaluates `text` into `policy` within `limits`; returns the example validations to run
+/// afterwards.
 pub(crate) fn run_file(
     name: &str,
     text: &str,
     policy: &mut Policy,
+    limits: &Limits,
 ) -> Result<Vec<PendingExamples>, LoadError> {
+    run_file_spent(name, text, policy, limits).0
+}
+
+/// [`run_file`], also saying what the file spent: (steps, bytes). Tests measure the corpus
+/// with it.
+pub(crate) fn run_file_spent(
+    name: &str,
+    text: &str,
+    policy: &mut Policy,
+    limits: &Limits,
+) -> (Result<Vec<PendingExamples>, LoadError>, (u64, u64)) {
     let fail = |d: Diag| LoadError::from_diag(name, text, &d);
-    let tokens = lex(text).map_err(fail)?;
-    let stmts = parse(tokens).map_err(fail)?;
-    resolve_module(&stmts).map_err(fail)?;
+    let tokens = match lex(text) {
+        Ok(t) => t,
+        Err(d) => return (Err(fail(d)), (0, 0)),
+    };
+    let stmts = match parse(tokens) {
+        Ok(s) => s,
+        Err(d) => return (Err(fail(d)), (0, 0)),
+    };
+    if let Err(d) = resolve_module(&stmts) {
+        return (Err(fail(d)), (0, 0));
+    }
     let mut interp = Interp {
-        globals: Vec::new(),
+        globals: HashMap::new(),
         policy,
         pending: Vec::new(),
         frames: Vec::new(),
@@ -113,12 +143,28 @@ pub(crate) fn run_file(
         iterating: Vec::new(),
         module: Rc::from(name),
         local_names: Vec::new(),
-        budget: BUDGET,
+        budget: Budget::new(*limits),
+        nesting: 0,
     };
     let mut scope = Scope::Module;
-    match interp.exec_block(&stmts, &mut scope) {
-        Ok(_) => Ok(interp.pending),
-        Err(d) => Err(fail(d)),
+    walk::take(limits.steps);
+    let mut r = interp.exec_block(&stmts, &mut scope);
+    if r.is_ok() {
+        // The last comparisons, after the last step.
+        let walked = walk::take(u64::MAX);
+        if let Err(d) = interp
+            .budget
+            .steps(walk::steps(walked), Span::default(), &interp.frames)
+        {
+            r = Err(d);
+        }
+    } else {
+        walk::take(u64::MAX);
+    }
+    let spent = interp.budget.spent();
+    match r {
+        Ok(_) => (Ok(interp.pending), spent),
+        Err(d) => (Err(fail(d)), spent),
     }
 }
 
@@ -130,7 +176,9 @@ enum Scope {
 }
 
 struct Interp<'p> {
-    globals: Vec<(String, Value)>,
+    /// Module-level variables. A map, not a list: a lookup must not cost more with every
+    /// global a (generated) file defines.
+    globals: HashMap<String, Value>,
     policy: &'p mut Policy,
     pending: Vec<PendingExamples>,
     /// Active calls: (name of the calling function, span of the call expression).
@@ -145,7 +193,10 @@ struct Interp<'p> {
     module: Rc<str>,
     /// For each active user function, the names local to it (innermost last).
     local_names: Vec<Rc<Closure>>,
-    budget: u64,
+    /// Steps and bytes spent against the file's [`Limits`].
+    budget: Budget,
+    /// Statements and expressions being evaluated, nested ([`MAX_NESTING`]).
+    nesting: usize,
 }
 
 fn lookup<'a>(vars: &'a [(String, Value)], name: &str) -> Option<&'a Value> {
@@ -162,14 +213,41 @@ fn set(vars: &mut Vec<(String, Value)>, name: &str, v: Value) {
 
 impl Interp<'_> {
     fn tick(&mut self, span: Span) -> R<()> {
-        if self.budget == 0 {
-            return Err(self.err(
-                span,
-                "policy evaluation exceeded its step budget (is a loop too large?)",
-            ));
-        }
-        self.budget -= 1;
-        Ok(())
+        // Charge what comparisons walked since the last step (see `value::walk`); the cap
+        // keeps one comparison from walking past what is left.
+        let walked = walk::take(self.budget.left_steps());
+        self.budget
+            .steps(1 + walk::steps(walked), span, &self.frames)
+    }
+
+    /// Charges what comparisons walked during the operation just done, at its span (the same
+    /// as the next step would, but pointing at the right place).
+    fn settle(&self, span: Span) -> R<()> {
+        let walked = walk::take(self.budget.left_steps());
+        self.budget.steps(walk::steps(walked), span, &self.frames)
+    }
+
+    /// Charges `n` steps of work (elements an operation walks).
+    pub(super) fn work(&self, n: usize, span: Span) -> R<()> {
+        self.budget.steps(n as u64, span, &self.frames)
+    }
+
+    /// Charges scanning `len` bytes of text.
+    pub(super) fn scan(&self, len: usize, span: Span) -> R<()> {
+        self.budget.scan(len, span, &self.frames)
+    }
+
+    /// Charges `n` bytes before they are allocated.
+    pub(super) fn alloc(&self, n: usize, span: Span) -> R<()> {
+        self.budget.bytes(n as u64, span, &self.frames)
+    }
+
+    /// Charges `n` new value slots (list elements, tuple items): memory, and a step per 16
+    /// (copying a value is much cheaper than evaluating an expression).
+    pub(super) fn slots(&self, n: usize, span: Span) -> R<()> {
+        self.work(1 + n / 16, span)?;
+        self.budget
+            .bytes((n as u64).saturating_mul(SLOT), span, &self.frames)
     }
 
     /// A runtime error carrying the current call stack.
@@ -192,6 +270,32 @@ impl Interp<'_> {
     }
 
     fn exec(&mut self, s: &Stmt, scope: &mut Scope) -> R<Flow> {
+        self.enter(stmt_span(s))?;
+        let r = self.exec_inner(s, scope);
+        self.nesting -= 1;
+        r
+    }
+
+    /// One level deeper in the interpreter's own recursion (a statement or an expression,
+    /// across calls); refused past [`MAX_NESTING`].
+    fn enter(&mut self, span: Span) -> R<()> {
+        if self.nesting >= MAX_NESTING {
+            return Err(self.err(
+                span,
+                // codex 0.171.0 says "Starlark call stack overflow" for a chain of 49 calls;
+                // permlab's nesting limit gives the same answer there (48 load, 49 do not).
+                format!(
+                    "Starlark call stack overflow (permlab nests calls, statements and expressions at most \
+                     {MAX_NESTING} deep, to stay within its own stack; this cannot be raised): \
+                     flatten the expression or shorten the chain of calls"
+                ),
+            ));
+        }
+        self.nesting += 1;
+        Ok(())
+    }
+
+    fn exec_inner(&mut self, s: &Stmt, scope: &mut Scope) -> R<Flow> {
         match s {
             Stmt::Expr(e) => {
                 self.eval(e, scope)?;
@@ -216,6 +320,7 @@ impl Interp<'_> {
                     self.check_mutable(&cur, *span)?;
                     let items = self.iterate(&rhs, e.span)?;
                     self.grow_check(l.borrow().len() + items.len(), *span)?;
+                    self.slots(items.len(), *span)?;
                     l.borrow_mut().extend(items);
                     cur.clone()
                 } else {
@@ -303,7 +408,9 @@ impl Interp<'_> {
 
     fn bind(&mut self, name: &str, v: Value, scope: &mut Scope) {
         match scope {
-            Scope::Module => set(&mut self.globals, name, v),
+            Scope::Module => {
+                self.globals.insert(name.to_string(), v);
+            }
             Scope::Function(locals) => set(locals, name, v),
         }
     }
@@ -349,6 +456,7 @@ impl Interp<'_> {
                     }
                     Value::Dict(d) => {
                         self.key_check(&key, span)?;
+                        self.slots(2, span)?;
                         let mut d = d.borrow_mut();
                         if let Some(slot) = d.iter_mut().find(|(k, _)| k.equals(&key)) {
                             slot.1 = v;
@@ -385,7 +493,7 @@ impl Interp<'_> {
                 ));
             }
         }
-        if let Some(v) = lookup(&self.globals, name) {
+        if let Some(v) = self.globals.get(name) {
             return Ok(v.clone());
         }
         match name {
@@ -403,7 +511,17 @@ impl Interp<'_> {
         ))
     }
 
+    /// The items of a list, tuple or dict (its keys), copied. The copy is charged as work,
+    /// not memory: it never outlives the operation and is no larger than its source, which
+    /// was charged when it was built (so live memory stays within twice the byte budget).
     fn iterate(&self, v: &Value, span: Span) -> R<Vec<Value>> {
+        let n = match v {
+            Value::List(l) => l.borrow().len(),
+            Value::Tuple(t) => t.len(),
+            Value::Dict(d) => d.borrow().len(),
+            _ => 0,
+        };
+        self.work(1 + n / 16, span)?;
         match v {
             Value::List(l) => Ok(l.borrow().clone()),
             Value::Tuple(t) => Ok(t.as_ref().clone()),
@@ -450,13 +568,23 @@ impl Interp<'_> {
 
     fn grow_check(&self, len: usize, span: Span) -> R<()> {
         if len > MAX_LEN {
-            Err(self.err(span, "value too large for a policy file"))
+            Err(self.err(
+                span,
+                format!("value too large for a policy file: {len} bytes or elements, permlab allows {MAX_LEN} in one string or list; build it smaller"),
+            ))
         } else {
             Ok(())
         }
     }
 
     fn eval(&mut self, e: &Expr, scope: &mut Scope) -> R<Value> {
+        self.enter(e.span)?;
+        let r = self.eval_inner(e, scope);
+        self.nesting -= 1;
+        r
+    }
+
+    fn eval_inner(&mut self, e: &Expr, scope: &mut Scope) -> R<Value> {
         self.tick(e.span)?;
         Ok(match &e.kind {
             ExprKind::Ident(n) => self.var(n, e.span, scope)?,
@@ -468,12 +596,17 @@ impl Interp<'_> {
                 for p in parts {
                     match p {
                         FPart::Lit(s) => out.push_str(s),
-                        FPart::Var(n, span) => out.push_str(&self.var(n, *span, scope)?.to_str()),
+                        FPart::Var(n, span) => {
+                            let v = self.var(n, *span, scope)?.to_str();
+                            self.alloc(v.len(), *span)?;
+                            out.push_str(&v);
+                        }
                     }
                 }
                 Value::str(&out)
             }
             ExprKind::List(items) => {
+                self.slots(items.len(), e.span)?;
                 let mut v = Vec::with_capacity(items.len());
                 for i in items {
                     v.push(self.eval(i, scope)?);
@@ -481,6 +614,7 @@ impl Interp<'_> {
                 Value::list(v)
             }
             ExprKind::Tuple(items) => {
+                self.slots(items.len(), e.span)?;
                 let mut v = Vec::with_capacity(items.len());
                 for i in items {
                     v.push(self.eval(i, scope)?);
@@ -493,6 +627,7 @@ impl Interp<'_> {
                     let k = self.eval(kx, scope)?;
                     self.key_check(&k, kx.span)?;
                     let val = self.eval(val, scope)?;
+                    self.slots(2, kx.span)?;
                     if v.iter().any(|(k2, _)| k2.equals(&k)) {
                         return Err(self.err(
                             kx.span,
@@ -507,6 +642,7 @@ impl Interp<'_> {
                 let mut out = Vec::new();
                 self.comprehension(clauses, 0, scope, &mut |me, sc| {
                     let v = me.eval(elt, sc)?;
+                    me.slots(1, e.span)?;
                     out.push(v);
                     me.grow_check(out.len(), e.span)
                 })?;
@@ -518,6 +654,7 @@ impl Interp<'_> {
                     let k = me.eval(&kv.0, sc)?;
                     me.key_check(&k, kv.0.span)?;
                     let v = me.eval(&kv.1, sc)?;
+                    me.slots(2, e.span)?;
                     if let Some(slot) = out.iter_mut().find(|(k2, _)| k2.equals(&k)) {
                         slot.1 = v;
                     } else {
@@ -555,6 +692,7 @@ impl Interp<'_> {
                                     format!("`**` argument must be a dict, got {}", v.type_name()),
                                 ));
                             };
+                            self.slots(2 * d.borrow().len(), x.span)?;
                             for (k, val) in d.borrow().iter() {
                                 let Value::Str(k) = k else {
                                     return Err(
@@ -566,12 +704,16 @@ impl Interp<'_> {
                         }
                     }
                 }
-                self.call(fv, pos, named, e.span)?
+                let v = self.call(fv, pos, named, e.span)?;
+                self.settle(e.span)?;
+                v
             }
             ExprKind::Index(a, b) => {
                 let a = self.eval(a, scope)?;
                 let b = self.eval(b, scope)?;
-                self.index(&a, &b, e.span)?
+                let v = self.index(&a, &b, e.span)?;
+                self.settle(e.span)?;
+                v
             }
             ExprKind::Slice(a, parts) => {
                 let obj = self.eval(a, scope)?;
@@ -660,7 +802,9 @@ impl Interp<'_> {
             ExprKind::Bin(op, a, b) => {
                 let l = self.eval(a, scope)?;
                 let r = self.eval(b, scope)?;
-                self.binop(*op, &l, &r, e.span)?
+                let v = self.binop(*op, &l, &r, e.span)?;
+                self.settle(e.span)?;
+                v
             }
             ExprKind::Lambda(f) => {
                 let mut defaults = Vec::with_capacity(f.params.len());
@@ -731,5 +875,18 @@ impl Interp<'_> {
             self.comprehension(clauses, k + 1, scope, body)?;
         }
         Ok(())
+    }
+}
+
+/// Where a statement is, for an error raised before it runs (its expression's span; the start
+/// of the file for `pass`, `break`, `continue` and `def`, which carry none).
+fn stmt_span(s: &Stmt) -> Span {
+    match s {
+        Stmt::Expr(e) | Stmt::Assign(_, e) | Stmt::For(_, e, _) | Stmt::If(e, _, _) => e.span,
+        Stmt::Return(Some(e)) => e.span,
+        Stmt::AugAssign(_, _, _, span) => *span,
+        Stmt::Def(_) | Stmt::Return(None) | Stmt::Pass | Stmt::Break | Stmt::Continue => {
+            Span::default()
+        }
     }
 }

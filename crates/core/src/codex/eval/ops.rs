@@ -15,6 +15,10 @@ impl Interp<'_> {
     }
 
     pub(super) fn index(&self, obj: &Value, key: &Value, span: Span) -> R<Value> {
+        // A dict lookup compares keys, which count themselves (`value::walk`).
+        if let Value::Str(s) = obj {
+            self.scan(s.len(), span)?;
+        }
         match obj {
             Value::List(l) => {
                 let l = l.borrow();
@@ -40,10 +44,27 @@ impl Interp<'_> {
     }
 
     pub(super) fn slice(&self, obj: &Value, idx: [Option<i64>; 3], span: Span) -> R<Value> {
+        match obj {
+            Value::List(l) => self.slots(2 * l.borrow().len(), span)?,
+            Value::Tuple(t) => self.slots(2 * t.len(), span)?,
+            // The characters, then the result.
+            Value::Str(s) => self.slots(s.len() / 2, span)?,
+            _ => {}
+        }
+        if let Value::Str(s) = obj {
+            // Characters, not one string value per character: slicing a long string is
+            // common (`s[:n]`) and must not allocate a value per character.
+            let chars: Vec<char> = s.chars().collect();
+            let picked = slice_indices(chars.len(), idx, || {
+                self.err(span, "slice step cannot be zero")
+            })?;
+            return Ok(Value::str(
+                &picked.into_iter().map(|i| chars[i]).collect::<String>(),
+            ));
+        }
         let items: Vec<Value> = match obj {
             Value::List(l) => l.borrow().clone(),
             Value::Tuple(t) => t.as_ref().clone(),
-            Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
             other => {
                 return Err(self.err(
                     span,
@@ -51,41 +72,11 @@ impl Interp<'_> {
                 ))
             }
         };
-        let len = items.len() as i64;
-        let step = idx[2].unwrap_or(1);
-        if step == 0 {
-            return Err(self.err(span, "slice step cannot be zero"));
-        }
-        let clamp = |v: Option<i64>, default: i64, lo: i64, hi: i64| -> i64 {
-            match v {
-                None => default,
-                Some(v) => {
-                    let v = if v < 0 { v + len } else { v };
-                    v.clamp(lo, hi)
-                }
-            }
-        };
-        let mut out = Vec::new();
-        if step > 0 {
-            let (a, b) = (clamp(idx[0], 0, 0, len), clamp(idx[1], len, 0, len));
-            let mut i = a;
-            while i < b {
-                out.push(items[i as usize].clone());
-                i = i.saturating_add(step);
-            }
-        } else {
-            let (a, b) = (
-                clamp(idx[0], len - 1, -1, len - 1),
-                clamp(idx[1], -1, -1, len - 1),
-            );
-            let mut i = a;
-            while i > b {
-                out.push(items[i as usize].clone());
-                i = i.saturating_add(step);
-            }
-        }
+        let picked = slice_indices(items.len(), idx, || {
+            self.err(span, "slice step cannot be zero")
+        })?;
+        let out: Vec<Value> = picked.into_iter().map(|i| items[i].clone()).collect();
         Ok(match obj {
-            Value::Str(_) => Value::str(&out.iter().map(Value::to_str).collect::<String>()),
             Value::Tuple(_) => Value::Tuple(Rc::new(out)),
             _ => Value::list(out),
         })
@@ -105,6 +96,11 @@ impl Interp<'_> {
             )
         };
         let overflow = || self.err(span, "integer overflow");
+        // Comparing or searching containers counts every value visited (`value::walk`);
+        // searching text is charged here.
+        if let (BinOp::In | BinOp::NotIn, Str(s)) = (op, r) {
+            self.scan(s.len(), span)?;
+        }
         Ok(match (op, l, r) {
             (BinOp::Eq, ..) => Value::Bool(l.equals(r)),
             (BinOp::Ne, ..) => Value::Bool(!l.equals(r)),
@@ -236,15 +232,20 @@ impl Interp<'_> {
             }
             (BinOp::Add, Str(a), Str(b)) => {
                 self.grow_check(a.len() + b.len(), span)?;
+                self.alloc(a.len() + b.len(), span)?;
                 Value::str(&format!("{a}{b}"))
             }
             (BinOp::Add, List(a), List(b)) => {
+                self.grow_check(a.borrow().len() + b.borrow().len(), span)?;
+                self.slots(a.borrow().len() + b.borrow().len(), span)?;
                 let mut v = a.borrow().clone();
                 v.extend(b.borrow().iter().cloned());
                 self.grow_check(v.len(), span)?;
                 Value::list(v)
             }
             (BinOp::Add, Tuple(a), Tuple(b)) => {
+                self.grow_check(a.len() + b.len(), span)?;
+                self.slots(a.len() + b.len(), span)?;
                 let mut v = a.as_ref().clone();
                 v.extend(b.iter().cloned());
                 self.grow_check(v.len(), span)?;
@@ -259,11 +260,13 @@ impl Interp<'_> {
                 match seq {
                     Str(s) => {
                         self.grow_check(s.len().saturating_mul(n), span)?;
+                        self.alloc(s.len().saturating_mul(n), span)?;
                         Value::str(&s.repeat(n))
                     }
                     List(items) => {
                         let items = items.borrow();
                         self.grow_check(items.len().saturating_mul(n), span)?;
+                        self.slots(items.len().saturating_mul(n), span)?;
                         Value::list(
                             items
                                 .iter()
@@ -275,6 +278,7 @@ impl Interp<'_> {
                     }
                     Tuple(items) => {
                         self.grow_check(items.len().saturating_mul(n), span)?;
+                        self.slots(items.len().saturating_mul(n), span)?;
                         Tuple(Rc::new(
                             items
                                 .iter()
@@ -294,6 +298,7 @@ impl Interp<'_> {
                     v => vec![v.clone()],
                 };
                 let mut args = args.into_iter();
+                self.alloc(fmt.len(), span)?;
                 let mut out = String::new();
                 let mut chars = fmt.chars();
                 while let Some(c) = chars.next() {
@@ -309,7 +314,9 @@ impl Interp<'_> {
                                     self.err(span, "Not enough arguments for format string")
                                 );
                             };
-                            out.push_str(&if k == 'r' { v.repr() } else { v.to_str() });
+                            let text = if k == 'r' { v.repr() } else { v.to_str() };
+                            self.alloc(text.len(), span)?;
+                            out.push_str(&text);
                         }
                         _ => return Err(self.err(span, "unsupported format character")),
                     }
@@ -322,6 +329,48 @@ impl Interp<'_> {
             _ => return Err(unsupported()),
         })
     }
+}
+
+/// The indices `[a:b:step]` picks from a sequence of `len` items, in order (Python's rules).
+fn slice_indices(
+    len: usize,
+    idx: [Option<i64>; 3],
+    zero_step: impl FnOnce() -> Diag,
+) -> R<Vec<usize>> {
+    let len = len as i64;
+    let step = idx[2].unwrap_or(1);
+    if step == 0 {
+        return Err(zero_step());
+    }
+    let clamp = |v: Option<i64>, default: i64, lo: i64, hi: i64| -> i64 {
+        match v {
+            None => default,
+            Some(v) => {
+                let v = if v < 0 { v + len } else { v };
+                v.clamp(lo, hi)
+            }
+        }
+    };
+    let mut out = Vec::new();
+    if step > 0 {
+        let (a, b) = (clamp(idx[0], 0, 0, len), clamp(idx[1], len, 0, len));
+        let mut i = a;
+        while i < b {
+            out.push(i as usize);
+            i = i.saturating_add(step);
+        }
+    } else {
+        let (a, b) = (
+            clamp(idx[0], len - 1, -1, len - 1),
+            clamp(idx[1], -1, -1, len - 1),
+        );
+        let mut i = a;
+        while i > b {
+            out.push(i as usize);
+            i = i.saturating_add(step);
+        }
+    }
+    Ok(out)
 }
 
 pub(super) fn op_str(op: BinOp) -> &'static str {

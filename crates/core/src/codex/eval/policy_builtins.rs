@@ -75,6 +75,33 @@ impl Interp<'_> {
             PatternToken::Single(s) => vec![s],
             PatternToken::Alts(a) => a,
         };
+        // Every alternative of the first token becomes a rule with its own copy of the rest, and
+        // every example is checked against each of them after the file ran: charge both now,
+        // at this call, before anything is built.
+        let rest_bytes = tokens
+            .iter()
+            .map(|t| match t {
+                PatternToken::Single(s) => s.len() + SLOT as usize,
+                PatternToken::Alts(a) => a.iter().map(|s| s.len() + SLOT as usize).sum(),
+            })
+            .fold(0usize, usize::saturating_add);
+        let per_rule = rest_bytes.saturating_add(64);
+        self.alloc(heads.len().saturating_mul(per_rule), span)?;
+        let rest_strings: usize = tokens
+            .iter()
+            .map(|t| match t {
+                PatternToken::Single(_) => 1,
+                PatternToken::Alts(a) => a.len(),
+            })
+            .sum();
+        self.work(heads.len().saturating_mul(1 + rest_strings), span)?;
+        let examples = matches.len() + not_matches.len();
+        self.work(
+            examples
+                .saturating_mul(heads.len())
+                .saturating_mul(1 + tokens.len()),
+            span,
+        )?;
         let start = self.policy.rules().len();
         for head in heads {
             self.policy.push_rule(PrefixRule {
@@ -97,6 +124,27 @@ impl Interp<'_> {
     pub(super) fn examples(&self, items: Vec<Value>, span: Span) -> R<Vec<Vec<String>>> {
         let mut out = Vec::new();
         for v in items {
+            match &v {
+                Value::Str(s) => {
+                    // Shell-splitting an example costs more than an expression step.
+                    self.work(16, span)?;
+                    self.scan(s.len(), span)?;
+                    self.alloc(s.len().saturating_mul(2).saturating_add(24), span)?;
+                }
+                Value::List(l) => {
+                    let l = l.borrow();
+                    let len: usize = l
+                        .iter()
+                        .map(|t| match t {
+                            Value::Str(s) => s.len() + 24,
+                            _ => 0,
+                        })
+                        .sum();
+                    self.work(l.len(), span)?;
+                    self.alloc(len.saturating_add(24), span)?;
+                }
+                _ => {}
+            }
             out.push(match v {
                 Value::Str(s) => {
                     let Some(tokens) = shlex::rust_split(&s) else {

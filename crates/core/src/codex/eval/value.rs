@@ -143,7 +143,7 @@ impl Value {
     /// Structural equality; a list that contains itself must not recurse forever, so past a
     /// fixed depth values compare unequal.
     pub(super) fn equals_at(&self, other: &Value, depth: usize) -> bool {
-        if depth > 64 {
+        if depth > 64 || !walk::step() {
             return false;
         }
         let eq = |x: &Value, y: &Value| x.equals_at(y, depth + 1);
@@ -184,6 +184,9 @@ impl Value {
     /// Lists and dicts cannot be dict keys (Starlark: "unhashable"); tuples can if their items
     /// can.
     pub(super) fn hashable(&self) -> bool {
+        if !walk::step() {
+            return false;
+        }
         match self {
             Value::List(_) | Value::Dict(_) => false,
             Value::Tuple(t) => t.iter().all(Value::hashable),
@@ -201,7 +204,7 @@ pub(super) fn compare(a: &Value, b: &Value) -> Option<std::cmp::Ordering> {
 }
 
 pub(super) fn compare_at(a: &Value, b: &Value, depth: usize) -> Option<std::cmp::Ordering> {
-    if depth > 64 {
+    if depth > 64 || !walk::step() {
         return None;
     }
     match (a, b) {
@@ -301,4 +304,45 @@ pub(super) fn repr_str(s: &str, out: &mut String) {
         }
     }
     out.push('"');
+}
+
+/// Counting the values that comparisons visit. Equality, ordering and hashability recurse into
+/// nested lists and tuples, where one `==` can walk far more than the top-level length the
+/// interpreter charges for (`(t, t)` nested 60 times is 2⁶⁰ paths). Every visit counts here;
+/// past the cap (the steps the file has left) the walk gives up at once, and the interpreter
+/// charges the count at its next step, which then fails with the step-budget error. A
+/// thread-local, because comparisons run deep inside `Value` methods that have no interpreter
+/// at hand; one file is evaluated at a time per thread.
+pub(super) mod walk {
+    use std::cell::Cell;
+
+    thread_local! {
+        static WALKED: Cell<u64> = const { Cell::new(0) };
+        static CAP: Cell<u64> = const { Cell::new(u64::MAX) };
+    }
+
+    /// One value visited; `false` once over the cap (the caller stops walking).
+    pub(crate) fn step() -> bool {
+        let n = WALKED.with(|w| {
+            let n = w.get().saturating_add(1);
+            w.set(n);
+            n
+        });
+        n <= CAP.with(Cell::get)
+    }
+
+    /// Visits per step: comparing two values is a few nanoseconds, an expression step
+    /// about a hundred.
+    const PER_STEP: u64 = 4;
+
+    /// The visits since the last call; the next ones may cost at most `steps_left`.
+    pub(crate) fn take(steps_left: u64) -> u64 {
+        CAP.with(|c| c.set(steps_left.saturating_mul(PER_STEP)));
+        WALKED.with(|w| w.replace(0))
+    }
+
+    /// What `visits` cost in steps (rounded up).
+    pub(crate) fn steps(visits: u64) -> u64 {
+        visits.div_ceil(PER_STEP)
+    }
 }
