@@ -45,8 +45,16 @@ impl Hasher for FxHasher {
         self.add(n as u64);
     }
 
+    /// The state, mixed (murmur3's finalizer): the multiply leaves the low bits, which pick
+    /// the bucket, depending on the low bits of the input only, and a million keys like
+    /// `cmd0`…`cmd999999` then crowd a few buckets (a 10⁶-row table took minutes to index).
     fn finish(&self) -> u64 {
-        self.0
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
     }
 }
 
@@ -96,13 +104,14 @@ impl Index {
         platform: Platform,
         rows: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Index {
+        let rows = rows.into_iter();
         let mut index = Index {
             platform,
-            rows: Vec::new(),
+            rows: Vec::with_capacity(rows.size_hint().0),
             by_permission: FxMap::default(),
             wild: Vec::new(),
         };
-        for (i, (permission, pattern)) in rows.into_iter().enumerate() {
+        for (i, (permission, pattern)) in rows.enumerate() {
             let row = CompiledRow {
                 permission: Pattern::new(permission, platform),
                 pattern: Pattern::new(pattern, platform),
@@ -110,9 +119,23 @@ impl Index {
             let pos = i as u32;
             match row.permission.literal_key() {
                 Some(key) => {
-                    let rows = index.by_permission.entry(key.into()).or_default();
+                    // Keys are boxed only when new (a million rows of one tool: one key).
+                    if !index.by_permission.contains_key(key) {
+                        index
+                            .by_permission
+                            .insert(key.into(), PermissionRows::default());
+                    }
+                    let rows = index.by_permission.get_mut(key).expect("inserted above");
                     match row.pattern.first_word() {
-                        Some(word) => rows.by_word.entry(word.into()).or_default().push(pos),
+                        Some(word) => {
+                            if !rows.by_word.contains_key(word) {
+                                rows.by_word.insert(word.into(), Vec::new());
+                            }
+                            rows.by_word
+                                .get_mut(word)
+                                .expect("inserted above")
+                                .push(pos);
+                        }
                         None => rows.any_word.push(pos),
                     }
                 }
