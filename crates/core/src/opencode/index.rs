@@ -60,10 +60,11 @@ impl Hasher for FxHasher {
 
 type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
-/// One row: its permission (tool) pattern and its input pattern, both compiled.
+/// One row: its permission (tool) pattern, by its place in [`Index::permissions`], and its
+/// input pattern, compiled.
 #[derive(Clone, Debug)]
 pub(crate) struct CompiledRow {
-    pub(crate) permission: Pattern,
+    pub(crate) permission: u32,
     pub(crate) pattern: Pattern,
 }
 
@@ -72,6 +73,9 @@ pub(crate) struct CompiledRow {
 pub(crate) struct Index {
     platform: Platform,
     rows: Vec<CompiledRow>,
+    /// Each distinct permission pattern once: a table names a handful of tools, and a million
+    /// rows compiled `bash` a million times.
+    permissions: Vec<Pattern>,
     /// Rows whose permission is literal, keyed by its normalized text.
     by_permission: FxMap<Box<[u8]>, PermissionRows>,
     /// Rows whose permission has a `*` or `?`.
@@ -108,16 +112,22 @@ impl Index {
         let mut index = Index {
             platform,
             rows: Vec::with_capacity(rows.size_hint().0),
+            permissions: Vec::new(),
             by_permission: FxMap::default(),
             wild: Vec::new(),
         };
+        let mut permission_ids: FxMap<&str, u32> = FxMap::default();
         for (i, (permission, pattern)) in rows.enumerate() {
+            let id = *permission_ids.entry(permission).or_insert_with(|| {
+                index.permissions.push(Pattern::new(permission, platform));
+                (index.permissions.len() - 1) as u32
+            });
             let row = CompiledRow {
-                permission: Pattern::new(permission, platform),
+                permission: id,
                 pattern: Pattern::new(pattern, platform),
             };
             let pos = i as u32;
-            match row.permission.literal_key() {
+            match index.permissions[id as usize].literal_key() {
                 Some(key) => {
                     // Keys are boxed only when new (a million rows of one tool: one key).
                     if !index.by_permission.contains_key(key) {
@@ -153,7 +163,7 @@ impl Index {
         self.rows
             .iter()
             .map(|row| {
-                let tool = row.permission.is_match_subject(&perm);
+                let tool = self.permissions[row.permission as usize].is_match_subject(&perm);
                 (tool, tool.then(|| row.pattern.is_match_subject(&input)))
             })
             .collect()
@@ -251,7 +261,8 @@ impl Index {
                 Direction::FirstMatch => cursor[k] += 1,
             }
             let row = &self.rows[pos as usize];
-            let permission_ok = k < 2 || row.permission.is_match_subject(&perm);
+            let permission_ok =
+                k < 2 || self.permissions[row.permission as usize].is_match_subject(&perm);
             if permission_ok && row.pattern.is_match_subject(&input) {
                 return Some(pos as usize);
             }
