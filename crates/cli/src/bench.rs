@@ -1,6 +1,7 @@
 //! `permlab bench`: evaluation throughput of one engine on one table, and `permlab bench-data`,
 //! which writes the mixed tables and calls the benchmark figures are measured on.
 
+use std::io::{BufWriter, Write};
 use std::time::{Duration, Instant};
 
 use permlab_core::json::write_string;
@@ -14,13 +15,9 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
     let id = one_engine(args.value("engine"))?;
     let table = load_table(args.required("rules", "bench/rules-1000.json")?)?;
     let calls = load_calls(args.required("calls", "bench/calls.json")?)?;
-    let seconds: f64 = match args.value("seconds") {
-        None => 2.0,
-        Some(s) => s
-            .parse()
-            .ok()
-            .filter(|v: &f64| v.is_finite() && *v > 0.0)
-            .ok_or_else(|| Failure::usage(format!("--seconds {s}: expected a positive number")))?,
+    let budget = match args.value("seconds") {
+        None => Duration::from_secs(2),
+        Some(s) => seconds(s)?,
     };
     if calls.is_empty() {
         return Err(Failure::input(
@@ -38,7 +35,6 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
         tally[index(d)] += 1;
     }
 
-    let budget = Duration::from_secs_f64(seconds);
     let start = Instant::now();
     let mut evals: u64 = 0;
     let mut sink = 0usize;
@@ -68,6 +64,30 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
     );
     std::hint::black_box(sink);
     Ok(true)
+}
+
+/// The longest measurement `--seconds` asks for: a day.
+const MAX_SECONDS: f64 = 86_400.0;
+
+/// Reads `--seconds`: a positive number up to [`MAX_SECONDS`] (`Duration::from_secs_f64`
+/// panics past about 1.8e19).
+fn seconds(s: &str) -> Result<Duration, Failure> {
+    let v: f64 = s
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite() && *v > 0.0)
+        .ok_or_else(|| {
+            Failure::usage(format!(
+                "--seconds {s}: expected a positive number, e.g. --seconds 2"
+            ))
+        })?;
+    if v > MAX_SECONDS {
+        return Err(Failure::usage(format!(
+            "--seconds {s}: at most {MAX_SECONDS} (a day); a few seconds give a stable figure"
+        )));
+    }
+    Duration::try_from_secs_f64(v)
+        .map_err(|_| Failure::usage(format!("--seconds {s}: expected a positive number")))
 }
 
 fn index(d: Decision) -> usize {
@@ -203,6 +223,25 @@ fn gen_call(rng: &mut Rng) -> (&'static str, String) {
     }
 }
 
+/// The most rows or calls `bench-data` writes per file: 10 million (~700 MB of JSON), more
+/// than any benchmark figure uses and as much as `bench` can read back.
+const MAX_COUNT: usize = 10_000_000;
+
+/// Reads a count of rows or calls for `flag`, at most [`MAX_COUNT`].
+fn count(flag: &str, s: &str) -> Result<usize, Failure> {
+    let n: usize = s.parse().map_err(|_| {
+        Failure::usage(format!(
+            "{flag}: \"{s}\" is not a whole number, e.g. {flag} 1000"
+        ))
+    })?;
+    if n > MAX_COUNT {
+        return Err(Failure::usage(format!(
+            "{flag}: {s} is more than bench-data writes ({MAX_COUNT} per file, ~700 MB); use a smaller number"
+        )));
+    }
+    Ok(n)
+}
+
 /// `permlab bench-data --out DIR [--sizes 10,100,1000,10000] [--calls 1000] [--seed N]
 /// [--without-bare]`.
 pub fn data(args: &Args) -> Result<bool, Failure> {
@@ -211,26 +250,24 @@ pub fn data(args: &Args) -> Result<bool, Failure> {
         .value("sizes")
         .unwrap_or("10,100,1000,10000")
         .split(',')
-        .map(|s| {
-            s.trim()
-                .parse()
-                .map_err(|_| Failure::usage(format!("--sizes: \"{s}\" is not a number")))
-        })
+        .map(|s| count("--sizes", s.trim()))
         .collect::<Result<_, _>>()?;
-    let ncalls: usize = args
-        .value("calls")
-        .unwrap_or("1000")
-        .parse()
-        .map_err(|_| Failure::usage("--calls: expected a number"))?;
+    let ncalls = count("--calls", args.value("calls").unwrap_or("1000"))?;
     let seed: u64 = args
         .value("seed")
         .unwrap_or("42")
         .parse()
         .map_err(|_| Failure::usage("--seed: expected a number"))?;
     std::fs::create_dir_all(out).map_err(|e| Failure::input(format!("{out}: {e}")))?;
-    let write = |name: &str, text: String| {
+    // Each file is written as it is generated (a table of 10 million rows is ~700 MB: never
+    // held in memory).
+    let write = |name: &str, body: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>| {
         let path = format!("{out}/{name}");
-        std::fs::write(&path, text).map_err(|e| Failure::input(format!("{path}: {e}")))?;
+        let fail = |e: std::io::Error| Failure::input(format!("{path}: cannot write: {e}"));
+        let file = std::fs::File::create(&path).map_err(fail)?;
+        let mut w = BufWriter::new(file);
+        body(&mut w).map_err(fail)?;
+        w.flush().map_err(fail)?;
         say!("wrote {path}");
         Ok::<(), Failure>(())
     };
@@ -244,42 +281,50 @@ pub fn data(args: &Args) -> Result<bool, Failure> {
     };
     for &n in &sizes {
         let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-        let mut text = String::from("[");
-        for k in 0..n {
-            let (tool, pattern, action) = loop {
-                let row = gen_rule(&mut rng, k);
-                if !(without_bare && row.1 == "*") {
-                    break row;
-                }
-            };
+        write(&format!("{prefix}-{n}.json"), &mut |w| {
+            let mut text = String::new();
+            w.write_all(b"[")?;
+            for k in 0..n {
+                let (tool, pattern, action) = loop {
+                    let row = gen_rule(&mut rng, k);
+                    if !(without_bare && row.1 == "*") {
+                        break row;
+                    }
+                };
+                text.clear();
+                text.push_str(if k == 0 {
+                    "\n  {\"tool\": "
+                } else {
+                    ",\n  {\"tool\": "
+                });
+                write_string(&tool, &mut text);
+                text.push_str(", \"pattern\": ");
+                write_string(&pattern, &mut text);
+                text.push_str(&format!(", \"action\": \"{action}\"}}"));
+                w.write_all(text.as_bytes())?;
+            }
+            w.write_all(b"\n]\n")
+        })?;
+    }
+    let mut rng = Rng(seed.wrapping_add(7) | 1);
+    write("calls.json", &mut |w| {
+        let mut text = String::new();
+        w.write_all(b"[")?;
+        for k in 0..ncalls {
+            let (tool, input) = gen_call(&mut rng);
+            text.clear();
             text.push_str(if k == 0 {
                 "\n  {\"tool\": "
             } else {
                 ",\n  {\"tool\": "
             });
-            write_string(&tool, &mut text);
-            text.push_str(", \"pattern\": ");
-            write_string(&pattern, &mut text);
-            text.push_str(&format!(", \"action\": \"{action}\"}}"));
+            write_string(tool, &mut text);
+            text.push_str(", \"input\": ");
+            write_string(&input, &mut text);
+            text.push('}');
+            w.write_all(text.as_bytes())?;
         }
-        text.push_str("\n]\n");
-        write(&format!("{prefix}-{n}.json"), text)?;
-    }
-    let mut rng = Rng(seed.wrapping_add(7) | 1);
-    let mut text = String::from("[");
-    for k in 0..ncalls {
-        let (tool, input) = gen_call(&mut rng);
-        text.push_str(if k == 0 {
-            "\n  {\"tool\": "
-        } else {
-            ",\n  {\"tool\": "
-        });
-        write_string(tool, &mut text);
-        text.push_str(", \"input\": ");
-        write_string(&input, &mut text);
-        text.push('}');
-    }
-    text.push_str("\n]\n");
-    write("calls.json", text)?;
+        w.write_all(b"\n]\n")
+    })?;
     Ok(true)
 }

@@ -18,6 +18,15 @@ macro_rules! say {
     }};
 }
 
+/// `eprintln!` that never panics: a closed stderr (`permlab … 2>&1 | head -1`) loses the
+/// message instead of turning it into a panic (exit 101).
+macro_rules! warn {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 mod args;
 mod batch;
 mod bench;
@@ -108,10 +117,32 @@ fn parse(raw: &[String], takes_value: &[&str], switches: &[&str]) -> Result<args
     Ok(a)
 }
 
+/// The arguments as UTF-8, or a message naming the first one that is not (`std::env::args`
+/// would panic on it).
+fn utf8_args(raw: impl Iterator<Item = std::ffi::OsString>) -> Result<Vec<String>, String> {
+    raw.enumerate()
+        .map(|(i, a)| {
+            a.into_string().map_err(|a| {
+                format!(
+                    "argument {} is not valid UTF-8 text ({:?}): permlab reads arguments, rule files and calls as UTF-8; write the text in UTF-8 (a file name too)",
+                    i + 1,
+                    a.to_string_lossy()
+                )
+            })
+        })
+        .collect()
+}
+
 fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let argv = match utf8_args(std::env::args_os().skip(1)) {
+        Ok(argv) => argv,
+        Err(msg) => {
+            warn!("permlab: {msg}");
+            return ExitCode::from(2);
+        }
+    };
     let Some(command) = argv.first() else {
-        eprintln!("{USAGE}");
+        warn!("{USAGE}");
         return ExitCode::from(2);
     };
     let rest = &argv[1..];
@@ -142,11 +173,11 @@ fn main() -> ExitCode {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
         Err(Failure::Usage(msg)) => {
-            eprintln!("permlab: {msg}\n\n{USAGE}");
+            warn!("permlab: {msg}\n\n{USAGE}");
             ExitCode::from(2)
         }
         Err(Failure::Input(msg)) => {
-            eprintln!("permlab: {msg}");
+            warn!("permlab: {msg}");
             ExitCode::from(2)
         }
     }

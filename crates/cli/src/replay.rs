@@ -7,8 +7,10 @@
 //! unreadable lines are listed on stderr (and in `--json`) and the rest is still replayed. A
 //! trace with no call at all is unusable input (exit 2).
 
+use std::io::{BufWriter, Write};
+
 use permlab_core::json::Value;
-use permlab_core::replay::{replay, Replay, DECISIONS};
+use permlab_core::replay::{Replayer, DECISIONS};
 use permlab_core::trace::{self, Trace};
 use permlab_core::RuleTable;
 
@@ -70,22 +72,36 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
         return Err(Failure::input(msg));
     }
     for m in &trace.malformed {
-        eprintln!("permlab: {path}: {m} (line skipped)");
+        warn!("permlab: {path}: {m} (line skipped)");
     }
     if pi_gate {
         pi::replay(path, &trace, args.switch("json"));
         return Ok(true);
     }
-    let result = replay(&table, &trace.common_calls());
+    // One pass counts; the disagreements are kept as positions only and their verdicts
+    // recomputed when they are printed (a million-call trace held them all, with a copy of
+    // every call, and then a JSON tree of them).
+    let mut r = Replayer::new(&table);
+    let mut disagreements = Vec::new();
+    for (index, c) in trace.calls.iter().enumerate() {
+        if r.add(&c.call).is_some() {
+            disagreements.push(index);
+        }
+    }
     if args.switch("json") {
-        say!("{}", to_json(path, &trace, &result).to_json_pretty());
+        if let Err(e) = write_json(path, &trace, &r, &disagreements) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0); // the reader has gone, as in `say!`
+            }
+            return Err(Failure::input(format!("stdout: {e}")));
+        }
     } else {
-        print_text(path, &table, &trace, &result);
+        print_text(path, &table, &trace, &r, &disagreements);
     }
     Ok(true)
 }
 
-fn print_text(path: &str, table: &RuleTable, trace: &Trace, r: &Replay) {
+fn print_text(path: &str, table: &RuleTable, trace: &Trace, r: &Replayer, disagreements: &[usize]) {
     let formats: Vec<String> = trace
         .formats()
         .iter()
@@ -93,7 +109,7 @@ fn print_text(path: &str, table: &RuleTable, trace: &Trace, r: &Replay) {
         .collect();
     say!(
         "trace: {path}: {} tool calls ({}), {} other lines skipped, {} unreadable",
-        r.calls,
+        r.calls(),
         formats.join(", "),
         trace.skipped,
         trace.malformed.len()
@@ -105,7 +121,7 @@ fn print_text(path: &str, table: &RuleTable, trace: &Trace, r: &Replay) {
         header.push_str(&format!(" {:>16}", d.as_str()));
     }
     say!("{header}");
-    for lane in &r.lanes {
+    for lane in r.lanes() {
         let mut line = format!(
             "{:<12} {:<18}",
             lane.engine.slug(),
@@ -120,26 +136,27 @@ fn print_text(path: &str, table: &RuleTable, trace: &Trace, r: &Replay) {
     say!("");
     say!(
         "disagreements: {} of {} calls (engines in their default mode: {})",
-        r.disagreements.len(),
-        r.calls,
-        r.engines
+        disagreements.len(),
+        r.calls(),
+        r.engines()
             .iter()
             .map(|e| e.slug())
             .collect::<Vec<_>>()
             .join(", ")
     );
-    for d in r.disagreements.iter().take(SHOWN) {
-        let line = trace.calls.get(d.index).map_or(0, |c| c.line);
+    for &index in disagreements.iter().take(SHOWN) {
+        let c = &trace.calls[index];
         say!(
-            "  #{} (line {line}) {}: {}",
-            d.index + 1,
-            d.call.tool,
-            clip(&d.call.input)
+            "  #{} (line {}) {}: {}",
+            index + 1,
+            c.line,
+            c.call.tool,
+            clip(&c.call.input)
         );
         let verdicts: Vec<String> = r
-            .engines
+            .engines()
             .iter()
-            .zip(&d.verdicts)
+            .zip(&r.verdicts(&c.call))
             .map(|(e, (decision, row))| match row {
                 Some(row) => format!("{}={} #{}", e.slug(), decision.as_str(), row + 1),
                 None => format!("{}={}", e.slug(), decision.as_str()),
@@ -147,8 +164,8 @@ fn print_text(path: &str, table: &RuleTable, trace: &Trace, r: &Replay) {
             .collect();
         say!("      {}", verdicts.join("  "));
     }
-    if r.disagreements.len() > SHOWN {
-        say!("  … and {} more", r.disagreements.len() - SHOWN);
+    if disagreements.len() > SHOWN {
+        say!("  … and {} more", disagreements.len() - SHOWN);
     }
 }
 
@@ -164,7 +181,14 @@ pub fn clip(input: &str) -> String {
     }
 }
 
-fn to_json(path: &str, trace: &Trace, r: &Replay) -> Value {
+/// Writes the `--json` document: everything but the disagreements as one small tree, then the
+/// disagreements one at a time, laid out exactly as [`Value::to_json_pretty`] would.
+fn write_json(
+    path: &str,
+    trace: &Trace,
+    r: &Replayer,
+    disagreements: &[usize],
+) -> std::io::Result<()> {
     let obj = |entries: Vec<(&str, Value)>| {
         Value::Object(
             entries
@@ -175,7 +199,7 @@ fn to_json(path: &str, trace: &Trace, r: &Replay) -> Value {
     };
     let opt = |s: Option<&str>| s.map_or(Value::Null, Value::from);
     let lanes = r
-        .lanes
+        .lanes()
         .iter()
         .map(|l| {
             let mut e = vec![
@@ -200,36 +224,30 @@ fn to_json(path: &str, trace: &Trace, r: &Replay) -> Value {
             obj(e)
         })
         .collect();
-    let disagreements = r
-        .disagreements
-        .iter()
-        .map(|d| {
-            let verdicts = r
-                .engines
-                .iter()
-                .zip(&d.verdicts)
-                .map(|(e, (decision, row))| {
-                    (
-                        e.slug().to_string(),
-                        obj(vec![
-                            ("decision", Value::from(decision.as_str())),
-                            ("rule", row.map_or(Value::Null, Value::from)),
-                        ]),
-                    )
-                })
-                .collect();
-            obj(vec![
-                ("index", Value::from(d.index)),
+    let disagreement = |index: usize| {
+        let c = &trace.calls[index];
+        let verdicts = r
+            .engines()
+            .iter()
+            .zip(r.verdicts(&c.call))
+            .map(|(e, (decision, row))| {
                 (
-                    "line",
-                    Value::from(trace.calls.get(d.index).map_or(0, |c| c.line)),
-                ),
-                ("tool", Value::from(d.call.tool.as_str())),
-                ("input", Value::from(d.call.input.as_str())),
-                ("verdicts", Value::Object(verdicts)),
-            ])
-        })
-        .collect();
+                    e.slug().to_string(),
+                    obj(vec![
+                        ("decision", Value::from(decision.as_str())),
+                        ("rule", row.map_or(Value::Null, Value::from)),
+                    ]),
+                )
+            })
+            .collect();
+        obj(vec![
+            ("index", Value::from(index)),
+            ("line", Value::from(c.line)),
+            ("tool", Value::from(c.call.tool.as_str())),
+            ("input", Value::from(c.call.input.as_str())),
+            ("verdicts", Value::Object(verdicts)),
+        ])
+    };
     let formats = trace
         .formats()
         .iter()
@@ -245,15 +263,34 @@ fn to_json(path: &str, trace: &Trace, r: &Replay) -> Value {
             ])
         })
         .collect();
-    obj(vec![
+    let head = obj(vec![
         ("trace", Value::from(path)),
-        ("calls", Value::from(r.calls)),
+        ("calls", Value::from(r.calls())),
         ("formats", Value::Object(formats)),
         ("skipped", Value::from(trace.skipped)),
         ("malformed", Value::Array(malformed)),
         ("lanes", Value::Array(lanes)),
-        ("disagreements", Value::Array(disagreements)),
     ])
+    .to_json_pretty();
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    // `head` ends with "\n}": the disagreements go in before it, at depth 1.
+    out.write_all(head.strip_suffix("\n}").unwrap_or(&head).as_bytes())?;
+    out.write_all(b",\n  \"disagreements\": [")?;
+    for (k, &index) in disagreements.iter().enumerate() {
+        out.write_all(if k == 0 { b"\n    " } else { b",\n    " })?;
+        let item = disagreement(index).to_json_pretty();
+        for (n, line) in item.split('\n').enumerate() {
+            if n > 0 {
+                out.write_all(b"\n    ")?;
+            }
+            out.write_all(line.as_bytes())?;
+        }
+    }
+    if !disagreements.is_empty() {
+        out.write_all(b"\n  ")?;
+    }
+    out.write_all(b"]\n}\n")?;
+    out.flush()
 }
 
 #[cfg(test)]

@@ -180,66 +180,135 @@ fn build_mode(id: EngineId, mode: &str, table: &RuleTable) -> Option<Box<dyn Eng
     }
 }
 
-/// Replays `calls` through every engine and mode over `table`.
-pub fn replay(table: &RuleTable, calls: &[Call]) -> Replay {
-    let ids = EngineId::ALL.to_vec();
-    let primary = engines::build_all(&ids, table);
-    // Lanes: (engine, mode, primary?, compiled engine); a primary engine is borrowed.
-    let mut extra: Vec<(EngineId, &'static str, Box<dyn Engine>)> = Vec::new();
-    for &id in &ids {
-        for &mode in modes(id).iter().skip(1) {
-            if let Some(e) = build_mode(id, mode, table) {
-                extra.push((id, mode, e));
+/// A replay fed one call at a time: the lanes' tallies grow with each call, and nothing of the
+/// calls is kept, so a trace of millions of calls can be streamed through it (the CLI's
+/// `replay` lists the disagreements in a second pass, [`Replayer::verdicts`], instead of
+/// holding them all).
+///
+/// ```
+/// use permlab_core::{Call, EngineId, RuleTable, replay::Replayer};
+/// let table = RuleTable::from_json(include_str!("../../../fixtures/rulesets/miniagent-standard.json")).unwrap();
+/// let mut r = Replayer::new(&table);
+/// assert!(r.add(&Call::new("read_file", "a.py")).is_some()); // Codex asks, the others allow
+/// assert_eq!(r.calls(), 1);
+/// assert_eq!(r.lanes()[0].engine, EngineId::FirstMatch);
+/// ```
+pub struct Replayer {
+    ids: Vec<EngineId>,
+    primary: Vec<Box<dyn Engine>>,
+    extra: Vec<(EngineId, &'static str, Box<dyn Engine>)>,
+    lanes: Vec<Lane>,
+    /// Per lane: (primary index, extra index).
+    order: Vec<(usize, Option<usize>)>,
+    calls: usize,
+    verdicts: Vec<(Decision, Option<usize>)>,
+}
+
+impl Replayer {
+    /// Compiles every engine and mode over `table` (see the module docs for the lanes).
+    pub fn new(table: &RuleTable) -> Self {
+        let ids = EngineId::ALL.to_vec();
+        let primary = engines::build_all(&ids, table);
+        let mut extra: Vec<(EngineId, &'static str, Box<dyn Engine>)> = Vec::new();
+        for &id in &ids {
+            for &mode in modes(id).iter().skip(1) {
+                if let Some(e) = build_mode(id, mode, table) {
+                    extra.push((id, mode, e));
+                }
             }
         }
-    }
-    let mut lanes: Vec<Lane> = Vec::new();
-    let mut order: Vec<(usize, Option<usize>)> = Vec::new(); // (primary index, extra index)
-    for (k, &id) in ids.iter().enumerate() {
-        let ms = modes(id);
-        lanes.push(Lane {
-            engine: id,
-            mode: ms.first().copied(),
-            primary: true,
-            tally: Tally::default(),
-        });
-        order.push((k, None));
-        for (j, (eid, mode, _)) in extra.iter().enumerate() {
-            if *eid == id {
-                lanes.push(Lane {
-                    engine: id,
-                    mode: Some(mode),
-                    primary: false,
-                    tally: Tally::default(),
-                });
-                order.push((k, Some(j)));
+        let mut lanes: Vec<Lane> = Vec::new();
+        let mut order: Vec<(usize, Option<usize>)> = Vec::new();
+        for (k, &id) in ids.iter().enumerate() {
+            let ms = modes(id);
+            lanes.push(Lane {
+                engine: id,
+                mode: ms.first().copied(),
+                primary: true,
+                tally: Tally::default(),
+            });
+            order.push((k, None));
+            for (j, (eid, mode, _)) in extra.iter().enumerate() {
+                if *eid == id {
+                    lanes.push(Lane {
+                        engine: id,
+                        mode: Some(mode),
+                        primary: false,
+                        tally: Tally::default(),
+                    });
+                    order.push((k, Some(j)));
+                }
             }
         }
+        Replayer {
+            verdicts: Vec::with_capacity(ids.len()),
+            ids,
+            primary,
+            extra,
+            lanes,
+            order,
+            calls: 0,
+        }
     }
-    let mut disagreements = Vec::new();
-    let mut verdicts = Vec::with_capacity(ids.len());
-    for (index, call) in calls.iter().enumerate() {
-        verdicts.clear();
-        verdicts.extend(primary.iter().map(|e| e.decide(call)));
-        for (lane, &(k, j)) in lanes.iter_mut().zip(&order) {
+
+    /// Counts `call` in every lane; when the default-mode engines disagree on it, their
+    /// verdicts (decision and decisive row), in [`Replayer::engines`] order.
+    pub fn add(&mut self, call: &Call) -> Option<&[(Decision, Option<usize>)]> {
+        self.calls += 1;
+        self.verdicts.clear();
+        self.verdicts
+            .extend(self.primary.iter().map(|e| e.decide(call)));
+        for (lane, &(k, j)) in self.lanes.iter_mut().zip(&self.order) {
             let d = match j {
-                None => verdicts[k].0,
-                Some(j) => extra[j].2.decide(call).0,
+                None => self.verdicts[k].0,
+                Some(j) => self.extra[j].2.decide(call).0,
             };
             lane.tally.add(d);
         }
-        if verdicts.windows(2).any(|w| w[0].0 != w[1].0) {
+        self.verdicts
+            .windows(2)
+            .any(|w| w[0].0 != w[1].0)
+            .then_some(self.verdicts.as_slice())
+    }
+
+    /// The default-mode engines' verdicts on `call`, without counting it.
+    pub fn verdicts(&self, call: &Call) -> Vec<(Decision, Option<usize>)> {
+        self.primary.iter().map(|e| e.decide(call)).collect()
+    }
+
+    /// How many calls were counted.
+    pub fn calls(&self) -> usize {
+        self.calls
+    }
+
+    /// The engines compared for disagreements, in order.
+    pub fn engines(&self) -> &[EngineId] {
+        &self.ids
+    }
+
+    /// Every engine and mode with its tally so far.
+    pub fn lanes(&self) -> &[Lane] {
+        &self.lanes
+    }
+}
+
+/// Replays `calls` through every engine and mode over `table`.
+pub fn replay(table: &RuleTable, calls: &[Call]) -> Replay {
+    let mut r = Replayer::new(table);
+    let mut disagreements = Vec::new();
+    for (index, call) in calls.iter().enumerate() {
+        if let Some(verdicts) = r.add(call) {
             disagreements.push(Disagreement {
                 index,
                 call: call.clone(),
-                verdicts: verdicts.clone(),
+                verdicts: verdicts.to_vec(),
             });
         }
     }
     Replay {
-        calls: calls.len(),
-        engines: ids,
-        lanes,
+        calls: r.calls,
+        engines: r.ids,
+        lanes: r.lanes,
         disagreements,
     }
 }

@@ -66,8 +66,16 @@ impl std::hash::Hasher for Fx {
         self.write(&[b]);
     }
 
+    /// The state, mixed (murmur3's finalizer): the multiply leaves the low bits, which pick
+    /// the bucket, depending on the low bits of the input only, so that a million rules like
+    /// `cmd0 *`…`cmd999999 *` crowded a few buckets (minutes to compile the policy).
     fn finish(&self) -> u64 {
-        self.0
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
     }
 }
 

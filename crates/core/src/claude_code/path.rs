@@ -399,30 +399,113 @@ impl PathPattern {
 
     /// Matches a path relative to the anchor (`a/b/c`; empty for the anchor itself).
     /// `is_dir` when the path itself is a directory (a Grep or Glob root).
+    ///
+    /// One pass over the path's segments: the glob runs as a set of live positions (an NFA
+    /// over segments), and after each segment the set says whether the path so far — the
+    /// path itself or one of its ancestor directories — matches. Checking every ancestor
+    /// prefix with [`Glob::matches`] instead is quadratic in the path (a crafted `a/a/…` of
+    /// 20 000 segments took seconds).
     pub fn matches_relative(&self, rel: &str, is_dir: bool) -> Option<PathMatch> {
         if rel.is_empty() {
             return None;
         }
-        if (!self.dir_only || is_dir) && self.glob.matches(rel) {
-            return Some(PathMatch::Direct);
-        }
-        // A directory matching the pattern covers everything under it.
-        let mut end = 0;
-        for (k, c) in rel.char_indices() {
-            if c == '/' && k > 0 {
-                end = k;
-                if self.glob.matches(&rel[..end]) {
+        let direct_allowed = !self.dir_only || is_dir;
+        let mut run = Run::new(&self.glob.segs);
+        let mut ancestor = false;
+        let mut parts = rel.split('/').peekable();
+        let mut m = 0usize;
+        while let Some(part) = parts.next() {
+            m += 1;
+            if !run.step(part) {
+                return ancestor.then_some(PathMatch::Ancestor);
+            }
+            let last = parts.peek().is_none();
+            if !run.accepts() {
+                continue;
+            }
+            if last {
+                if direct_allowed {
+                    return Some(PathMatch::Direct);
+                }
+            } else if !(m == 1 && part.is_empty()) {
+                // An ancestor directory (`rel` up to a `/`, never the empty prefix of a `/x`).
+                ancestor = true;
+                if !direct_allowed {
                     return Some(PathMatch::Ancestor);
                 }
             }
         }
-        let _ = end;
+        if ancestor {
+            return Some(PathMatch::Ancestor);
+        }
         // A directory root (Grep over `secrets`) is covered by `secrets/**`: something under
-        // it would match.
-        if is_dir && self.glob.matches(&format!("{rel}/\u{0}")) {
+        // it would match (the `\0` segment stands for "any name inside").
+        if is_dir && run.step("\u{0}") && run.accepts() {
             return Some(PathMatch::Ancestor);
         }
         None
+    }
+}
+
+/// A glob's live positions while a path is read one segment at a time: `live[i]` when the
+/// segments read so far can be followed by `segs[i..]`. `**` keeps its position (it takes any
+/// number of segments) and lets the next one start at once; every other segment moves one on.
+struct Run<'g> {
+    segs: &'g [Seg],
+    live: Vec<bool>,
+    next: Vec<bool>,
+}
+
+impl<'g> Run<'g> {
+    fn new(segs: &'g [Seg]) -> Self {
+        let mut live = vec![false; segs.len() + 1];
+        live[0] = true;
+        close(segs, &mut live);
+        Run {
+            segs,
+            next: vec![false; segs.len() + 1],
+            live,
+        }
+    }
+
+    /// Reads one path segment; false when no position is live any more.
+    fn step(&mut self, part: &str) -> bool {
+        self.next.fill(false);
+        let mut any = false;
+        for (i, seg) in self.segs.iter().enumerate() {
+            if !self.live[i] {
+                continue;
+            }
+            match seg {
+                Seg::Any => {
+                    self.next[i] = true;
+                    any = true;
+                }
+                Seg::Pat(toks) => {
+                    if segment_matches(toks, part) {
+                        self.next[i + 1] = true;
+                        any = true;
+                    }
+                }
+            }
+        }
+        close(self.segs, &mut self.next);
+        std::mem::swap(&mut self.live, &mut self.next);
+        any
+    }
+
+    /// Whether the segments read so far match the whole glob.
+    fn accepts(&self) -> bool {
+        self.live[self.segs.len()]
+    }
+}
+
+/// Adds the positions reachable by letting a `**` take no segment.
+fn close(segs: &[Seg], set: &mut [bool]) {
+    for (i, seg) in segs.iter().enumerate() {
+        if set[i] && *seg == Seg::Any {
+            set[i + 1] = true;
+        }
     }
 }
 
@@ -572,12 +655,99 @@ pub fn protected(abs: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The former algorithm (every ancestor prefix through [`Glob::matches`], quadratic in
+    /// the path), kept as the oracle of the one-pass [`PathPattern::matches_relative`].
+    fn by_prefixes(p: &PathPattern, rel: &str, is_dir: bool) -> Option<PathMatch> {
+        if rel.is_empty() {
+            return None;
+        }
+        if (!p.dir_only || is_dir) && p.glob.matches(rel) {
+            return Some(PathMatch::Direct);
+        }
+        for (k, c) in rel.char_indices() {
+            if c == '/' && k > 0 && p.glob.matches(&rel[..k]) {
+                return Some(PathMatch::Ancestor);
+            }
+        }
+        if is_dir && p.glob.matches(&format!("{rel}/\u{0}")) {
+            return Some(PathMatch::Ancestor);
+        }
+        None
+    }
 
     fn m(spec: &str, deny: bool, rel: &str) -> bool {
         PathPattern::parse(spec, deny)
             .unwrap()
             .matches_relative(rel, false)
             .is_some()
+    }
+
+    fn spec() -> impl Strategy<Value = String> {
+        let seg = prop::sample::select(vec![
+            "a", "b", "*", "?", "[ab]", "**", "a*", "*.b", ".a", "\\*", "x",
+        ]);
+        (
+            prop::sample::select(vec!["", "!"]),
+            prop::sample::select(vec!["", "/", "./", "//", "~/", "**/"]),
+            prop::collection::vec(seg, 1..5),
+            any::<bool>(),
+        )
+            .prop_map(|(neg, anchor, segs, slash)| {
+                format!(
+                    "{neg}{anchor}{}{}",
+                    segs.join("/"),
+                    if slash { "/" } else { "" }
+                )
+            })
+    }
+
+    fn rel() -> impl Strategy<Value = String> {
+        let seg = prop::sample::select(vec!["a", "b", "ab", ".a", "", "*", "a.b", "x", "\u{0}"]);
+        (any::<bool>(), prop::collection::vec(seg, 1..7))
+            .prop_map(|(lead, segs)| format!("{}{}", if lead { "/" } else { "" }, segs.join("/")))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 20_000, ..ProptestConfig::default() })]
+
+        /// The one-pass matcher gives the verdict of the former prefix-by-prefix one, on every
+        /// anchor, `!`, trailing `/`, `**` and odd path (empty segments, a leading `/`, NUL).
+        #[test]
+        fn one_pass_agrees_with_every_prefix(spec in spec(), rel in rel(), deny in any::<bool>(), is_dir in any::<bool>()) {
+            let Ok(p) = PathPattern::parse(&spec, deny) else { return Ok(()) };
+            prop_assert_eq!(p.matches_relative(&rel, is_dir), by_prefixes(&p, &rel, is_dir), "{} {:?} dir={}", spec, rel, is_dir);
+        }
+    }
+
+    #[test]
+    fn one_pass_corners() {
+        for (spec, rel, dir) in [
+            ("x", "a/x/b", false),
+            ("x", "x/", false),
+            ("/x/**", "/x/a", false),
+            ("build/", "build", true),
+            ("build/", "a/build/c", false),
+            ("./secrets/**", "secrets", true),
+            ("*", "/a", false),
+            ("a/**", "a//b", false),
+        ] {
+            for deny in [false, true] {
+                let p = PathPattern::parse(spec, deny).unwrap();
+                assert_eq!(
+                    p.matches_relative(rel, dir),
+                    by_prefixes(&p, rel, dir),
+                    "{spec} {rel} {dir}"
+                );
+            }
+        }
+        let p = PathPattern::parse("x", true).unwrap();
+        assert_eq!(
+            p.matches_relative("a/x/b", false),
+            Some(PathMatch::Ancestor)
+        );
+        assert_eq!(p.matches_relative("a/x", false), Some(PathMatch::Direct));
     }
 
     #[test]

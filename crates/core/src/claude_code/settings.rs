@@ -421,6 +421,13 @@ impl Policy {
         p.sandbox_enabled = enabled.unwrap_or(false);
         p.auto_allow_bash_if_sandboxed = auto.unwrap_or(true);
         p.allow_unsandboxed_commands = unsandboxed.unwrap_or(true);
+        // Sized once: a table of a million rows grew this list by doubling, in every mode.
+        p.rules.reserve_exact(
+            ordered
+                .iter()
+                .map(|f| f.allow.len() + f.ask.len() + f.deny.len())
+                .sum(),
+        );
         for group in [Action::Deny, Action::Ask, Action::Allow] {
             for f in &ordered {
                 let list = match group {

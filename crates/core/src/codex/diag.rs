@@ -214,10 +214,32 @@ impl From<LoadError> for crate::Error {
     }
 }
 
+/// Spans over more lines than this are shown as their first [`HEAD_LINES`] and last
+/// [`TAIL_LINES`] lines around a `… N lines …` marker: an unclosed `"""` spans the rest of
+/// the file, and a message should not repeat a 200 KB file.
+const MAX_SPAN_LINES: usize = 8;
+const HEAD_LINES: usize = 3;
+const TAIL_LINES: usize = 2;
+
+/// Source lines longer than this many characters are cut, with ` …`.
+const MAX_LINE_CHARS: usize = 240;
+
+/// `text` cut to [`MAX_LINE_CHARS`] characters.
+fn clip_line(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(MAX_LINE_CHARS) {
+        Some((cut, _)) => format!("{} …", &text[..cut]).into(),
+        None => text.into(),
+    }
+}
+
 /// The annotated snippet starlark-rust prints under an error: ` --> file:l:c`, the source
 /// line(s) and a marker under the span. A span over several lines (a multi-line
 /// `prefix_rule(…)` call) is drawn with `/`, `|` and `|_^` in the margin, as annotate-snippets
-/// does.
+/// does; a long span keeps its first and last lines only (permlab's bound, see
+/// [`MAX_SPAN_LINES`]).
+///
+/// Linear in the span: the lines are read in one pass from the span's first line (reading
+/// each line again from the top of the file made an unclosed `"""` quadratic).
 fn snippet(file: &str, src: &str, span: Span) -> String {
     let (l1, c1) = line_col(src, span.start);
     let last = if span.end > span.start {
@@ -229,22 +251,52 @@ fn snippet(file: &str, src: &str, span: Span) -> String {
     let width = l2.to_string().len();
     let pad = " ".repeat(width);
     let num = |n: usize| format!("{n:<width$}");
+    let first_line_start = src
+        .get(..span.start.min(src.len()))
+        .and_then(|s| s.rfind('\n'))
+        .map_or(0, |k| k + 1);
+    let mut lines = src
+        .get(first_line_start..)
+        .unwrap_or("")
+        .split('\n')
+        .map(|l| l.trim_end_matches('\r'));
     if l2 == l1 {
-        let text = line_text(src, l1);
+        let text = lines.next().unwrap_or("");
         let (_, end_col) = line_col(src, span.end.max(span.start));
-        let carets = "^".repeat(end_col.saturating_sub(c1).max(1));
+        let carets = end_col.saturating_sub(c1).max(1);
+        let (indent, carets) = if c1 > MAX_LINE_CHARS {
+            (MAX_LINE_CHARS + 2, 1)
+        } else {
+            (c1 - 1, carets.min(MAX_LINE_CHARS + 1 - c1))
+        };
         return format!(
-            "{pad}--> {file}:{l1}:{c1}\n{pad} |\n{} | {text}\n{pad} | {}{carets}\n{pad} |",
+            "{pad}--> {file}:{l1}:{c1}\n{pad} |\n{} | {}\n{pad} | {}{}\n{pad} |",
             num(l1),
-            " ".repeat(c1 - 1)
+            clip_line(text),
+            " ".repeat(indent),
+            "^".repeat(carets)
         );
     }
+    let count = l2 - l1 + 1;
     let mut out = format!("{pad}--> {file}:{l1}:{c1}\n{pad} |\n");
-    for l in l1..=l2 {
+    for (k, text) in lines.take(count).enumerate() {
+        let l = l1 + k;
+        if count > MAX_SPAN_LINES && k == HEAD_LINES {
+            out.push_str(&format!(
+                "{pad} | | … {} lines …\n",
+                count - HEAD_LINES - TAIL_LINES
+            ));
+        }
+        if count > MAX_SPAN_LINES && k >= HEAD_LINES && k < count - TAIL_LINES {
+            continue;
+        }
         let mark = if l == l1 { '/' } else { '|' };
-        out.push_str(&format!("{} | {mark} {}\n", num(l), line_text(src, l)));
+        out.push_str(&format!("{} | {mark} {}\n", num(l), clip_line(text)));
     }
-    out.push_str(&format!("{pad} | |{}^\n{pad} |", "_".repeat(c2)));
+    out.push_str(&format!(
+        "{pad} | |{}^\n{pad} |",
+        "_".repeat(c2.min(MAX_LINE_CHARS))
+    ));
     out
 }
 

@@ -409,7 +409,7 @@ impl Policy {
         text: &str,
     ) -> Result<(Vec<RuleCall>, Option<LoadError>), LoadError> {
         let mut next = self.clone();
-        let pending = eval::run_file(name, text, &mut next)?;
+        let pending = eval::run_file(name, text, &mut next, &Limits::default())?;
         let failed = pending
             .iter()
             .find_map(|v| next.validate(name, text, v).err());

@@ -88,7 +88,45 @@ impl SectionReport {
 /// ```
 pub fn run(text: &str) -> Result<Vec<SectionReport>, Error> {
     let doc = json::parse(text)?;
+    if let Err((path, found)) = malformed_case(&doc) {
+        let at = crate::lesson::locate(text, &path)
+            .map(|p| format!(" (line {}, column {})", p.line, p.column))
+            .unwrap_or_default();
+        return Err(Error::shape(
+            format!("{path}{at}"),
+            format!(
+                "a case is a JSON object {{…}}, found {found}: remove it or write the case out"
+            ),
+        ));
+    }
     run_value(&doc)
+}
+
+/// Sections whose items are plain strings, not cases.
+const STRING_LISTS: [&str; 2] = ["read_only_tools", "blacklist"];
+
+/// The first case that is not an object (`null`, a number…), as its path and its kind: such a
+/// file is unusable input, not a failing case.
+fn malformed_case(doc: &Value) -> Result<(), (String, &'static str)> {
+    let Value::Object(entries) = doc else {
+        return Ok(());
+    };
+    for (key, section) in entries {
+        let Value::Array(cases) = section else {
+            continue;
+        };
+        if STRING_LISTS.contains(&key.as_str()) {
+            continue;
+        }
+        if let Some((i, case)) = cases
+            .iter()
+            .enumerate()
+            .find(|(_, c)| !matches!(c, Value::Object(_)))
+        {
+            return Err((format!("{key}[{i}]"), case.kind()));
+        }
+    }
+    Ok(())
 }
 
 /// Like [`run`], on a parsed document.

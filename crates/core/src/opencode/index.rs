@@ -45,17 +45,26 @@ impl Hasher for FxHasher {
         self.add(n as u64);
     }
 
+    /// The state, mixed (murmur3's finalizer): the multiply leaves the low bits, which pick
+    /// the bucket, depending on the low bits of the input only, and a million keys like
+    /// `cmd0`…`cmd999999` then crowd a few buckets (a 10⁶-row table took minutes to index).
     fn finish(&self) -> u64 {
-        self.0
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
     }
 }
 
 type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
-/// One row: its permission (tool) pattern and its input pattern, both compiled.
+/// One row: its permission (tool) pattern, by its place in [`Index::permissions`], and its
+/// input pattern, compiled.
 #[derive(Clone, Debug)]
 pub(crate) struct CompiledRow {
-    pub(crate) permission: Pattern,
+    pub(crate) permission: u32,
     pub(crate) pattern: Pattern,
 }
 
@@ -64,6 +73,9 @@ pub(crate) struct CompiledRow {
 pub(crate) struct Index {
     platform: Platform,
     rows: Vec<CompiledRow>,
+    /// Each distinct permission pattern once: a table names a handful of tools, and a million
+    /// rows compiled `bash` a million times.
+    permissions: Vec<Pattern>,
     /// Rows whose permission is literal, keyed by its normalized text.
     by_permission: FxMap<Box<[u8]>, PermissionRows>,
     /// Rows whose permission has a `*` or `?`.
@@ -96,23 +108,44 @@ impl Index {
         platform: Platform,
         rows: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Index {
+        let rows = rows.into_iter();
         let mut index = Index {
             platform,
-            rows: Vec::new(),
+            rows: Vec::with_capacity(rows.size_hint().0),
+            permissions: Vec::new(),
             by_permission: FxMap::default(),
             wild: Vec::new(),
         };
-        for (i, (permission, pattern)) in rows.into_iter().enumerate() {
+        let mut permission_ids: FxMap<&str, u32> = FxMap::default();
+        for (i, (permission, pattern)) in rows.enumerate() {
+            let id = *permission_ids.entry(permission).or_insert_with(|| {
+                index.permissions.push(Pattern::new(permission, platform));
+                (index.permissions.len() - 1) as u32
+            });
             let row = CompiledRow {
-                permission: Pattern::new(permission, platform),
+                permission: id,
                 pattern: Pattern::new(pattern, platform),
             };
             let pos = i as u32;
-            match row.permission.literal_key() {
+            match index.permissions[id as usize].literal_key() {
                 Some(key) => {
-                    let rows = index.by_permission.entry(key.into()).or_default();
+                    // Keys are boxed only when new (a million rows of one tool: one key).
+                    if !index.by_permission.contains_key(key) {
+                        index
+                            .by_permission
+                            .insert(key.into(), PermissionRows::default());
+                    }
+                    let rows = index.by_permission.get_mut(key).expect("inserted above");
                     match row.pattern.first_word() {
-                        Some(word) => rows.by_word.entry(word.into()).or_default().push(pos),
+                        Some(word) => {
+                            if !rows.by_word.contains_key(word) {
+                                rows.by_word.insert(word.into(), Vec::new());
+                            }
+                            rows.by_word
+                                .get_mut(word)
+                                .expect("inserted above")
+                                .push(pos);
+                        }
                         None => rows.any_word.push(pos),
                     }
                 }
@@ -130,7 +163,7 @@ impl Index {
         self.rows
             .iter()
             .map(|row| {
-                let tool = row.permission.is_match_subject(&perm);
+                let tool = self.permissions[row.permission as usize].is_match_subject(&perm);
                 (tool, tool.then(|| row.pattern.is_match_subject(&input)))
             })
             .collect()
@@ -228,7 +261,8 @@ impl Index {
                 Direction::FirstMatch => cursor[k] += 1,
             }
             let row = &self.rows[pos as usize];
-            let permission_ok = k < 2 || row.permission.is_match_subject(&perm);
+            let permission_ok =
+                k < 2 || self.permissions[row.permission as usize].is_match_subject(&perm);
             if permission_ok && row.pattern.is_match_subject(&input) {
                 return Some(pos as usize);
             }

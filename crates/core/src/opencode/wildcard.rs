@@ -242,11 +242,14 @@ impl<T: Copy + Eq> Glob<T> {
                 },
             });
         }
-        let first = segments.remove(0);
-        let last = segments.pop();
+        let last = (segments.len() > 1).then(|| segments.pop()).flatten();
+        let mut rest = segments.drain(..);
+        let first = rest.next().expect("split yields at least one part");
+        // A fresh vector: empty (no allocation) for the usual one- or two-part patterns.
+        let middle: Vec<Segment<T>> = rest.collect();
         Glob {
             first,
-            middle: segments,
+            middle,
             last,
         }
     }
@@ -282,7 +285,8 @@ impl<T: Copy + Eq> Glob<T> {
 struct Program<T> {
     glob: Glob<T>,
     /// `A *` when the pattern ended with `" *"` (then `glob` is `A` without it).
-    with_tail: Option<Glob<T>>,
+    /// Boxed: most patterns have none, and a table of a million rows holds two patterns a row.
+    with_tail: Option<Box<Glob<T>>>,
 }
 
 impl<T: Copy + Eq> Program<T> {
@@ -290,7 +294,7 @@ impl<T: Copy + Eq> Program<T> {
         match tokens {
             [head @ .., Token::Lit(s), Token::Star] if *s == space => Program {
                 glob: Glob::new(head),
-                with_tail: Some(Glob::new(tokens)),
+                with_tail: Some(Box::new(Glob::new(tokens))),
             },
             _ => Program {
                 glob: Glob::new(tokens),
@@ -323,10 +327,10 @@ pub struct Pattern {
     platform: Platform,
     /// The pattern over UTF-8 bytes of the normalized text (see [`Subject`]).
     bytes: Program<u8>,
-    /// The pattern over UTF-16 units, only when it has a `?`.
-    units: Option<Program<u16>>,
-    /// The normalized text when the pattern has no `*` and no `?`: a plain comparison.
-    literal: Option<Vec<u8>>,
+    /// The pattern over UTF-16 units, only when it has a `?` (boxed: rare, and large).
+    units: Option<Box<Program<u16>>>,
+    /// The pattern has no `*` and no `?`: matching is comparing with `normalized`.
+    literal: bool,
 }
 
 fn tokens<T>(elements: impl Iterator<Item = T>, star: T, question: T) -> Vec<Token<T>>
@@ -356,15 +360,15 @@ impl Pattern {
         let has_any = text.contains('?');
         let bytes = Program::new(&tokens(text.bytes(), b'*', b'?'), b' ');
         let units = has_any.then(|| {
-            Program::new(
+            Box::new(Program::new(
                 &tokens(text.encode_utf16(), u16::from(b'*'), u16::from(b'?')),
                 u16::from(b' '),
-            )
+            ))
         });
         Pattern {
             source: pattern.to_string(),
             platform,
-            literal: (!has_star && !has_any).then(|| text.as_bytes().to_vec()),
+            literal: !has_star && !has_any,
             bytes,
             units,
             normalized: text.into_owned(),
@@ -384,12 +388,12 @@ impl Pattern {
     /// Whether the pattern has no `*` and no `?`, i.e. it matches one string only (up to `\`/`/`
     /// and, on Windows, case).
     pub fn is_literal(&self) -> bool {
-        self.literal.is_some()
+        self.literal
     }
 
     /// The normalized text of a literal pattern (see [`Pattern::is_literal`]).
     pub(crate) fn literal_key(&self) -> Option<&[u8]> {
-        self.literal.as_deref()
+        self.literal.then_some(self.normalized.as_bytes())
     }
 
     /// The pattern's first word, when its literal beginning fixes it: the normalized text before
@@ -417,8 +421,8 @@ impl Pattern {
 
     /// Matches an input prepared for this pattern's platform.
     pub(crate) fn is_match_subject(&self, input: &Subject<'_>) -> bool {
-        if let Some(lit) = &self.literal {
-            return input.bytes() == lit.as_slice();
+        if self.literal {
+            return input.bytes() == self.normalized.as_bytes();
         }
         match &self.units {
             Some(units) if !input.ascii => units.is_match(input.units()),

@@ -1,0 +1,140 @@
+//! Crafted inputs that used to take quadratic time (issue 18): each is timed at two sizes, 10×
+//! apart, and the ratio of the fastest of several runs must stay under 20× (linear work gives
+//! ~10×; the former algorithms gave 40× and more at these sizes). Ratios, not clocks: a slow
+//! machine slows both sizes alike.
+
+use std::time::{Duration, Instant};
+
+use permlab_core::codex::Policy;
+use permlab_core::{engines, Call, Decision, EngineId, RuleTable};
+
+/// The time of one `f()`: the fastest of `runs` samples of `reps` calls each. The small size
+/// of a pair runs 10× as many calls per sample, so that both samples last about as long and
+/// meet the same preemption on a busy machine (a 1 ms sample slips between other processes,
+/// a 20 ms one does not).
+fn fastest(runs: usize, reps: u32, mut f: impl FnMut()) -> Duration {
+    (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..reps {
+                f();
+            }
+            t.elapsed() / reps
+        })
+        .min()
+        .unwrap()
+}
+
+fn ratio(small: Duration, large: Duration) -> f64 {
+    large.as_secs_f64() / small.as_secs_f64().max(1e-6)
+}
+
+/// 18.1: a `read_file` path of `a/` × N under a `Read(x)` deny (a rule with a bare name, which
+/// matches at any depth and through every ancestor) is read in one pass.
+#[test]
+fn claude_code_path_matching_is_linear_in_the_path() {
+    let table =
+        RuleTable::from_json(r#"[{"tool": "read_file", "pattern": "x", "action": "deny"}]"#)
+            .unwrap();
+    let engine = engines::build(EngineId::ClaudeCode, &table);
+    // `evaluate` (what `permlab eval` and the page run) also lists every matching rule, with
+    // no index to skip the rule: the path matcher itself must be linear.
+    let time = |n: usize, reps: u32| {
+        let call = Call::new("read_file", "a/".repeat(n));
+        fastest(5, reps, || {
+            let e = engine.evaluate(&call);
+            assert_ne!(e.decision, Decision::Deny, "no segment is x");
+            assert!(e.matches.is_empty());
+        })
+    };
+    // The deny still reaches the bottom of a deep path.
+    let deep = Call::new("read_file", format!("{}x", "a/".repeat(20_000)));
+    assert_eq!(engine.decide(&deep).0, Decision::Deny);
+    let deep_dir = Call::new(
+        "read_file",
+        format!("{}x/{}b", "a/".repeat(10_000), "a/".repeat(10_000)),
+    );
+    assert_eq!(engine.decide(&deep_dir).0, Decision::Deny);
+    let (small, large) = (time(2_000, 10), time(20_000, 1));
+    let r = ratio(small, large);
+    eprintln!("read_file a/×2000: {small:?}, ×20000: {large:?}, ratio {r:.1}");
+    assert!(r < 20.0, "10× the path took {r:.1}× the time");
+}
+
+/// An unclosed `"""` followed by `lines` short lines.
+fn unclosed(lines: usize) -> String {
+    format!(
+        "prefix_rule(pattern=[\"git\"], decision=\"allow\", justification=\"\"\"\n{}",
+        "x\n".repeat(lines)
+    )
+}
+
+/// 18.4: an unclosed `"""` spans the rest of the file; its error is built in one pass and
+/// shows a bounded excerpt of the span, not the whole file.
+#[test]
+fn codex_unclosed_string_error_is_linear_and_bounded() {
+    let time = |lines: usize, reps: u32| {
+        let text = unclosed(lines);
+        fastest(3, reps, || {
+            Policy::parse("big.rules", &text).unwrap_err();
+        })
+    };
+    let e = Policy::parse("big.rules", &unclosed(100_000)).unwrap_err();
+    assert_eq!((e.line, e.column), (1, 62), "{e}");
+    let cause = e.cli_text();
+    assert!(
+        cause.len() < 2_000,
+        "{} bytes:\n{}",
+        cause.len(),
+        &cause[..2_000]
+    );
+    assert!(cause.contains("… 99996 lines …"), "{cause}");
+    assert!(
+        cause.contains("100001 | | x"),
+        "the last lines are kept: {cause}"
+    );
+    let (small, large) = (time(10_000, 10), time(100_000, 1));
+    let r = ratio(small, large);
+    eprintln!("unclosed \"\"\" 20 KB: {small:?}, 200 KB: {large:?}, ratio {r:.1}");
+    assert!(r < 20.0, "10× the file took {r:.1}× the time");
+}
+
+/// A short multi-line span is still drawn whole, as starlark-rust draws it.
+#[test]
+fn codex_short_spans_are_drawn_whole() {
+    let e = Policy::parse("p.rules", &unclosed(3)).unwrap_err();
+    let cause = e.cli_text();
+    assert!(!cause.contains(" lines …"), "{cause}");
+    assert_eq!(cause.matches("| | x").count(), 3, "{cause}");
+}
+
+/// 18.5: locating every wrong answer of a lesson is linear in their number.
+#[test]
+fn locating_many_paths_is_linear() {
+    use permlab_core::lesson::Locator;
+    let lesson = |n: usize| {
+        let calls: Vec<String> = (0..n)
+            .map(|i| format!("{{\"tool\": \"bash\", \"input\": \"ls {i}\", \"expect\": {{\"opencode\": \"deny\"}}}}"))
+            .collect();
+        format!(
+            "{{\"presets\": [{{\"calls\": [\n{}\n]}}]}}",
+            calls.join(",\n")
+        )
+    };
+    let time = |n: usize, reps: u32| {
+        let text = lesson(n);
+        fastest(3, reps, || {
+            let at = Locator::new(&text);
+            for i in 0..n {
+                let p = at
+                    .locate(&format!("presets[0].calls[{i}].expect.opencode"))
+                    .unwrap();
+                assert_eq!(p.line, i + 2);
+            }
+        })
+    };
+    let (small, large) = (time(1_000, 10), time(10_000, 1));
+    let r = ratio(small, large);
+    eprintln!("locate 1000 answers: {small:?}, 10000: {large:?}, ratio {r:.1}");
+    assert!(r < 20.0, "10× the answers took {r:.1}× the time");
+}
