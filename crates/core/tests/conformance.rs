@@ -62,7 +62,22 @@ conformance!(
         "configLayers",
     ]
 );
-conformance!(claude_code, "claude-code.json", ["cases", "matched"]);
+conformance!(
+    claude_code,
+    "claude-code.json",
+    ["cases", "matched", "drift"]
+);
+conformance!(
+    claude_code_real,
+    "claude-code-real.json",
+    ["cases", "drift"]
+);
+conformance!(
+    claude_code_recorded,
+    "claude-code-recorded.json",
+    ["cases", "drift"]
+);
+conformance!(codex_real, "codex-real.json", ["cases/cli"]);
 conformance!(
     codex,
     "codex.json",

@@ -59,6 +59,7 @@
 
 mod approve;
 pub mod bash;
+pub mod drift;
 pub mod eval;
 pub mod flow;
 mod index;

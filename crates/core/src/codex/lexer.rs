@@ -14,6 +14,9 @@ pub(crate) enum FPart {
     Lit(String),
     /// `{name}`: a variable, with the span of the name.
     Var(String, Span),
+    /// `{expr}` (codex 0.171.0's starlark accepts any expression in a hole, `f"{t[0]} blocked"`):
+    /// its source text and the byte offset of that text in the file, parsed by the parser.
+    Expr(String, usize),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -468,10 +471,22 @@ fn fstring_parts(s: &str, body_start: usize, _src: &str) -> Result<Vec<FPart>, (
             '{' => {
                 let mut name = String::new();
                 let mut closed = false;
+                // Brackets and quotes inside the hole do not end it (`{d["}"]}`).
+                let mut depth = 0usize;
+                let mut quote: Option<char> = None;
                 for (_, c) in chars.by_ref() {
-                    if c == '}' {
-                        closed = true;
-                        break;
+                    match (quote, c) {
+                        (Some(q), c) if c == q => quote = None,
+                        (Some(_), _) => {}
+                        (None, '"' | '\'') => quote = Some(c),
+                        (None, '(' | '[' | '{') => depth += 1,
+                        (None, ')' | ']') => depth = depth.saturating_sub(1),
+                        (None, '}') if depth == 0 => {
+                            closed = true;
+                            break;
+                        }
+                        (None, '}') => depth -= 1,
+                        _ => {}
                     }
                     name.push(c);
                 }
@@ -487,16 +502,20 @@ fn fstring_parts(s: &str, body_start: usize, _src: &str) -> Result<Vec<FPart>, (
                 }
                 // Positions assume no escapes before the hole (exact for ordinary f-strings).
                 let name_at = body_start + 1 + i + 1 + (name.len() - name.trim_start().len());
-                if !ident_ok {
+                if trimmed.is_empty() {
                     return Err((name_at, format!("Not a valid identifier: `{trimmed}`")));
                 }
                 if !lit.is_empty() {
                     parts.push(FPart::Lit(std::mem::take(&mut lit)));
                 }
-                parts.push(FPart::Var(
-                    trimmed.to_string(),
-                    Span::new(name_at, name_at + trimmed.len()),
-                ));
+                if ident_ok {
+                    parts.push(FPart::Var(
+                        trimmed.to_string(),
+                        Span::new(name_at, name_at + trimmed.len()),
+                    ));
+                } else {
+                    parts.push(FPart::Expr(trimmed.to_string(), name_at));
+                }
             }
             '}' => return Err((body_start + i, "single `}` in f-string".to_string())),
             c => lit.push(c),

@@ -61,7 +61,8 @@ mod syntax;
 pub use diag::LoadError;
 pub use export::{starlark_string, to_rules};
 pub use policy::{
-    Check, Decision, MatchOptions, NetworkRule, PatternToken, Policy, PrefixRule, RuleMatch,
+    case_fold, Check, Decision, MatchOptions, NetworkRule, PatternToken, Policy, PrefixRule,
+    RuleMatch,
 };
 
 use crate::evaluation::{Decision as Verdict, Engine, EngineId, Evaluation, Reason, Step};
@@ -186,6 +187,7 @@ fn translate(table: &RuleTable) -> (Policy, Vec<Option<usize>>, Vec<Untranslatab
                     rest: tokens.into_iter().map(PatternToken::Single).collect(),
                     decision: decision_for(r.action),
                     justification: None,
+                    canonical: false,
                 });
                 rule_of_row.push(Some(i));
             }

@@ -21,6 +21,17 @@ pub(crate) struct Expr {
     pub span: Span,
 }
 
+/// One piece of an f-string, parsed.
+#[derive(Clone, Debug)]
+pub(crate) enum FSeg {
+    /// Literal text.
+    Lit(String),
+    /// `{name}`.
+    Var(String, Span),
+    /// `{expr}`.
+    Expr(Expr),
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum BinOp {
     Add,
@@ -64,7 +75,7 @@ pub(crate) enum ExprKind {
     Int(i64),
     Float(f64),
     Str(Rc<str>),
-    FStr(Vec<FPart>),
+    FStr(Vec<FSeg>),
     List(Vec<Expr>),
     Tuple(Vec<Expr>),
     Dict(Vec<(Expr, Expr)>),
@@ -144,6 +155,36 @@ pub(crate) fn parse(tokens: Vec<Token>) -> Result<Vec<Stmt>, Diag> {
         return Err(d);
     }
     Ok(out)
+}
+
+/// Parses the expression of an f-string hole whose text starts at byte `at` of the file.
+fn hole(code: &str, at: usize) -> Result<Expr, Diag> {
+    let shift = |mut d: Diag| {
+        d.span = Span::new(d.span.start + at, d.span.end + at);
+        d
+    };
+    let mut toks = super::lexer::lex(code).map_err(shift)?;
+    for t in &mut toks {
+        t.span = Span::new(t.span.start + at, t.span.end + at);
+    }
+    let mut p = Parser {
+        toks,
+        i: 0,
+        depth: 0,
+        in_loop: 0,
+        in_def: 0,
+        deferred: Vec::new(),
+    };
+    let e = p.test()?;
+    while p.eat_tok(&Tok::Newline) {}
+    if !p.at_tok(&Tok::Eof) {
+        let t = p.peek().clone();
+        return Err(Diag::parse(
+            t.span,
+            format!("unexpected {} here", describe(&t.tok)),
+        ));
+    }
+    Ok(e)
 }
 
 struct Parser {
@@ -874,7 +915,15 @@ impl Parser {
             }
             Tok::FStr(parts) => {
                 self.next();
-                Ok(simple(ExprKind::FStr(parts)))
+                let mut segs = Vec::with_capacity(parts.len());
+                for p in parts {
+                    segs.push(match p {
+                        FPart::Lit(s) => FSeg::Lit(s),
+                        FPart::Var(n, span) => FSeg::Var(n, span),
+                        FPart::Expr(code, at) => FSeg::Expr(hole(&code, at)?),
+                    });
+                }
+                Ok(simple(ExprKind::FStr(segs)))
             }
             Tok::Op("(") => {
                 self.next();

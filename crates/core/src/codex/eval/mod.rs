@@ -19,11 +19,11 @@ use std::collections::HashSet;
 use std::rc::Rc;
 
 use super::diag::{Diag, DiagKind, LoadError, Span};
-use super::lexer::{lex, FPart};
+use super::lexer::lex;
 use super::policy::{Decision, NetworkRule, PatternToken, PendingExamples, Policy, PrefixRule};
 use super::shlex;
 use super::syntax::Expr;
-use super::syntax::{parse, Arg, BinOp, Clause, ExprKind, FnDef, Stmt, Target};
+use super::syntax::{parse, Arg, BinOp, Clause, ExprKind, FSeg, FnDef, Stmt, Target};
 
 /// Work allowed per file (expression evaluations and loop iterations).
 const BUDGET: u64 = 2_000_000;
@@ -467,8 +467,9 @@ impl Interp<'_> {
                 let mut out = String::new();
                 for p in parts {
                     match p {
-                        FPart::Lit(s) => out.push_str(s),
-                        FPart::Var(n, span) => out.push_str(&self.var(n, *span, scope)?.to_str()),
+                        FSeg::Lit(s) => out.push_str(s),
+                        FSeg::Var(n, span) => out.push_str(&self.var(n, *span, scope)?.to_str()),
+                        FSeg::Expr(e) => out.push_str(&self.eval(e, scope)?.to_str()),
                     }
                 }
                 Value::str(&out)
