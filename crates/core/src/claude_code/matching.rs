@@ -146,6 +146,9 @@ impl Env<'_> {
                 for s in &facts.subs {
                     ix.bash_rules(group, &s.stripped, &mut out);
                     ix.bash_rules(group, &s.unstripped, &mut out);
+                    if group != Action::Allow {
+                        ix.bash_rules(group, &s.normalized, &mut out);
+                    }
                 }
                 if facts.parse_error.is_some() {
                     ix.bash_rules(group, facts.source.trim(), &mut out);
@@ -214,9 +217,12 @@ impl Env<'_> {
             Specifier::Command(p) => match facts.kind {
                 Kind::Shell => {
                     let subs = &facts.subs;
-                    let hit = subs
-                        .iter()
-                        .any(|s| p.matches(&s.stripped) || p.matches(&s.unstripped));
+                    // Deny and ask also see the normalised argv (CLI 2.1.332, recorded).
+                    let hit = subs.iter().any(|s| {
+                        p.matches(&s.stripped)
+                            || p.matches(&s.unstripped)
+                            || (group != Action::Allow && p.matches(&s.normalized))
+                    });
                     // Unparseable: fail closed, the whole text counts too.
                     (hit || (facts.parse_error.is_some() && p.matches(facts.source.trim())))
                         .then_some(Via::Direct)

@@ -202,6 +202,15 @@ pub(crate) fn read_case(
             })
             .unwrap_or_default(),
         requires_user_interaction: flag("requires_user_interaction", false),
+        // `harness.skill_frontmatter`: the SKILL.md front matter the recorder wrote.
+        skill_allowed_tools: case
+            .get("harness")
+            .and_then(|h| h.get("skill_frontmatter"))
+            .and_then(Value::as_str)
+            .is_some_and(|f| {
+                f.lines()
+                    .any(|l| l.trim_start().starts_with("allowed-tools:"))
+            }),
     };
     // The trust dialog is only ever shown in interactive sessions.
     let trusted = flag("trusted", true) && ctx.interactive;
