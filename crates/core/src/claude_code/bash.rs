@@ -953,12 +953,46 @@ mod tests {
         }
     }
 
+    /// What deny and ask rules see in CLI 2.1.332 (recorded): the program's name without its
+    /// path, the argv without quotes, past `exec`/`env`/`sudo`.
+    #[test]
+    fn normalised_text_for_deny_rules() {
+        let cases = [
+            ("/usr/bin/curl https://x", "curl https://x"),
+            ("./rm -rf build", "rm -rf build"),
+            ("\"rm\" -rf build", "rm -rf build"),
+            ("\\rm -rf build", "rm -rf build"),
+            ("cu''rl x", "curl x"),
+            ("git 'push' origin main", "git push origin main"),
+            ("env -i FOO=1 rm x", "rm x"),
+            ("sudo -u root rm x", "rm x"),
+            ("exec curl x", "curl x"),
+            ("timeout 5 /bin/rm x", "rm x"),
+            ("git -C . push", "git -C . push"),
+            ("sh -c 'curl x'", "sh -c curl x"),
+        ];
+        for (src, want) in cases {
+            let p = shell::parse(src);
+            assert_eq!(analyse(src, &p.commands[0]).normalized, want, "{src}");
+        }
+        let deny = CommandPattern::new("curl *", false);
+        assert!(!deny.matches(
+            &analyse(
+                "sh -c 'curl x'",
+                &shell::parse("sh -c 'curl x'").commands[0]
+            )
+            .normalized
+        ));
+    }
+
     #[test]
     fn safe_env_only_for_allow() {
         for (src, safe) in [
             ("NODE_ENV=test npm test", true),
             ("FOO=bar npm test", false),
             ("LANG=C NO_COLOR=1 x", true),
+            ("TZ=UTC LC_ALL=C x", true),
+            ("NODE_OPTIONS=--inspect x", false),
         ] {
             let p = shell::parse(src);
             assert_eq!(
@@ -977,7 +1011,20 @@ mod tests {
             ("git branch", true),
             ("git branch -D x", false),
             ("git push", false),
-            ("lsof -i", false),
+            // Recorded, CLI 2.1.332: a larger set than the docs'.
+            ("lsof -i", true),
+            ("ps aux", true),
+            ("git remote -v", true),
+            ("git remote add o u", false),
+            ("git branch -a", true),
+            ("node -v", true),
+            ("python3 --version", true),
+            ("npm --version", false),
+            ("printenv", false),
+            ("docker ps", true),
+            ("docker run x", false),
+            ("sort a.txt", true),
+            ("sort -o out a.txt", false),
             ("find . -name '*.o'", true),
             ("find . -name *.o", false),
             ("find . -delete", false),

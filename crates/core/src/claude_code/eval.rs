@@ -567,7 +567,7 @@ fn decide(
         && facts.kind == Kind::Shell;
 
     // 2–3. Deny group: a bare/glob deny removes the tool; any other match blocks.
-    let denies = env.scan(&facts, Action::Deny, &mut v, false);
+    let denies = env.scan(&facts, Action::Deny, &mut v, auto_allow_sandbox);
     if let Some((i, via, bare)) = denies {
         v.rule = Some(i);
         return if bare {

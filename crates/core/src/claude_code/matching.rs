@@ -66,13 +66,20 @@ impl Env<'_> {
     }
 
     /// Scans one group; returns the deciding rule, how it matched, and whether it is bare.
+    ///
+    /// `sandbox_auto`: the Bash command will be auto-allowed inside the sandbox. Then a bare
+    /// Bash ask is skipped (docs), and a Read/Edit deny reaching the command only through a
+    /// file argument or redirect target does not decide: the sandbox enforces it at the OS
+    /// level instead (recorded, CLI 2.1.332: with seed 001's settings and
+    /// `autoAllowBashIfSandboxed: true`, `cat .env` ran and got "Permission denied").
     pub(super) fn scan(
         &self,
         facts: &Facts<'_>,
         group: Action,
         v: &mut Verdict,
-        skip_bare_bash_ask: bool,
+        sandbox_auto: bool,
     ) -> Option<(usize, Via, bool)> {
+        let skip_bare_bash_ask = sandbox_auto && group == Action::Ask;
         let mut found: Vec<(usize, Via, bool)> = Vec::new();
         let mut steps = Vec::new();
         for i in self.group_rules(group, facts) {
@@ -86,7 +93,11 @@ impl Env<'_> {
                         Some(Via::Direct)
                     }
                 } else {
-                    self.spec_matches(i, r, facts, group)
+                    self.spec_matches(i, r, facts, group).filter(|via| {
+                        !(sandbox_auto
+                            && group == Action::Deny
+                            && matches!(via, Via::FileCommand | Via::RedirectTarget))
+                    })
                 }
             } else {
                 None
