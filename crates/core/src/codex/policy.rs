@@ -176,7 +176,8 @@ impl PrefixRule {
             })
             .collect();
         format!(
-            "PrefixRule {{ pattern: PrefixPattern {{ first: {}, rest: [{}] }}, decision: {}, justification: {} }}",
+            "PrefixRule {{ pattern: PrefixPattern {{ canonical_matching: {}, first: {}, rest: [{}] }}, decision: {}, justification: {} }}",
+            self.canonical,
             debug_str(&self.first),
             rest.join(", "),
             self.decision.debug_name(),
