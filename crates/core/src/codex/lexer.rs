@@ -503,7 +503,11 @@ fn fstring_parts(s: &str, body_start: usize, _src: &str) -> Result<Vec<FPart>, (
                 // Positions assume no escapes before the hole (exact for ordinary f-strings).
                 let name_at = body_start + 1 + i + 1 + (name.len() - name.trim_start().len());
                 if trimmed.is_empty() {
-                    return Err((name_at, format!("Not a valid identifier: `{trimmed}`")));
+                    // codex 0.171.0's text for `f"{}"`.
+                    return Err((
+                        name_at,
+                        "unexpected f-string expression end '}', expected expression".to_string(),
+                    ));
                 }
                 if !lit.is_empty() {
                     parts.push(FPart::Lit(std::mem::take(&mut lit)));

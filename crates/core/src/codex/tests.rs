@@ -74,7 +74,7 @@ fn load_errors_name_the_cause_and_position() {
         (r#"prefix_rule(pattern=["git"], decision=None)"#, "expected `str`, actual `NoneType (repr: None)`", 1, 1),
         // codex 0.171.0: `canonical_matching` takes a bool.
         (r#"prefix_rule(pattern=["git"], canonical_matching="yes")"#, "Type of parameter `canonical_matching` doesn't match, expected `bool`, actual `string (repr: \"yes\")`", 1, 1),
-        ("x = f\"{}\"", "Not a valid identifier: ``", 1, 8),
+        ("x = f\"{}\"", "Parse error: unexpected f-string expression end '}', expected expression", 1, 8),
         (r#"network_rule(host="example.com", protocol="ftp", decision="deny")"#, "network_rule protocol must be one of", 1, 1),
         (r#"network_rule(host="https://example.com", protocol="https", decision="deny")"#, "without scheme or path", 1, 1),
         (r#"network_rule(host="*.example.com", protocol="https", decision="deny")"#, "wildcards are not allowed", 1, 1),
