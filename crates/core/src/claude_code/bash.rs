@@ -371,8 +371,7 @@ pub(crate) fn normalized_text(
     let mut i = start;
     // The deny side also looks past `exec`, `env` and `sudo` (recorded: `env rm -rf build`,
     // `sudo rm -rf build`, `exec curl …` are denied by `Bash(rm *)` / `Bash(curl *)`).
-    loop {
-        let Some(w) = words.get(i) else { break };
+    while let Some(w) = words.get(i) {
         let next = match w.value.as_str() {
             "exec" => skip_flags(words, i + 1, &["-a"]),
             "env" => {
