@@ -172,9 +172,10 @@ pub(crate) fn first_word(text: &str) -> &str {
 pub const SAFE_ENV: [&str; 3] = ["NODE_ENV", "LANG", "NO_COLOR"];
 
 /// Variables the recorded CLI 2.1.332 also looks past for allow rules (`TZ=UTC npm test`,
-/// `LC_ALL=C npm test` ran under `Bash(npm test *)`), beyond the docs' three examples.
-/// `NODE_OPTIONS`, `PATH` and unknown names (`FOO`) still stop the allow (recorded).
-pub const RECORDED_SAFE_ENV: [&str; 2] = ["TZ", "LC_ALL"];
+/// `LC_ALL=C …`, `LC_CTYPE=C …`, `CI=true …` ran under `Bash(npm test *)`), beyond the docs'
+/// three examples. `NODE_OPTIONS`, `PATH`, `DEBUG` and unknown names (`FOO`) still stop the
+/// allow (recorded).
+pub const RECORDED_SAFE_ENV: [&str; 4] = ["TZ", "LC_ALL", "LC_CTYPE", "CI"];
 
 /// Inferred additions to [`SAFE_ENV`] and [`RECORDED_SAFE_ENV`] (the other `LC_*`): a verdict
 /// resting on them is inferred.
@@ -212,28 +213,32 @@ pub const READ_ONLY: [&str; 14] = [
 pub const READ_ONLY_GIT: [&str; 5] = ["status", "log", "diff", "show", "rev-parse"];
 
 /// Commands CLI 2.1.332 ran without a prompt and without any rule, beyond [`READ_ONLY`]
-/// (recorded: `lsof -i :8080`, `ps aux`, `whoami`, `date`, `uname -a`, `sort a.txt`,
-/// `file README.md`, `tree`, `basename src/app.ts`). Not in it (recorded, they ask):
-/// `printenv`, `npm --version`.
-pub const READ_ONLY_RECORDED: [&str; 9] = [
-    "lsof", "ps", "whoami", "date", "uname", "sort", "file", "tree", "basename",
+/// (recorded, each with a typical argument: `lsof -i :8080`, `ps aux`, `uname -a`,
+/// `sort a.txt`, `cut -d: -f1 a.txt`, `df -h`, `jq . package.json`…). Not in it (recorded,
+/// they ask): `printenv`, `env`, `uniq`, `npm --version`, `python3 -V`.
+pub const READ_ONLY_RECORDED: [&str; 27] = [
+    "lsof", "ps", "whoami", "date", "uname", "sort", "file", "tree", "basename", "printf", "jq",
+    "cut", "df", "id", "hostname", "uptime", "realpath", "dirname", "readlink", "tr", "nproc",
+    "true", "rg", "sleep", "type", "man", "free",
 ];
 
 /// Commands of the same kind as [`READ_ONLY_RECORDED`] that were not recorded: treated as
 /// read-only, and a verdict resting on them is marked inferred.
-pub const READ_ONLY_INFERRED: [&str; 22] = [
-    "dirname", "realpath", "readlink", "id", "hostname", "uptime", "df", "free", "nproc", "arch",
-    "groups", "cut", "tr", "uniq", "nl", "tac", "rev", "comm", "cmp", "true", "false", "rg",
+pub const READ_ONLY_INFERRED: [&str; 8] =
+    ["arch", "groups", "nl", "tac", "rev", "comm", "cmp", "false"];
+
+/// Git subcommands CLI 2.1.332 ran without a rule beyond [`READ_ONLY_GIT`] (recorded:
+/// `git remote -v`, `git branch -a`, `git blame README.md`, `git ls-files`, bare `git tag`).
+pub const READ_ONLY_GIT_RECORDED: [&str; 5] = ["remote", "branch", "blame", "ls-files", "tag"];
+
+/// `PROGRAM VERSION-FLAG` forms CLI 2.1.332 ran without a rule (recorded); `npm --version` and
+/// `python3 -V` ask (recorded).
+const VERSION_QUERIES: [(&str, &str); 4] = [
+    ("node", "-v"),
+    ("node", "--version"),
+    ("python", "--version"),
+    ("python3", "--version"),
 ];
-
-/// Git subcommands CLI 2.1.332 ran without a rule beyond [`READ_ONLY_GIT`], with any options
-/// (recorded: `git remote -v`, `git branch -a`); `git log`/`git diff` with options too.
-pub const READ_ONLY_GIT_RECORDED: [&str; 2] = ["remote", "branch"];
-
-/// `PROGRAM VERSION-FLAG` forms CLI 2.1.332 ran without a rule (recorded: `node -v`,
-/// `python3 --version`; `npm --version` asks); the other spellings of the same query are
-/// inferred.
-const VERSION_QUERIES: [(&str, bool); 3] = [("node", false), ("python3", false), ("python", true)];
 
 /// Commands acceptEdits approves on in-scope paths (§7).
 pub const ACCEPT_EDITS_COMMANDS: [&str; 7] = ["mkdir", "touch", "rm", "rmdir", "mv", "cp", "sed"];
@@ -403,11 +408,12 @@ pub(crate) fn normalized_text(
             out.push(' ');
         }
         let mut value = w.value.clone();
+        // Only the plain `$name` form is resolved (recorded: `${c} …` asks, `$c …` is denied).
         if w.expansion {
             for (name, v) in vars {
-                value = value
-                    .replace(&format!("${{{name}}}"), v)
-                    .replace(&format!("${name}"), v);
+                if w.value == format!("${name}") {
+                    value = v.clone();
+                }
             }
         }
         if k == 0 && value.contains('/') {
@@ -522,14 +528,8 @@ pub fn read_only(sub: &Sub) -> Result<bool, NotReadOnly> {
     {
         return Err(NotReadOnly::UncPath(w.value.clone()));
     }
-    if argv.len() == 2 && matches!(argv[1], "-v" | "--version" | "-V") {
-        if let Some((_, inferred)) = VERSION_QUERIES.iter().find(|(p, _)| *p == program) {
-            let recorded = matches!(
-                (program, argv[1]),
-                ("node", "-v") | ("python3", "--version")
-            );
-            return Ok(*inferred || !recorded);
-        }
+    if argv.len() == 2 && VERSION_QUERIES.contains(&(program, argv[1])) {
+        return Ok(false);
     }
     match program {
         "git" => {
@@ -541,6 +541,8 @@ pub fn read_only(sub: &Sub) -> Result<bool, NotReadOnly> {
                 "remote" => argv
                     .get(2)
                     .is_some_and(|a| !a.starts_with('-') && *a != "show"),
+                // Only the bare listing was recorded; `git tag v1` creates a tag.
+                "tag" => argv.len() > 2 && !matches!(argv[2], "-l" | "--list"),
                 "branch" => argv.iter().skip(2).any(|a| {
                     !matches!(
                         *a,
@@ -572,10 +574,27 @@ pub fn read_only(sub: &Sub) -> Result<bool, NotReadOnly> {
         // Recorded: `docker ps` runs without a rule; the other listing forms are inferred.
         // `docker -H`/`--context` (another daemon) still prompt (§2.5).
         "docker" => match argv.get(1).copied() {
-            Some("ps") => Ok(false),
-            Some("images" | "logs" | "inspect" | "version") => Ok(true),
+            Some("ps" | "images" | "logs") => Ok(false),
+            Some("inspect" | "version") => Ok(true),
             _ => Err(NotReadOnly::NotInSet),
         },
+        // Recorded: `sed -n 1p a.txt` runs without a rule. Without `-i` and with a script that
+        // has no `w`/`e` (write, execute) in it, other `-n` scripts are read-only too (inferred).
+        "sed"
+            if argv.contains(&"-n")
+                && !argv
+                    .iter()
+                    .any(|a| a.starts_with("-i") || a.starts_with("--in-place")) =>
+        {
+            let script = argv.iter().skip(1).find(|a| !a.starts_with('-'));
+            match script {
+                Some(s) if s.contains('w') || s.contains('e') => Err(NotReadOnly::NotInSet),
+                Some(s) => Ok(!s
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == 'p' || c == ',')),
+                None => Err(NotReadOnly::NotInSet),
+            }
+        }
         // `sort -o FILE` writes.
         "sort"
             if argv

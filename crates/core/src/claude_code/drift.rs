@@ -55,6 +55,19 @@ impl DocDrift {
     pub fn label(&self) -> String {
         format!("docs: {} · CLI {CLI_VERSION}: {}", self.docs, self.cli)
     }
+
+    /// `文档写的是 ask · CLI 2.1.332 实测 deny`.
+    ///
+    /// ```
+    /// let d = permlab_core::claude_code::drift::find("wild-word-boundary-lsof").unwrap();
+    /// assert_eq!(d.label_zh(), "文档写的是 ask · CLI 2.1.332 实测 allow");
+    /// ```
+    pub fn label_zh(&self) -> String {
+        format!(
+            "文档写的是 {} · CLI {CLI_VERSION} 实测 {}",
+            self.docs, self.cli
+        )
+    }
 }
 
 /// Every known drift, in file order.

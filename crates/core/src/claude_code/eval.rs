@@ -576,9 +576,13 @@ fn decide(
             v.decide(Outcome::Deny, Decider::DenyRule(via))
         };
     }
-    // Recorded (CLI 2.1.332): a skill without `allowed-tools` runs once no deny stopped it.
-    // An allow rule that covers it is still named as the deciding step.
-    if tool == "Skill" && !ctx.skill_allowed_tools {
+    // Recorded (CLI 2.1.332): a skill without `allowed-tools` runs once no deny stopped it,
+    // whatever `Skill(name)` ask rules say; only a bare `Skill` ask still prompts. An allow
+    // rule that covers it is still named as the deciding step.
+    if tool == "Skill"
+        && !ctx.skill_allowed_tools
+        && ix.first_bare(policy, Action::Ask, "Skill").is_none()
+    {
         if let Ok((decider, rule)) = env.approve(&facts, &mut v) {
             v.rule = rule;
             return v.decide(Outcome::Allow, decider);
@@ -732,6 +736,12 @@ impl<'a> Facts<'a> {
             if sub.cmd.words.is_empty() {
                 for a in &sub.cmd.assignments {
                     if let Some((n, v)) = a.value.split_once('=') {
+                        vars.push((n.to_string(), v.to_string()));
+                    }
+                }
+            } else if sub.cmd.words[0].value == "export" {
+                for w in &sub.cmd.words[1..] {
+                    if let Some((n, v)) = w.value.split_once('=') {
                         vars.push((n.to_string(), v.to_string()));
                     }
                 }
