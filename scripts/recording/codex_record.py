@@ -27,6 +27,59 @@ cases_in = [
  ("canonical_host_executable_resolved", 'prefix_rule(pattern=["git", "push"], canonical_matching=True)\n', ["/usr/bin/git", "PUSH"], ["--resolve-host-executables"]),
  ("canonical_false_explicit_exact", 'prefix_rule(pattern=["git"], canonical_matching=False, match=["git status"])\n', ["GIT"], []),
 ]
+
+ERRORS = [
+ 'prefix_rule(pattern=("git",))',
+ 'prefix_rule(decision="allow")',
+ 'prefix_rule(pattern=["git"], reviewer="user")',
+ 'prefix_rule(pattern=["git"], justification="  ")',
+ 'prefix_rule(pattern=["git"], match=["git \\"x"])',
+ 'prefix_rule(pattern=["git"], match=[""])',
+ 'prefix_rule(pattern=["git"], match=["# only a comment"])',
+ 'prefix_rule(pattern=["git"], match=[[]])',
+ 'prefix_rule(pattern=["git"], match=[1])',
+ 'prefix_rule(pattern=["git"], not_match=["git status"])',
+ 'prefix_rule(pattern=["git"])\nprefix_rule(pattern=["git", "push"], match=["git status"])',
+ 'allow_rule(pattern=["git"])',
+ 'x = 1\n\ndef f():\n    return undefined_name\n',
+ 'prefix_rule(pattern=["git"]',
+ 'x = "unfinished\n',
+ 'if True:\n    x = 1\n  y = 2\n',
+ 'while True:\n    pass\n',
+ 'load("x.star", "y")',
+ 'x = 010',
+ 'x = 1_000',
+ 'if True:\n\tprefix_rule(pattern=["a"])',
+ 'x = 1\nprint(x)',
+ 'x = [1, 2]\nfor i in x:\n    x.append(3)',
+ 'x = {1.0: "a", 1: "b"}',
+ 'def f(x, x):\n    pass',
+ 'def f(x=1, y):\n    pass',
+ 'x = 1 / 0',
+ 'x = 1 << -1',
+ 'x = [3].count(3)',
+ 'x = rf"a"',
+ 'prefix_rule(pattern=["git"], decision=None)',
+ 'network_rule(host="example.com", protocol="ftp", decision="deny")',
+ 'network_rule(host="https://example.com", protocol="https", decision="deny")',
+ 'network_rule(host="example.com", protocol="https", decision="Deny")',
+ 'host_executable(name="git", paths=["usr/bin/git"])',
+ 'host_executable(name="git", paths=["/usr/bin/gitx"])',
+ 'host_executable(name="a/git", paths=[])',
+ 'host_executable(name="", paths=[])',
+ 'def deny(*t):\n    prefix_rule(pattern=list(t), decision="nope")\ndeny("rm")\n',
+ 'x = [1] + "a"',
+ 'x = {}["k"]',
+ 'prefix_rule(pattern=[])',
+ 'prefix_rule(pattern=[[]])',
+ 'prefix_rule(pattern=[1])',
+ 'prefix_rule(pattern=["git", [1]])',
+ 'prefix_rule(pattern=["git"], canonical_matching=True, decision="ask")',
+ 'x = f"{1 +}"',
+ 'x = f"{a b}"',
+]
+for k, pol in enumerate(ERRORS):
+    cases_in.append(("error_%02d" % k, pol + ("" if pol.endswith("\n") else "\n"), ["git"], []))
 cases = []
 with tempfile.TemporaryDirectory() as d:
     for name, policy, cmd, flags in cases_in:
@@ -49,7 +102,7 @@ with tempfile.TemporaryDirectory() as d:
 ver = subprocess.run([BIN, "--version"], capture_output=True, text=True).stdout.strip()
 sha = hashlib.sha256(open(BIN, "rb").read()).hexdigest()
 doc = {"engine": "codex",
-       "source": f"{ver} (npm @openai/codex@0.171.0, native binary sha256 {sha}): `codex execpolicy check`, run black-box 2026-12-01 by permlab (issue 13) on new probes of canonical_matching and f-string expressions. Made with a python script that writes each policy to policy.rules in a temp dir and runs the argv shown; stdout/stderr/exit code are the CLI's, unedited (its PATH-alias warning line removed). Not run in CI.",
+       "source": f"{ver} (npm @openai/codex@0.171.0, native binary sha256 {sha}): `codex execpolicy check`, run black-box 2026-12-01 by permlab (issue 13) on new probes of canonical_matching, f-string expressions and load-error texts. Made with a python script that writes each policy to policy.rules in a temp dir and runs the argv shown; stdout/stderr/exit code are the CLI's, unedited (its PATH-alias warning line removed). Not run in CI.",
        "decision_values": "allow | prompt | forbidden | null (no rule matched) | load_error (policy failed to parse/validate; exit 1)",
        "meta": {"codex_version": ver, "binary_sha256": sha, "recorded": "2026-12-01"},
        "cases": cases}

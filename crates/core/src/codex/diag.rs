@@ -219,6 +219,11 @@ impl From<LoadError> for crate::Error {
 /// `prefix_rule(…)` call) is drawn with `/`, `|` and `|_^` in the margin, as annotate-snippets
 /// does.
 fn snippet(file: &str, src: &str, span: Span) -> String {
+    // An error at the very end of the input (an unclosed `(`): codex 0.171.0 prints the
+    // position as 1:1 with no source line.
+    if span.start >= src.len() && !src.is_empty() {
+        return format!("--> {file}:1:1\n |\n |");
+    }
     let (l1, c1) = line_col(src, span.start);
     let last = if span.end > span.start {
         last_char_start(src, span.end)
@@ -229,6 +234,15 @@ fn snippet(file: &str, src: &str, span: Span) -> String {
     let width = l2.to_string().len();
     let pad = " ".repeat(width);
     let num = |n: usize| format!("{n:<width$}");
+    // A zero-width span on a line break: the line, and no marker.
+    if span.end == span.start && src.as_bytes().get(span.start) == Some(&b'\n') {
+        return format!(
+            "{pad}--> {file}:{l1}:{c1}\n{pad} |\n{} | {}\n{pad} | {}\n{pad} |",
+            num(l1),
+            line_text(src, l1),
+            " ".repeat(c1 - 1)
+        );
+    }
     if l2 == l1 {
         let text = line_text(src, l1);
         let (_, end_col) = line_col(src, span.end.max(span.start));
@@ -240,6 +254,20 @@ fn snippet(file: &str, src: &str, span: Span) -> String {
         );
     }
     let mut out = format!("{pad}--> {file}:{l1}:{c1}\n{pad} |\n");
+    if c1 > 1 {
+        // A span starting inside its first line: the margin's line starts under the column.
+        out.push_str(&format!(
+            "{} |   {}\n{pad} |  {}^\n",
+            num(l1),
+            line_text(src, l1),
+            "_".repeat(c1)
+        ));
+        for l in l1 + 1..=l2 {
+            out.push_str(&format!("{} | | {}\n", num(l), line_text(src, l)));
+        }
+        out.push_str(&format!("{pad} | |{}^\n{pad} |", "_".repeat(c2)));
+        return out;
+    }
     for l in l1..=l2 {
         let mark = if l == l1 { '/' } else { '|' };
         out.push_str(&format!("{} | {mark} {}\n", num(l), line_text(src, l)));

@@ -40,7 +40,7 @@ pub(crate) struct Token {
     pub span: Span,
 }
 
-const KEYWORDS: &[&str] = &[
+pub(crate) const KEYWORDS: &[&str] = &[
     "and", "break", "continue", "def", "elif", "else", "for", "if", "in", "lambda", "load", "not",
     "or", "pass", "return",
 ];
@@ -136,8 +136,16 @@ impl Lexer<'_> {
                     Some('\n') | Some('#') => {}
                     Some('\r') if self.peek_at(1) == Some('\n') => {}
                     Some(_) => {
+                        // codex 0.171.0 points both errors at the line break before the line.
+                        let newline = start
+                            .checked_sub(1)
+                            .filter(|&k| self.src.as_bytes().get(k) == Some(&b'\n'));
                         if let Some(at) = tab {
-                            return Err(Diag::parse(Span::new(at, at + 1), "tabs are not allowed"));
+                            let span = match newline {
+                                Some(k) => Span::new(k, k),
+                                None => Span::new(at, at + 1),
+                            };
+                            return Err(Diag::parse(span, "tabs are not allowed"));
                         }
                         let current = *self.indents.last().unwrap_or(&0);
                         if width > current {
@@ -149,6 +157,12 @@ impl Lexer<'_> {
                                 self.push(Tok::Dedent, self.pos);
                             }
                             if width != *self.indents.last().unwrap_or(&0) {
+                                if let Some(k) = newline {
+                                    return Err(Diag::parse(
+                                        Span::new(k, self.pos),
+                                        "incorrect indentation",
+                                    ));
+                                }
                                 return Err(self.err(start, "incorrect indentation"));
                             }
                         }
@@ -380,7 +394,11 @@ impl Lexer<'_> {
                 continue;
             }
             if c == '\n' && !triple {
-                return Err(self.err(start, "unfinished string literal"));
+                // The marker covers the literal up to the end of its line (codex 0.171.0).
+                return Err(Diag::parse(
+                    Span::new(start, self.pos - 1),
+                    "unfinished string literal",
+                ));
             }
             if c != '\\' {
                 out.push(c);

@@ -175,13 +175,24 @@ fn hole(code: &str, at: usize) -> Result<Expr, Diag> {
         in_def: 0,
         deferred: Vec::new(),
     };
-    let e = p.test()?;
+    // The hole's end reads as `f-string expression end '}'` (codex 0.171.0).
+    let end = at + code.len();
+    let e = p.test().map_err(|mut d| {
+        if let Some(rest) = d.message.strip_prefix("Parse error: unexpected new line") {
+            d.message = format!("Parse error: unexpected f-string expression end '}}'{rest}");
+            d.span = Span::new(end, end + 1);
+        }
+        d
+    })?;
     while p.eat_tok(&Tok::Newline) {}
     if !p.at_tok(&Tok::Eof) {
         let t = p.peek().clone();
         return Err(Diag::parse(
             t.span,
-            format!("unexpected {} here", describe(&t.tok)),
+            format!(
+                "unexpected {}, expected f-string expression end '}}'",
+                describe(&t.tok)
+            ),
         ));
     }
     Ok(e)
@@ -197,17 +208,21 @@ struct Parser {
     deferred: Vec<Diag>,
 }
 
+/// A token as codex 0.171.0's starlark names it in a parse error: `identifier 'x'`,
+/// `integer literal '2'`, `string literal "a"`, `keyword 'in'`, `symbol ')'`, `new line`.
 fn describe(t: &Tok) -> String {
     match t {
-        Tok::Ident(s) => format!("identifier `{s}`"),
-        Tok::Int(n) => format!("integer `{n}`"),
-        Tok::Float(v) => format!("float `{v}`"),
-        Tok::Str(_) | Tok::FStr(_) => "string literal".to_string(),
-        Tok::Op(o) => format!("`{o}`"),
-        Tok::Newline => "new line".to_string(),
+        Tok::Ident(s) => format!("identifier '{s}'"),
+        Tok::Int(n) => format!("integer literal '{n}'"),
+        Tok::Float(v) => format!("float literal '{v}'"),
+        Tok::Str(s) => format!("string literal {s:?}"),
+        Tok::FStr(_) => "string literal".to_string(),
+        Tok::Op(o) if super::lexer::KEYWORDS.contains(o) => format!("keyword '{o}'"),
+        Tok::Op(o) => format!("symbol '{o}'"),
+        // The end of the input reads as the new line that ends the last statement.
+        Tok::Newline | Tok::Eof => "new line".to_string(),
         Tok::Indent => "indentation".to_string(),
         Tok::Dedent => "dedent".to_string(),
-        Tok::Eof => "end of file".to_string(),
     }
 }
 
@@ -263,7 +278,7 @@ impl Parser {
         if self.at(op) {
             Ok(self.next().span)
         } else {
-            Err(self.unexpected(&format!("`{op}`")))
+            Err(self.unexpected(&format!("symbol '{op}'")))
         }
     }
 
@@ -278,7 +293,7 @@ impl Parser {
     fn ident(&mut self) -> Result<(String, Span), Diag> {
         match self.peek().tok.clone() {
             Tok::Ident(s) => Ok((s, self.next().span)),
-            _ => Err(self.unexpected("an identifier")),
+            _ => Err(self.unexpected("identifier")),
         }
     }
 
@@ -791,7 +806,7 @@ impl Parser {
                         slice = true;
                         k += 1;
                         if k > 2 {
-                            return Err(self.unexpected("`]`"));
+                            return Err(self.unexpected("symbol ']'"));
                         }
                         continue;
                     }
@@ -946,7 +961,7 @@ impl Parser {
                 self.depth -= 1;
                 r
             }
-            _ => Err(self.unexpected("an expression")),
+            _ => Err(self.unexpected("expression")),
         }
     }
 

@@ -431,7 +431,7 @@ impl Interp<'_> {
         match Self::container_id(v) {
             Some(id) if self.iterating.contains(&id) => Err(self.err(
                 span,
-                "This operation mutate an iterable for an iterator while iterating.",
+                "This operation mutates an iterable for an iterator while iterating.",
             )),
             _ => Ok(()),
         }
@@ -529,7 +529,16 @@ impl Interp<'_> {
                 Value::Dict(Rc::new(RefCell::new(out)))
             }
             ExprKind::Call(f, args) => {
-                let fv = self.eval(f, scope)?;
+                // A missing method is reported over the whole call (codex 0.171.0).
+                let fv = match &f.kind {
+                    ExprKind::Attr(..) => self.eval(f, scope).map_err(|mut d| {
+                        if d.message.contains("has no attribute") {
+                            d.span = e.span;
+                        }
+                        d
+                    })?,
+                    _ => self.eval(f, scope)?,
+                };
                 let mut pos = Vec::new();
                 let mut named: Vec<(String, Value)> = Vec::new();
                 for a in args {

@@ -242,7 +242,10 @@ impl Interp<'_> {
                 ));
             };
             if !raw.starts_with('/') && !raw.starts_with("~/") {
-                return Err(self.err(span, format!("invalid rule: host_executable paths must be absolute or use `~/...` home-relative syntax (got {raw}): path is not absolute")));
+                return Err(self.err(
+                    span,
+                    format!("invalid rule: host_executable paths must be absolute (got {raw})"),
+                ));
             }
             let base = raw.trim_end_matches('/').rsplit('/').next().unwrap_or("");
             if base != &*name {
