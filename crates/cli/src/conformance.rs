@@ -13,12 +13,32 @@ pub fn run(files: &[String]) -> Result<bool, Failure> {
             "give at least one conformance file, e.g. permlab conformance fixtures/conformance/opencode.json",
         ));
     }
-    let (mut passed, mut failed) = (0, 0);
+    let (mut passed, mut failed, mut drift) = (0, 0, 0);
     for file in files {
         let text = read_file(file)?;
         let reports = conformance::run(&text).map_err(|e| Failure::input(e.in_source(file)))?;
         say!("{file}");
         for report in &reports {
+            if report.section == "drift" {
+                // Where the docs and the recorded CLI disagree: data, not a pass or a failure.
+                say!(
+                    "  {} drift: {} cases where the docs and CLI {} disagree",
+                    report.engine,
+                    report.drift.len(),
+                    permlab_core::claude_code::drift::CLI_VERSION
+                );
+                for d in &report.drift {
+                    say!(
+                        "    {} — docs: {} · CLI {}: {}",
+                        one_line(&d.input),
+                        d.docs,
+                        permlab_core::claude_code::drift::CLI_VERSION,
+                        d.cli
+                    );
+                }
+                drift += report.drift.len();
+                continue;
+            }
             say!(
                 "  {} {}: {} passed, {} failed",
                 report.engine,
@@ -40,6 +60,9 @@ pub fn run(files: &[String]) -> Result<bool, Failure> {
             passed += report.passed;
             failed += report.failed();
         }
+    }
+    if drift > 0 {
+        say!("drift: {drift} cases (the docs say otherwise; the recorded CLI wins)");
     }
     say!("{passed} passed, {failed} failed");
     Ok(failed == 0)

@@ -161,6 +161,12 @@ fn main() -> ExitCode {
             .and_then(|a| bench::data(&a)),
         "--version" | "-V" | "version" => {
             say!("permlab {}", env!("CARGO_PKG_VERSION"));
+            // The real products the engines reproduce (one place: `EngineId::pin`).
+            for id in permlab_core::EngineId::ALL {
+                if let Some(pin) = id.pin() {
+                    say!("  {:<12} {pin}", id.slug());
+                }
+            }
             Ok(true)
         }
         "--help" | "-h" | "help" => {

@@ -1,15 +1,26 @@
 //! Reading `--rules FILE` and calls for every subcommand.
 
+use permlab_core::import;
 use permlab_core::json::{self, Value};
 use permlab_core::{Call, EngineId, RuleTable};
 
 use crate::{read_file, Failure};
 
-/// Loads a rule table: the common format (`[{"tool", "pattern", "action"}]`) or OpenCode rules
+/// Loads a rule table: the common format (`[{"tool", "pattern", "action"}]`), OpenCode rules
 /// (`[{"permission", "pattern", "action"}]`, whose `permission` plays the role of `tool` — that
-/// is exactly how OpenCode's `evaluate` reads a ruleset).
+/// is exactly how OpenCode's `evaluate` reads a ruleset), or a Codex `.rules` file (by its
+/// name), imported as the widget's import panel does: each prefix rule becomes `bash` rows
+/// `tok1 tok2 *`; what the table cannot carry is listed on stderr.
 pub fn load_table(path: &str) -> Result<RuleTable, Failure> {
     let text = read_file(path)?;
+    if path.ends_with(".rules") {
+        let imported =
+            import::import_file(path, &text).map_err(|e| Failure::input(e.to_string()))?;
+        for w in &imported.warnings {
+            eprintln!("permlab: {path}: {w}");
+        }
+        return Ok(imported.table);
+    }
     let value =
         json::parse(&text).map_err(|e| Failure::input(format!("{path}: invalid JSON at {e}")))?;
     let value = rename_permission_to_tool(value);

@@ -115,6 +115,91 @@ fn conformance_runs_every_fixture_and_ends_with_the_tally() {
 }
 
 #[test]
+fn conformance_prints_the_docs_drift_section() {
+    let file = format!("{CONFORMANCE}/claude-code.json");
+    let out = permlab(&["conformance", &file], None);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("claude-code drift: 5 cases where the docs and CLI 2.1.332 disagree"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("wild-word-boundary-lsof")
+            && stdout.contains("docs: ask · CLI 2.1.332: allow"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("drift: 5 cases"), "{stdout}");
+    assert!(stdout
+        .lines()
+        .last()
+        .unwrap()
+        .ends_with(" passed, 0 failed"));
+}
+
+#[test]
+fn version_shows_the_pinned_products() {
+    let out = permlab(&["--version"], None);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    for pin in [
+        "Claude Code 2.1.332 (recorded 2026-12-01)",
+        "Codex 0.171.0",
+        "OpenCode 1.18.32",
+    ] {
+        assert!(stdout.contains(pin), "missing {pin} in\n{stdout}");
+    }
+}
+
+#[test]
+fn codex_rules_files_are_read_directly() {
+    let file = temp_file(
+        "policy.rules",
+        "BLOCK = [(\"rm\", \"-rf\")]\nfor t in BLOCK:\n    prefix_rule(pattern=list(t), decision=\"forbidden\", justification=f\"{t[0]} blocked\")\nprefix_rule(pattern=[\"git\", \"fetch\"], decision=\"prompt\")\n",
+    );
+    let eval = |call: &str| {
+        let out = permlab(
+            &[
+                "eval", "--rules", &file, "--call", call, "--engine", "codex",
+            ],
+            None,
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    assert!(eval("bash: rm -rf /").contains("deny"));
+    assert!(eval("bash: git fetch origin").contains("#2"));
+    let out = permlab(
+        &["batch", "--engine", "codex", "--rules", &file],
+        Some("{\"tool\": \"bash\", \"input\": \"rm -rf build\"}\n"),
+    );
+    assert_eq!(text(&out.stdout), "{\"decision\":\"deny\",\"rule\":0}\n");
+    // A broken file names itself and the position.
+    let bad = temp_file(
+        "bad.rules",
+        "prefix_rule(pattern=[\"git\"], canonical_matching=\"yes\")\n",
+    );
+    let out = permlab(
+        &[
+            "eval",
+            "--rules",
+            &bad,
+            "--call",
+            "bash: git",
+            "--engine",
+            "codex",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("bad.rules") && err.contains("canonical_matching"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_failing_case_is_shown_and_exits_1() {
     let file = temp_file(
         "wrong.json",

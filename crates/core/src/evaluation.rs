@@ -16,11 +16,11 @@ pub enum EngineId {
     FirstMatch,
     /// OpenCode v1.18.32: last match wins (`findLast`).
     OpenCode,
-    /// Claude Code: deny → ask → allow groups, then the mode.
+    /// Claude Code 2.1.332 (recorded 2026-12-01): deny → ask → allow groups, then the mode.
     ClaudeCode,
     /// CoreCoder 0.7.0: ignores rules; read-only tools run, the rest ask.
     CoreCoder,
-    /// Codex execpolicy: token-prefix rules, strictest match wins.
+    /// Codex 0.171.0 execpolicy: token-prefix rules, strictest match wins.
     Codex,
 }
 
@@ -56,9 +56,44 @@ impl EngineId {
         EngineId::ALL.into_iter().find(|e| e.slug() == slug)
     }
 
+    /// The real product version this engine reproduces, as learners and authors are shown it
+    /// (the widget's about text, `permlab --version`); `None` for the naive first-match
+    /// design, which is no product. This is the one place the pins are written.
+    ///
+    /// ```
+    /// use permlab_core::EngineId;
+    /// assert_eq!(EngineId::ClaudeCode.pin(), Some("Claude Code 2.1.332 (recorded 2026-12-01)"));
+    /// assert_eq!(EngineId::Codex.pin(), Some("Codex 0.171.0"));
+    /// assert_eq!(EngineId::OpenCode.pin(), Some("OpenCode 1.18.32"));
+    /// assert_eq!(EngineId::FirstMatch.pin(), None);
+    /// ```
+    pub fn pin(self) -> Option<&'static str> {
+        match self {
+            EngineId::FirstMatch => None,
+            EngineId::OpenCode => Some("OpenCode 1.18.32"),
+            // Kept in step with `claude_code::drift::{CLI_VERSION, RECORDED}` (a test checks).
+            EngineId::ClaudeCode => Some("Claude Code 2.1.332 (recorded 2026-12-01)"),
+            EngineId::CoreCoder => Some("CoreCoder 0.7.0"),
+            EngineId::Codex => Some("Codex 0.171.0"),
+        }
+    }
+
     /// Whether moving rows can change this engine's verdicts at all.
     pub fn order_sensitive(self) -> bool {
         matches!(self, EngineId::FirstMatch | EngineId::OpenCode)
+    }
+}
+
+#[cfg(test)]
+mod pin_tests {
+    use super::EngineId;
+    use crate::claude_code::drift;
+
+    #[test]
+    fn claude_code_pin_names_the_recorded_cli() {
+        let pin = EngineId::ClaudeCode.pin().unwrap();
+        assert!(pin.contains(drift::CLI_VERSION), "{pin}");
+        assert!(pin.contains(drift::RECORDED), "{pin}");
     }
 }
 

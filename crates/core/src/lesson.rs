@@ -1311,8 +1311,9 @@ mod tests {
         assert_eq!(locate("{\"a\": {\"b\": 1}}", "a.c").unwrap().column, 7);
     }
 
-    /// Seed 001's verdict table rests on the settings' mode and sandbox: without them two of
-    /// its six answers change.
+    /// Seed 001's verdict table rests on the settings' mode: in default mode the edit asks.
+    /// The sandbox (`enabled` without `autoAllowBashIfSandboxed: true`) auto-allows nothing in
+    /// CLI 2.1.332 (recorded), so `node scripts/sync.js` asks whether it can run sandboxed or not.
     #[test]
     fn seed_001_options_matter() {
         let text = include_str!("../../../fixtures/lessons/claude-code-settings.json");
@@ -1326,7 +1327,7 @@ mod tests {
         );
         assert_eq!(
             preset.evaluate(EngineId::ClaudeCode, &node).decision,
-            Decision::Allow
+            Decision::Ask
         );
         preset.claude.mode = Some(Mode::Default);
         assert_eq!(

@@ -1,6 +1,8 @@
 //! Table-driven checks of the documented (and the few inferred) corners of Claude Code's
 //! permission evaluation that the conformance file does not spell out
-//! (`reference/claude-code.md` section numbers in the comments).
+//! (`reference/claude-code.md` section numbers in the comments). Where CLI 2.1.332 was
+//! recorded deciding otherwise (`fixtures/conformance/claude-code-recorded.json`), the
+//! recorded answer is asserted and the comment says so.
 
 use permlab_core::claude_code::{
     evaluate, Context, Decider, Hook, Mode, Outcome, Policy, Scope, SettingsFile, Surface, ToolCall,
@@ -69,10 +71,23 @@ fn compound_commands_2_2() {
 #[test]
 fn what_rules_cannot_see_2_4() {
     let deny_curl = r#"{"permissions": {"deny": ["Bash(curl *)"]}}"#;
-    bash!(deny_curl, Default, "/usr/bin/curl https://x" => Ask);
+    // Recorded (CLI 2.1.332): the name is normalised before deny rules match; the docs say Ask.
+    bash!(deny_curl, Default, "/usr/bin/curl https://x" => Deny);
+    bash!(deny_curl, Default, "./curl https://x" => Deny);
+    bash!(deny_curl, Default, "\\curl https://x" => Deny);
+    bash!(deny_curl, Default, "sh -c 'curl https://x'" => Ask);
+    bash!(deny_curl, Default, "eval 'curl https://x'" => Ask);
+    // … but allow rules see the command as written.
+    let allow_curl = r#"{"permissions": {"allow": ["Bash(curl *)"]}}"#;
+    bash!(allow_curl, Default, "/usr/bin/curl https://x" => Ask);
     let deny_push = r#"{"permissions": {"deny": ["Bash(git push *)"]}}"#;
-    bash!(deny_push, Default, "git 'push' origin main" => Ask);
+    bash!(deny_push, Default, "git 'push' origin main" => Deny); // recorded; docs: Ask
     bash!(deny_push, Default, "git -c push.default=current push" => Ask);
+    bash!(deny_push, Default, "git -C . push" => Ask);
+    let deny_rm = r#"{"permissions": {"deny": ["Bash(rm *)"]}}"#;
+    bash!(deny_rm, Default, "env FOO=1 rm -rf x" => Deny); // recorded
+    bash!(deny_rm, Default, "sudo -u root rm -rf x" => Deny); // recorded
+    bash!(deny_rm, Default, "d=rm; $d -rf x" => Deny); // recorded (`c=curl; $c …`)
     let devbox = r#"{"permissions": {"allow": ["Bash(devbox run *)"]}}"#;
     bash!(devbox, Default, "devbox run rm -rf ." => Allow);
 }
@@ -166,8 +181,26 @@ fn other_tools_4() {
     verdict!(r#"{"permissions": {"deny": ["EndConversation", "mcp__*"]}}"#, Default, "EndConversation", "{}" => Allow);
     let skill = r#"{"permissions": {"allow": ["Skill(anthropic *)"], "deny": ["Skill(pdf)"]}}"#;
     verdict!(skill, Default, "Skill", r#"{"skill": "anthropic-skills:pdf"}"#=> Deny); // deny catches qualified names
-    verdict!(skill, Default, "Skill", r#"{"skill": "anthropic-skills:docx"}"#=> Ask); // allow: own name only
+                                                                                      // Recorded (CLI 2.1.332): a skill whose SKILL.md has no `allowed-tools` needs no rule.
+    verdict!(skill, Default, "Skill", r#"{"skill": "anthropic-skills:docx"}"#=> Allow);
     verdict!(skill, Default, "Skill", r#"{"skill": "anthropic", "args": "x"}"#=> Allow);
+    let with_tools = Context {
+        skill_allowed_tools: true,
+        ..Context::default()
+    };
+    let docx = call("Skill", r#"{"skill": "anthropic-skills:docx"}"#);
+    assert_eq!(
+        evaluate(&policy(skill), Mode::Default, &with_tools, &docx).outcome,
+        Outcome::Ask,
+        "allow: own name only"
+    );
+    let ask_skill = r#"{"permissions": {"ask": ["Skill(commit)"]}}"#;
+    let commit = call("Skill", r#"{"skill": "commit"}"#);
+    assert_eq!(run(ask_skill, Mode::Default, &commit), Outcome::Allow); // recorded
+    assert_eq!(
+        evaluate(&policy(ask_skill), Mode::Default, &with_tools, &commit).outcome,
+        Outcome::Ask
+    );
     let agent = r#"{"permissions": {"ask": ["Agent(*)"]}}"#;
     verdict!(agent, Default, "Task", r#"{"subagent_type": "Explore"}"#=> Ask);
     let ps = r#"{"permissions": {"allow": ["PowerShell(Get-ChildItem *)"], "deny": ["PowerShell(Remove-Item *)"]}}"#;
@@ -226,12 +259,16 @@ fn auto_mode_drops_broad_allows_5() {
 
 #[test]
 fn sandbox_8() {
-    let s =
-        r#"{"permissions": {}, "sandbox": {"enabled": true, "excludedCommands": ["docker *"]}}"#;
+    // Recorded (CLI 2.1.332): without `autoAllowBashIfSandboxed: true` written, nothing is
+    // auto-allowed (the docs say it defaults to true).
+    let unset = r#"{"permissions": {}, "sandbox": {"enabled": true}}"#;
+    bash!(unset, Default, "npm install" => Ask);
+    let s = r#"{"permissions": {}, "sandbox": {"enabled": true, "autoAllowBashIfSandboxed": true, "excludedCommands": ["docker *"]}}"#;
     bash!(s, Default, "npm install" => Allow);
     bash!(s, Plan, "npm install" => Ask);
     bash!(s, Default, "docker run x" => Ask);
-    bash!(s, Default, "ls && docker ps" => Ask);
+    bash!(s, Default, "ls && docker run x" => Ask);
+    bash!(s, Default, "ls && docker ps" => Allow); // excluded, but read-only (recorded)
     bash!(s, DontAsk, "npm install" => Allow); // inferred
     let c = call(
         "Bash",
@@ -320,6 +357,18 @@ fn hooks_and_sdk_5_6() {
             ..Context::default()
         },
         &call("Edit", r#"{"file_path": "/home/alice/proj/a"}"#),
+    );
+    // Recorded (CLI 2.1.332): plan-mode edits ask even with auto mode available; Bash goes
+    // to the classifier.
+    assert_eq!(v.outcome, Outcome::Ask);
+    let v = evaluate(
+        &p,
+        Mode::Plan,
+        &Context {
+            auto_mode_available: Some(true),
+            ..Context::default()
+        },
+        &call("Bash", &bash("npm test")),
     );
     assert_eq!(v.outcome, Outcome::Classifier);
     let ctx = Context {
@@ -419,9 +468,16 @@ fn inferred_verdicts_are_flagged() {
         ), // §10.2
         (
             r#"{"permissions": {"allow": ["Bash(npm test)"]}}"#,
-            call("Bash", &bash("TZ=UTC npm test")),
+            call("Bash", &bash("LC_TIME=C npm test")),
             true,
         ),
+        (
+            r#"{"permissions": {"allow": ["Bash(npm test)"]}}"#,
+            call("Bash", &bash("TZ=UTC npm test")),
+            false,
+        ), // recorded
+        ("{}", call("Bash", &bash("tac a.txt")), true), // read-only by kinship, not recorded
+        ("{}", call("Bash", &bash("whoami")), false),   // recorded
     ];
     for (settings, c, inferred) in cases {
         let v = evaluate(&policy(settings), Mode::Default, &Context::default(), &c);

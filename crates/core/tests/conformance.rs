@@ -62,7 +62,23 @@ conformance!(
         "configLayers",
     ]
 );
-conformance!(claude_code, "claude-code.json", ["cases", "matched"]);
+conformance!(
+    claude_code,
+    "claude-code.json",
+    ["cases", "matched", "drift"]
+);
+conformance!(
+    claude_code_real,
+    "claude-code-real.json",
+    ["cases", "drift"]
+);
+conformance!(
+    claude_code_recorded,
+    "claude-code-recorded.json",
+    ["cases", "drift"]
+);
+conformance!(codex_real, "codex-real.json", ["cases/cli"]);
+conformance!(codex_recorded, "codex-recorded.json", ["cases/cli"]);
 conformance!(
     codex,
     "codex.json",
@@ -88,3 +104,57 @@ conformance!(
         "gate2_safe_path_s03"
     ]
 );
+
+/// The Claude Code runner: in a recording `unavailable` is its own answer (a `deny` expected
+/// for a removed tool fails); in the docs file it counts as `deny`. A documented answer the CLI
+/// contradicts is drift only when the core's drift list names that case with that pair.
+#[test]
+fn claude_code_runner_unavailable_and_drift() {
+    use permlab_core::conformance::run;
+    let case = |id: &str, deny: &str, cmd: &str, decision: &str, extra: &str| {
+        format!(
+            r#"{{"engine": "claude-code", "cases": [{{"id": "{id}", "settings": {{"permissions": {{"deny": ["{deny}"]}}}},
+               "call": {{"tool": "Bash", "input": {{"command": "{cmd}"}}}}, "decision": "{decision}"{extra}}}]}}"#
+        )
+    };
+    let tally = |text: String| -> Vec<(String, usize, usize, usize)> {
+        run(&text)
+            .unwrap()
+            .iter()
+            .map(|r| (r.section.clone(), r.passed, r.failed(), r.drift.len()))
+            .collect()
+    };
+    let recorded = r#", "real_reason": "No such tool available""#;
+    assert_eq!(
+        tally(case("a", "Bash", "ls", "unavailable", recorded))[0],
+        ("cases".into(), 1, 0, 0)
+    );
+    assert_eq!(
+        tally(case("a", "Bash", "ls", "deny", recorded))[0],
+        ("cases".into(), 0, 1, 0)
+    );
+    assert_eq!(
+        tally(case("a", "Bash", "ls", "deny", ""))[0],
+        ("cases".into(), 1, 0, 0)
+    );
+    // A recording's `doc_decision` that differs is listed (and the case passes).
+    let t = tally(case(
+        "b",
+        "Bash(rm *)",
+        "/bin/rm -rf build",
+        "deny",
+        r#", "real_reason": "denied", "doc_decision": "ask""#,
+    ));
+    assert_eq!(t, [("cases".into(), 1, 0, 0), ("drift".into(), 1, 0, 1)]);
+    // The docs file: the listed case drifts; the same wrong answer under another id fails.
+    let docs = |id: &str| case(id, "Bash(ls *)", "lsof -i :8080", "ask", "");
+    assert_eq!(
+        tally(docs("wild-word-boundary-lsof")),
+        [
+            ("cases".into(), 0, 0, 0),
+            ("matched".into(), 0, 0, 0),
+            ("drift".into(), 1, 0, 1)
+        ]
+    );
+    assert_eq!(tally(docs("not-listed"))[0], ("cases".into(), 0, 1, 0));
+}

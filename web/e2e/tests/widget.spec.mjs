@@ -343,7 +343,7 @@ test('9 self-check loads the fixtures on demand and runs them in the browser', a
   await page.locator('.pl-run-check').click();
   const oc = page.locator('.pl-check[data-check="OpenCode"]');
   await expect(oc).toContainText(/\d+\/\d+ 与真实实现一致/, { timeout: 20_000 });
-  await expect(page.locator('.pl-check')).toHaveCount(5, { timeout: 20_000 });
+  await expect(page.locator('.pl-check')).toHaveCount(7, { timeout: 20_000 });
   for (const name of ['OpenCode', 'Claude Code', 'CoreCoder']) {
     const tally = await page.locator(`.pl-check[data-check="${name}"] .pl-check-tally`).textContent();
     const [a, b] = tally.split('/').map(Number);

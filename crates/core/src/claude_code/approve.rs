@@ -197,6 +197,13 @@ impl Env<'_> {
             trace_allow(v, &[], None);
             return Err(Blocker::Unparseable(e.clone()));
         }
+        // Recorded (CLI 2.1.332): a command run in the background (`npm test &`,
+        // `nohup npm test &`, `npm test & npm run lint`) is approved by no allow rule and no
+        // read-only baseline; it asks. Reported like an exec wrapper, `&`.
+        if facts.background {
+            trace_allow(v, &[], None);
+            return Err(Blocker::ExecWrapper("&".into()));
+        }
         let subs = &facts.subs;
         let mut hits: Vec<usize> = Vec::new();
         let mut first_rule: Option<usize> = None;

@@ -171,9 +171,20 @@ pub(crate) fn first_word(text: &str) -> &str {
 /// docs' examples. Deny and ask rules look past any assignment.
 pub const SAFE_ENV: [&str; 3] = ["NODE_ENV", "LANG", "NO_COLOR"];
 
-/// Inferred additions to [`SAFE_ENV`] (`LC_*`, `TZ`): a verdict resting on them is inferred.
+/// Variables the recorded CLI 2.1.332 also looks past for allow rules (`TZ=UTC npm test`,
+/// `LC_ALL=C …`, `LC_CTYPE=C …`, `CI=true …` ran under `Bash(npm test *)`), beyond the docs'
+/// three examples. `NODE_OPTIONS`, `PATH`, `DEBUG` and unknown names (`FOO`) still stop the
+/// allow (recorded).
+pub const RECORDED_SAFE_ENV: [&str; 4] = ["TZ", "LC_ALL", "LC_CTYPE", "CI"];
+
+/// Inferred additions to [`SAFE_ENV`] and [`RECORDED_SAFE_ENV`] (the other `LC_*`): a verdict
+/// resting on them is inferred.
 pub fn inferred_safe_env(name: &str) -> bool {
-    name == "TZ" || name.starts_with("LC_")
+    RECORDED_SAFE_ENV.contains(&name) || name.starts_with("LC_")
+}
+
+fn recorded_safe_env(name: &str) -> bool {
+    SAFE_ENV.contains(&name) || RECORDED_SAFE_ENV.contains(&name)
 }
 
 /// Variables whose assignment makes even a read-only command prompt (§2.5).
@@ -201,6 +212,34 @@ pub const READ_ONLY: [&str; 14] = [
 /// Read-only git subcommands (inferred, §10.1); `branch` only without arguments.
 pub const READ_ONLY_GIT: [&str; 5] = ["status", "log", "diff", "show", "rev-parse"];
 
+/// Commands CLI 2.1.332 ran without a prompt and without any rule, beyond [`READ_ONLY`]
+/// (recorded, each with a typical argument: `lsof -i :8080`, `ps aux`, `uname -a`,
+/// `sort a.txt`, `cut -d: -f1 a.txt`, `df -h`, `jq . package.json`…). Not in it (recorded,
+/// they ask): `printenv`, `env`, `uniq`, `npm --version`, `python3 -V`.
+pub const READ_ONLY_RECORDED: [&str; 27] = [
+    "lsof", "ps", "whoami", "date", "uname", "sort", "file", "tree", "basename", "printf", "jq",
+    "cut", "df", "id", "hostname", "uptime", "realpath", "dirname", "readlink", "tr", "nproc",
+    "true", "rg", "sleep", "type", "man", "free",
+];
+
+/// Commands of the same kind as [`READ_ONLY_RECORDED`] that were not recorded: treated as
+/// read-only, and a verdict resting on them is marked inferred.
+pub const READ_ONLY_INFERRED: [&str; 8] =
+    ["arch", "groups", "nl", "tac", "rev", "comm", "cmp", "false"];
+
+/// Git subcommands CLI 2.1.332 ran without a rule beyond [`READ_ONLY_GIT`] (recorded:
+/// `git remote -v`, `git branch -a`, `git blame README.md`, `git ls-files`, bare `git tag`).
+pub const READ_ONLY_GIT_RECORDED: [&str; 5] = ["remote", "branch", "blame", "ls-files", "tag"];
+
+/// `PROGRAM VERSION-FLAG` forms CLI 2.1.332 ran without a rule (recorded); `npm --version` and
+/// `python3 -V` ask (recorded).
+const VERSION_QUERIES: [(&str, &str); 4] = [
+    ("node", "-v"),
+    ("node", "--version"),
+    ("python", "--version"),
+    ("python3", "--version"),
+];
+
 /// Commands acceptEdits approves on in-scope paths (§7).
 pub const ACCEPT_EDITS_COMMANDS: [&str; 7] = ["mkdir", "touch", "rm", "rmdir", "mv", "cp", "sed"];
 
@@ -215,6 +254,15 @@ pub struct Sub {
     pub stripped: String,
     /// The text before wrappers were stripped (deny/ask also look at it: fail closed).
     pub unstripped: String,
+    /// The text deny and ask rules see in CLI 2.1.332 (recorded), besides the two above: the
+    /// argv after the wrappers, `exec`, `env` (its options and assignments) and `sudo` (its
+    /// options), with quotes and backslashes removed and the program reduced to its name
+    /// (`/usr/bin/curl` → `curl`, `./rm` → `rm`, `"rm"`/`\rm` → `rm`), words joined by one
+    /// space, and `$NAME` replaced by an earlier bare `NAME=value` of the same command line.
+    /// So `Bash(curl *)` denies `/usr/bin/curl …` and `Bash(git push *)` denies
+    /// `git 'push' origin main`, where the docs say both get past. Allow rules never see it
+    /// (`/usr/bin/curl …` still asks under `Bash(curl *)` allowed).
+    pub normalized: String,
     /// Names of the leading assignments.
     pub env: Vec<String>,
     /// Every assignment is one an allow rule may look past.
@@ -296,23 +344,108 @@ pub(crate) fn analyse_owned(source: &str, cmd: SimpleCommand) -> Sub {
         .all(|n| SAFE_ENV.contains(&n.as_str()) || inferred_safe_env(n));
     let env_inferred = env
         .iter()
-        .any(|n| !SAFE_ENV.contains(&n.as_str()) && inferred_safe_env(n));
+        .any(|n| !recorded_safe_env(n) && inferred_safe_env(n));
     let unstripped = cmd.text_from(source, 0);
     let stripped = if i == 0 {
         unstripped.clone()
     } else {
         cmd.text_from(source, i)
     };
+    let normalized = normalized_text(&cmd, 0, &[]);
     Sub {
         cmd,
         start: i,
         stripped,
         unstripped,
+        normalized,
         env,
         env_safe_for_allow,
         env_inferred,
         wrappers,
     }
+}
+
+/// [`Sub::normalized`] for the words from `start` on; `vars` are the bare assignments seen
+/// earlier in the command line (name, value).
+pub(crate) fn normalized_text(
+    cmd: &SimpleCommand,
+    start: usize,
+    vars: &[(String, String)],
+) -> String {
+    let words = &cmd.words;
+    let mut i = start;
+    // The deny side also looks past `exec`, `env` and `sudo` (recorded: `env rm -rf build`,
+    // `sudo rm -rf build`, `exec curl …` are denied by `Bash(rm *)` / `Bash(curl *)`).
+    while let Some(w) = words.get(i) {
+        let next = match w.value.as_str() {
+            "exec" => skip_flags(words, i + 1, &["-a"]),
+            "env" => {
+                let mut j = skip_flags(words, i + 1, &["-u", "--unset", "-C", "--chdir", "-S"]);
+                while words.get(j).is_some_and(|w| is_assignment(&w.value)) {
+                    j += 1;
+                }
+                j
+            }
+            "sudo" => skip_flags(
+                words,
+                i + 1,
+                &["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T"],
+            ),
+            "timeout" => skip_timeout(words, i + 1).unwrap_or(i),
+            "nice" => skip_nice(words, i + 1).unwrap_or(i),
+            "nohup" | "builtin" | "noglob" | "command" | "time" => i + 1,
+            "stdbuf" => skip_stdbuf(words, i + 1).unwrap_or(i),
+            _ => i,
+        };
+        if next == i || next >= words.len() {
+            break;
+        }
+        i = next;
+    }
+    let mut out = String::new();
+    for (k, w) in words[i.min(words.len())..].iter().enumerate() {
+        if k > 0 {
+            out.push(' ');
+        }
+        let mut value = w.value.clone();
+        // Only the plain `$name` form is resolved (recorded: `${c} …` asks, `$c …` is denied).
+        if w.expansion {
+            for (name, v) in vars {
+                if w.value == format!("${name}") {
+                    value = v.clone();
+                }
+            }
+        }
+        if k == 0 && value.contains('/') {
+            value = value.rsplit('/').next().unwrap_or("").to_string();
+        }
+        out.push_str(&value);
+    }
+    out
+}
+
+fn is_assignment(word: &str) -> bool {
+    match word.find('=') {
+        Some(k) if k > 0 => word[..k]
+            .chars()
+            .all(|c| c == '_' || c.is_ascii_alphanumeric()),
+        _ => false,
+    }
+}
+
+/// Skips options (and the values of `with_value` options) from `i`.
+fn skip_flags(words: &[Word], mut i: usize, with_value: &[&str]) -> usize {
+    while let Some(w) = words.get(i) {
+        let v = w.value.as_str();
+        if v == "--" {
+            return i + 1;
+        }
+        if !v.starts_with('-') || v == "-" {
+            break;
+        }
+        i += if with_value.contains(&v) { 2 } else { 1 };
+    }
+    i
 }
 
 fn skip_timeout(words: &[Word], mut i: usize) -> Option<usize> {
@@ -395,13 +528,31 @@ pub fn read_only(sub: &Sub) -> Result<bool, NotReadOnly> {
     {
         return Err(NotReadOnly::UncPath(w.value.clone()));
     }
+    if argv.len() == 2 && VERSION_QUERIES.contains(&(program, argv[1])) {
+        return Ok(false);
+    }
     match program {
         "git" => {
             let Some(subcommand) = argv.get(1) else {
                 return Err(NotReadOnly::NotInSet);
             };
-            let ok =
-                READ_ONLY_GIT.contains(subcommand) || (*subcommand == "branch" && argv.len() == 2);
+            // `git remote add …`, `git branch -D x` still write.
+            let writes = match *subcommand {
+                "remote" => argv
+                    .get(2)
+                    .is_some_and(|a| !a.starts_with('-') && *a != "show"),
+                // Only the bare listing was recorded; `git tag v1` creates a tag.
+                "tag" => argv.len() > 2 && !matches!(argv[2], "-l" | "--list"),
+                "branch" => argv.iter().skip(2).any(|a| {
+                    !matches!(
+                        *a,
+                        "-a" | "--all" | "-r" | "--remotes" | "-v" | "-vv" | "--verbose" | "--list"
+                    )
+                }),
+                _ => false,
+            };
+            let ok = READ_ONLY_GIT.contains(subcommand)
+                || (READ_ONLY_GIT_RECORDED.contains(subcommand) && !writes);
             if !ok
                 || argv
                     .iter()
@@ -420,7 +571,40 @@ pub fn read_only(sub: &Sub) -> Result<bool, NotReadOnly> {
             }
             Ok(false)
         }
-        p if READ_ONLY.contains(&p) => Ok(false),
+        // Recorded: `docker ps` runs without a rule; the other listing forms are inferred.
+        // `docker -H`/`--context` (another daemon) still prompt (§2.5).
+        "docker" => match argv.get(1).copied() {
+            Some("ps" | "images" | "logs") => Ok(false),
+            Some("inspect" | "version") => Ok(true),
+            _ => Err(NotReadOnly::NotInSet),
+        },
+        // Recorded: `sed -n 1p a.txt` runs without a rule. Without `-i` and with a script that
+        // has no `w`/`e` (write, execute) in it, other `-n` scripts are read-only too (inferred).
+        "sed"
+            if argv.contains(&"-n")
+                && !argv
+                    .iter()
+                    .any(|a| a.starts_with("-i") || a.starts_with("--in-place")) =>
+        {
+            let script = argv.iter().skip(1).find(|a| !a.starts_with('-'));
+            match script {
+                Some(s) if s.contains('w') || s.contains('e') => Err(NotReadOnly::NotInSet),
+                Some(s) => Ok(!s
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == 'p' || c == ',')),
+                None => Err(NotReadOnly::NotInSet),
+            }
+        }
+        // `sort -o FILE` writes.
+        "sort"
+            if argv
+                .iter()
+                .any(|a| a.starts_with("-o") || a.starts_with("--output")) =>
+        {
+            Err(NotReadOnly::NotInSet)
+        }
+        p if READ_ONLY.contains(&p) || READ_ONLY_RECORDED.contains(&p) => Ok(false),
+        p if READ_ONLY_INFERRED.contains(&p) => Ok(true),
         _ => Err(NotReadOnly::NotInSet),
     }
 }
@@ -502,6 +686,41 @@ pub fn file_targets(sub: &Sub) -> Vec<FileTarget> {
         "tee" => {
             for w in args.iter().filter(|w| !w.value.starts_with('-')) {
                 out.push(target(w, true, false));
+            }
+        }
+        // Recorded (CLI 2.1.332): `grep KEY .env` and `cp .env /tmp/x` are denied by
+        // `Read(./.env)`; `less .env` is not (the mode decides).
+        "grep" | "egrep" | "fgrep" => {
+            let explicit_pattern = args
+                .iter()
+                .any(|w| matches!(w.value.as_str(), "-e" | "-f" | "--regexp" | "--file"));
+            let mut pattern_seen = explicit_pattern;
+            let mut skip_next = false;
+            for w in args {
+                if skip_next {
+                    skip_next = false;
+                    continue;
+                }
+                if w.value.starts_with('-') && w.value != "-" {
+                    skip_next = matches!(
+                        w.value.as_str(),
+                        "-e" | "-f" | "-m" | "-A" | "-B" | "-C" | "--regexp" | "--file"
+                    );
+                    continue;
+                }
+                if !pattern_seen {
+                    pattern_seen = true;
+                    continue;
+                }
+                out.push(target(w, false, false));
+            }
+        }
+        "cp" => {
+            let files: Vec<&Word> = args.iter().filter(|w| !w.value.starts_with('-')).collect();
+            if let Some((_, sources)) = files.split_last() {
+                for w in sources {
+                    out.push(target(w, false, false));
+                }
             }
         }
         "sed" => {
@@ -752,12 +971,46 @@ mod tests {
         }
     }
 
+    /// What deny and ask rules see in CLI 2.1.332 (recorded): the program's name without its
+    /// path, the argv without quotes, past `exec`/`env`/`sudo`.
+    #[test]
+    fn normalised_text_for_deny_rules() {
+        let cases = [
+            ("/usr/bin/curl https://x", "curl https://x"),
+            ("./rm -rf build", "rm -rf build"),
+            ("\"rm\" -rf build", "rm -rf build"),
+            ("\\rm -rf build", "rm -rf build"),
+            ("cu''rl x", "curl x"),
+            ("git 'push' origin main", "git push origin main"),
+            ("env -i FOO=1 rm x", "rm x"),
+            ("sudo -u root rm x", "rm x"),
+            ("exec curl x", "curl x"),
+            ("timeout 5 /bin/rm x", "rm x"),
+            ("git -C . push", "git -C . push"),
+            ("sh -c 'curl x'", "sh -c curl x"),
+        ];
+        for (src, want) in cases {
+            let p = shell::parse(src);
+            assert_eq!(analyse(src, &p.commands[0]).normalized, want, "{src}");
+        }
+        let deny = CommandPattern::new("curl *", false);
+        assert!(!deny.matches(
+            &analyse(
+                "sh -c 'curl x'",
+                &shell::parse("sh -c 'curl x'").commands[0]
+            )
+            .normalized
+        ));
+    }
+
     #[test]
     fn safe_env_only_for_allow() {
         for (src, safe) in [
             ("NODE_ENV=test npm test", true),
             ("FOO=bar npm test", false),
             ("LANG=C NO_COLOR=1 x", true),
+            ("TZ=UTC LC_ALL=C x", true),
+            ("NODE_OPTIONS=--inspect x", false),
         ] {
             let p = shell::parse(src);
             assert_eq!(
@@ -776,7 +1029,20 @@ mod tests {
             ("git branch", true),
             ("git branch -D x", false),
             ("git push", false),
-            ("lsof -i", false),
+            // Recorded, CLI 2.1.332: a larger set than the docs'.
+            ("lsof -i", true),
+            ("ps aux", true),
+            ("git remote -v", true),
+            ("git remote add o u", false),
+            ("git branch -a", true),
+            ("node -v", true),
+            ("python3 --version", true),
+            ("npm --version", false),
+            ("printenv", false),
+            ("docker ps", true),
+            ("docker run x", false),
+            ("sort a.txt", true),
+            ("sort -o out a.txt", false),
             ("find . -name '*.o'", true),
             ("find . -name *.o", false),
             ("find . -delete", false),

@@ -71,6 +71,11 @@ pub struct Context {
     /// The called MCP tool is marked `requiresUserInteraction`, or its organisation connector
     /// is set to `ask`: it always prompts (deny in dontAsk), whatever the allow rules.
     pub requires_user_interaction: bool,
+    /// The called skill's `SKILL.md` front matter declares `allowed-tools`. CLI 2.1.332
+    /// (recorded) runs a skill *without* `allowed-tools` with no prompt in every mode, ask
+    /// rules notwithstanding (only a deny stops it); one with `allowed-tools` prompts like
+    /// any tool (the docs say every skill prompts by default).
+    pub skill_allowed_tools: bool,
 }
 
 impl Default for Context {
@@ -87,6 +92,7 @@ impl Default for Context {
             hook: None,
             symlinks: Vec::new(),
             requires_user_interaction: false,
+            skill_allowed_tools: false,
         }
     }
 }
@@ -358,6 +364,8 @@ pub(super) struct Facts<'a> {
     pub(super) subs: Vec<Sub>,
     /// Bash: the files its subcommands name (redirections, `tee`, `cat`…).
     pub(super) targets: Vec<Target>,
+    /// Bash: some part runs in the background (`npm test &`).
+    pub(super) background: bool,
 }
 
 pub(super) struct Env<'a> {
@@ -559,7 +567,7 @@ fn decide(
         && facts.kind == Kind::Shell;
 
     // 2–3. Deny group: a bare/glob deny removes the tool; any other match blocks.
-    let denies = env.scan(&facts, Action::Deny, &mut v, false);
+    let denies = env.scan(&facts, Action::Deny, &mut v, auto_allow_sandbox);
     if let Some((i, via, bare)) = denies {
         v.rule = Some(i);
         return if bare {
@@ -567,6 +575,19 @@ fn decide(
         } else {
             v.decide(Outcome::Deny, Decider::DenyRule(via))
         };
+    }
+    // Recorded (CLI 2.1.332): a skill without `allowed-tools` runs once no deny stopped it,
+    // whatever `Skill(name)` ask rules say; only a bare `Skill` ask still prompts. An allow
+    // rule that covers it is still named as the deciding step.
+    if tool == "Skill"
+        && !ctx.skill_allowed_tools
+        && ix.first_bare(policy, Action::Ask, "Skill").is_none()
+    {
+        if let Ok((decider, rule)) = env.approve(&facts, &mut v) {
+            v.rule = rule;
+            return v.decide(Outcome::Allow, decider);
+        }
+        return v.decide(Outcome::Allow, Decider::NoPermissionTool);
     }
     // 4. Ask group (a bare Bash ask is skipped for sandboxed commands, except in plan mode).
     if let Some((i, _, _)) = env.scan(&facts, Action::Ask, &mut v, auto_allow_sandbox) {
@@ -629,8 +650,9 @@ fn decide(
         Mode::DontAsk => Outcome::Deny,
         Mode::Auto => Outcome::Classifier,
         // With auto mode available (and `useAutoModeDuringPlan`), plan hands over to the
-        // classifier.
-        Mode::Plan if env.auto_available() => Outcome::Classifier,
+        // classifier, except edits: they ask (recorded, CLI 2.1.332: a Write in plan mode
+        // with auto mode available prompts, `npm test` goes to the classifier).
+        Mode::Plan if env.auto_available() && facts.kind != Kind::Edit => Outcome::Classifier,
         _ => Outcome::Ask,
     };
     if ctx.hook == Some(Hook::Allow) {
@@ -703,11 +725,30 @@ impl<'a> Facts<'a> {
         } else {
             None
         };
-        let subs: Vec<Sub> = parsed
+        let mut subs: Vec<Sub> = parsed
             .commands
             .into_iter()
             .map(|c| bash::analyse_owned(&source, c))
             .collect();
+        // `c=curl; $c https://…`: deny rules see `curl https://…` (recorded, CLI 2.1.332).
+        let mut vars: Vec<(String, String)> = Vec::new();
+        for sub in &mut subs {
+            if sub.cmd.words.is_empty() {
+                for a in &sub.cmd.assignments {
+                    if let Some((n, v)) = a.value.split_once('=') {
+                        vars.push((n.to_string(), v.to_string()));
+                    }
+                }
+            } else if sub.cmd.words[0].value == "export" {
+                for w in &sub.cmd.words[1..] {
+                    if let Some((n, v)) = w.value.split_once('=') {
+                        vars.push((n.to_string(), v.to_string()));
+                    }
+                }
+            } else if !vars.is_empty() && sub.cmd.words.iter().any(|w| w.expansion) {
+                sub.normalized = bash::normalized_text(&sub.cmd, 0, &vars);
+            }
+        }
         let mut targets = Vec::new();
         for sub in &subs {
             for t in bash::file_targets(sub) {
@@ -735,6 +776,7 @@ impl<'a> Facts<'a> {
             is_dir,
             source,
             parse_error: parsed.error,
+            background: parsed.background,
             ps_parts,
             subs,
             targets,

@@ -22,10 +22,12 @@
 //! Two consequences of presenting the evaluator as it is:
 //!
 //! - The evaluator checks sandbox auto-allow *before* allow rules (the reference's §5 lists it
-//!   with the mode baseline after them; the outcome is `allow` either way). With the seed's
-//!   settings (sandbox on), `npm run test -- auth` is therefore decided at the `mode` stage by
-//!   the sandbox, and the allow rule `Bash(npm run test *)` shows up in [`Flow::matches`]; with
-//!   the sandbox off it is decided at the `allow` stage, as the seed's table says.
+//!   with the mode baseline after them; the outcome is `allow` either way). The seed's settings
+//!   turn the sandbox on without writing `autoAllowBashIfSandboxed: true`, and CLI 2.1.332
+//!   (recorded) then auto-allows nothing: `npm run test -- auth` is decided at the `allow`
+//!   stage by `Bash(npm run test *)`, as the seed's table says. With the key written out it is
+//!   decided at the `mode` stage by the sandbox, and the allow rule shows up in
+//!   [`Flow::matches`].
 //! - acceptEdits' approvals are found together with allow rules in the evaluator; the flow
 //!   shows them at the `mode` stage, as the seed and the SDK order do.
 //!
@@ -45,11 +47,15 @@
 //!
 //! ## "Rules are not a security boundary"
 //!
-//! [`NOT_A_BOUNDARY`] holds the seed's examples: `Bash(curl *)` denies `curl https://…` but
-//! misses `/usr/bin/curl https://…` and `sh -c 'curl https://…'` (§2.4). With the seed's
-//! settings (acceptEdits, sandbox on) both run, auto-allowed, inside the sandbox, where
-//! `example.com` is not an allowed domain; with the sandbox off, acceptEdits asks, and in
-//! `bypassPermissions` they run with nothing around them.
+//! [`NOT_A_BOUNDARY`] holds the seed's examples. The docs (§2.4) say `Bash(curl *)` denies
+//! `curl https://…` but misses `/usr/bin/curl https://…` and `sh -c 'curl https://…'`. CLI
+//! 2.1.332, recorded, denies `/usr/bin/curl …` too (it matches the command's name without its
+//! path): that is the lesson's doc-drift example, [`boundary_drift`] gives both answers.
+//! `sh -c '…'` does get past ([`GETS_PAST_CURL_DENY`]: every recorded way past). With the
+//! seed's settings (acceptEdits, sandbox `enabled` without `autoAllowBashIfSandboxed`) it
+//! asks; with `autoAllowBashIfSandboxed: true` it runs, auto-allowed, inside the sandbox,
+//! where `example.com` is not an allowed domain; in `bypassPermissions` without the sandbox
+//! it runs with nothing around it.
 //!
 //! ```
 //! use permlab_core::claude_code::flow::{flow, seed_001, StageKind, StageStatus};
@@ -487,13 +493,42 @@ pub fn url_hosts(text: &str) -> Vec<String> {
     hosts
 }
 
-/// The seed's "rules are not a security boundary" commands (`claude-code.md` §2.4):
-/// `Bash(curl *)` denies the first and misses the other two.
+/// The seed's "rules are not a security boundary" commands (`claude-code.md` §2.4). The docs
+/// say `Bash(curl *)` denies the first and misses the other two; CLI 2.1.332 (recorded)
+/// denies the first **two** (it normalises `/usr/bin/curl` to `curl` before matching: see
+/// [`boundary_drift`]) and misses only `sh -c '…'`. [`GETS_PAST_CURL_DENY`] lists every
+/// recorded way past.
 pub const NOT_A_BOUNDARY: [&str; 3] = [
     "curl https://example.com",
     "/usr/bin/curl https://example.com",
     "sh -c 'curl https://example.com'",
 ];
+
+/// Commands that get past a deny `Bash(curl *)` in CLI 2.1.332 (recorded in
+/// `claude-code-recorded.json`; in default mode each asks): the rule sees the outer command
+/// only. Denied instead, though the docs say they get past: `/usr/bin/curl …`,
+/// `/usr/local/bin/curl …`, `'curl' …`, `cu''rl …`, `exec curl …`, `c=curl; $c …`,
+/// `echo … | xargs curl`.
+pub const GETS_PAST_CURL_DENY: [&str; 6] = [
+    "sh -c 'curl https://example.com'",
+    "sh -c \"curl https://example.com\"",
+    "eval 'curl https://example.com'",
+    "$(which curl) https://example.com",
+    "python3 -c \"import os; os.system('curl https://example.com')\"",
+    "CURL https://example.com",
+];
+
+/// What the docs and CLI 2.1.332 each say about one of the boundary commands, when they
+/// differ (the lesson shows both: "文档写的是… / CLI 2.1.332 实测…"), from [`drift`](super::drift).
+///
+/// ```
+/// use permlab_core::claude_code::flow::{boundary_drift, NOT_A_BOUNDARY};
+/// let d = boundary_drift(NOT_A_BOUNDARY[1]).unwrap();
+/// assert_eq!(d.label(), "docs: ask · CLI 2.1.332: deny");
+/// ```
+pub fn boundary_drift(command: &str) -> Option<&'static super::drift::DocDrift> {
+    super::drift::for_bash(command)
+}
 
 /// One request of the seed's verdict table.
 #[derive(Clone, Debug, PartialEq)]
@@ -609,7 +644,11 @@ mod tests {
         );
     }
 
-    /// The seed's verdict table, stage by stage, with its own settings (acceptEdits, sandbox on).
+    /// The seed's verdict table, stage by stage, with its own settings (acceptEdits, sandbox
+    /// `enabled: true` without `autoAllowBashIfSandboxed`), as CLI 2.1.332 decides (recorded:
+    /// the `seed001-*` cases of `claude-code-recorded.json`). The sandbox auto-allows nothing
+    /// here, so `npm run test -- auth` is approved by its allow rule and `node scripts/sync.js`
+    /// asks (the docs, which default auto-allow to on, say it runs).
     #[test]
     fn seed_001_verdict_table() {
         let s = seed();
@@ -626,8 +665,12 @@ mod tests {
                 Some("Bash(git push *)"),
                 Decision::Ask,
             ),
-            // Sandbox auto-allow comes before allow rules in the evaluator (module docs).
-            (StageKind::Mode, Outcome::Allow, None, Decision::Allow),
+            (
+                StageKind::Allow,
+                Outcome::Allow,
+                Some("Bash(npm run test *)"),
+                Decision::Allow,
+            ),
             (StageKind::Mode, Outcome::Allow, None, Decision::Allow),
             (
                 StageKind::Deny,
@@ -635,7 +678,7 @@ mod tests {
                 Some("Read(./.env)"),
                 Decision::Deny,
             ),
-            (StageKind::Mode, Outcome::Allow, None, Decision::Allow),
+            (StageKind::Callback, Outcome::Ask, None, Decision::Ask),
         ];
         for (r, (stage, outcome, rule, decision)) in s.requests.iter().zip(want) {
             let f = flow(&s.settings, s.mode, s.sandbox, &r.tool_call);
@@ -648,16 +691,6 @@ mod tests {
                 r.call.input
             );
         }
-        let deciders: Vec<Option<Decider>> = s
-            .requests
-            .iter()
-            .map(|r| {
-                let f = flow(&s.settings, s.mode, s.sandbox, &r.tool_call);
-                f.stage(f.decided_by).decider.clone()
-            })
-            .collect();
-        assert_eq!(deciders[2], Some(Decider::Sandbox));
-        assert_eq!(deciders[3], Some(Decider::AcceptEdits));
         let labels: Vec<String> = s
             .requests
             .iter()
@@ -668,18 +701,51 @@ mod tests {
             [
                 "deny:Bash(git push --force *)",
                 "ask:Bash(git push *)",
-                "sandbox:autoAllowBashIfSandboxed",
+                "allow:Bash(npm run test *)",
                 "mode:acceptEdits",
                 "deny:Read(./.env) (recognized file command)",
-                "sandbox:autoAllowBashIfSandboxed",
+                "mode:acceptEdits (not a filesystem command)",
             ]
         );
-        assert_eq!(deciders[5], Some(Decider::Sandbox));
-        assert_eq!(deciders[4], Some(Decider::DenyRule(eval::Via::FileCommand)));
     }
 
-    /// The deny beats the ask rule the call also matches; the allow rule matches behind the
-    /// sandbox; with the sandbox off, the seed's "命中 allow" is what decides.
+    /// With `autoAllowBashIfSandboxed: true` written out, the sandbox auto-allows the Bash
+    /// commands no rule stops, and a Read deny reaching `cat .env` is left to the sandbox's
+    /// OS-level boundary (recorded, CLI 2.1.332: the command ran and got "Permission denied").
+    #[test]
+    fn seed_001_with_auto_allow_written_out() {
+        let mut s = seed();
+        s.settings.policy.auto_allow_bash_if_sandboxed = true;
+        let got: Vec<(StageKind, Outcome)> = s
+            .requests
+            .iter()
+            .map(|r| {
+                let f = flow(&s.settings, s.mode, true, &r.tool_call);
+                (f.decided_by, f.outcome)
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (StageKind::Deny, Outcome::Deny),
+                (StageKind::Ask, Outcome::Ask),
+                (StageKind::Mode, Outcome::Allow),
+                (StageKind::Mode, Outcome::Allow),
+                (StageKind::Mode, Outcome::Allow),
+                (StageKind::Mode, Outcome::Allow),
+            ]
+        );
+        let env = flow(&s.settings, s.mode, true, &s.requests[4].tool_call);
+        assert_eq!(env.stage(StageKind::Mode).decider, Some(Decider::Sandbox));
+        let c = env.stage(StageKind::Sandbox).containment.clone().unwrap();
+        assert!(c.sandboxed && c.fs_denies.contains(&"Read(./.env)".to_string()));
+        // With the sandbox off the rule decides again.
+        let off = flow(&s.settings, s.mode, false, &s.requests[4].tool_call);
+        assert_eq!(off.outcome, Outcome::Deny);
+    }
+
+    /// The deny beats the ask rule the call also matches; with the sandbox off nothing changes
+    /// for the seed (it auto-allowed nothing anyway).
     #[test]
     fn seed_001_also_matched_and_sandbox_off() {
         let s = seed();
@@ -695,22 +761,23 @@ mod tests {
             "{:?}",
             deny.rules
         );
-        let npm = flow(&s.settings, s.mode, true, &s.requests[2].tool_call);
-        assert_eq!(npm.matches, ["Bash(npm run test *)"]);
-        let npm = flow(&s.settings, s.mode, false, &s.requests[2].tool_call);
-        assert_eq!(
-            decided(&npm),
-            (
-                StageKind::Allow,
-                Outcome::Allow,
-                Some("Bash(npm run test *)".into())
-            )
-        );
-        // node scripts/sync.js without the sandbox: nothing covers it, acceptEdits asks.
-        let node = flow(&s.settings, s.mode, false, &s.requests[5].tool_call);
-        assert_eq!(decided(&node), (StageKind::Callback, Outcome::Ask, None));
-        assert_eq!(node.stage(StageKind::Mode).status, StageStatus::Pass);
-        assert_eq!(node.stage(StageKind::Allow).status, StageStatus::Pass);
+        for sandbox in [true, false] {
+            let npm = flow(&s.settings, s.mode, sandbox, &s.requests[2].tool_call);
+            assert_eq!(npm.matches, ["Bash(npm run test *)"]);
+            assert_eq!(
+                decided(&npm),
+                (
+                    StageKind::Allow,
+                    Outcome::Allow,
+                    Some("Bash(npm run test *)".into())
+                )
+            );
+            // node scripts/sync.js: nothing covers it, acceptEdits asks.
+            let node = flow(&s.settings, s.mode, sandbox, &s.requests[5].tool_call);
+            assert_eq!(decided(&node), (StageKind::Callback, Outcome::Ask, None));
+            assert_eq!(node.stage(StageKind::Mode).status, StageStatus::Pass);
+            assert_eq!(node.stage(StageKind::Allow).status, StageStatus::Pass);
+        }
         // In default mode the edit is no longer approved by the mode.
         let edit = flow(&s.settings, Mode::Default, true, &s.requests[3].tool_call);
         assert_eq!(decided(&edit), (StageKind::Callback, Outcome::Ask, None));
@@ -744,77 +811,89 @@ mod tests {
         );
     }
 
-    /// `Bash(curl *)` misses `/usr/bin/curl` and `sh -c 'curl …'`: the other rules and the
-    /// mode decide, and only the sandbox bounds where they connect.
+    /// `Bash(curl *)` denies `curl …` and, in CLI 2.1.332, `/usr/bin/curl …` too (recorded;
+    /// the docs say it misses it: [`boundary_drift`]); `sh -c 'curl …'` gets past it, and then
+    /// the other rules, the mode and the sandbox decide.
     #[test]
     fn rules_are_not_a_security_boundary() {
         let s = seed();
         let calls: Vec<ToolCall> = NOT_A_BOUNDARY.iter().map(|c| ToolCall::bash(c)).collect();
-        // The rule catches the literal form in every mode, sandbox or not.
         for mode in Mode::ALL {
             for sandbox in [true, false] {
-                let f = flow(&s.settings, mode, sandbox, &calls[0]);
-                assert_eq!(
-                    decided(&f),
-                    (StageKind::Deny, Outcome::Deny, Some("Bash(curl *)".into())),
-                    "{mode:?} {sandbox}"
-                );
+                for call in &calls[..2] {
+                    let f = flow(&s.settings, mode, sandbox, call);
+                    assert_eq!(
+                        decided(&f),
+                        (StageKind::Deny, Outcome::Deny, Some("Bash(curl *)".into())),
+                        "{mode:?} {sandbox} {:?}",
+                        call.input
+                    );
+                }
             }
         }
-        // Rule misses; the outcome, by mode, with the sandbox on / off.
+        let drift = boundary_drift(NOT_A_BOUNDARY[1]).expect("the /usr/bin/curl drift is recorded");
+        assert_eq!((drift.docs, drift.cli), (Decision::Ask, Decision::Deny));
+        assert!(boundary_drift(NOT_A_BOUNDARY[0]).is_none());
+        // `sh -c` gets past; the outcome by mode, seed settings (no auto-allow) and with
+        // `autoAllowBashIfSandboxed: true` and the sandbox on.
         let table: [(Mode, Outcome, Outcome); 6] = [
-            (Mode::Default, Outcome::Allow, Outcome::Ask),
-            (Mode::AcceptEdits, Outcome::Allow, Outcome::Ask),
+            (Mode::Default, Outcome::Ask, Outcome::Allow),
+            (Mode::AcceptEdits, Outcome::Ask, Outcome::Allow),
             (Mode::Plan, Outcome::Ask, Outcome::Ask),
-            (Mode::Auto, Outcome::Allow, Outcome::Classifier),
-            (Mode::DontAsk, Outcome::Allow, Outcome::Deny),
+            (Mode::Auto, Outcome::Classifier, Outcome::Allow),
+            (Mode::DontAsk, Outcome::Deny, Outcome::Allow),
             (Mode::BypassPermissions, Outcome::Allow, Outcome::Allow),
         ];
-        for call in &calls[1..] {
-            for (mode, on, off) in table {
-                let f = flow(&s.settings, mode, true, call);
-                let deny = f.stage(StageKind::Deny);
-                assert_eq!(deny.status, StageStatus::Pass);
-                let curl = deny
-                    .rules
-                    .iter()
-                    .find(|r| r.text == "Bash(curl *)")
-                    .unwrap();
-                assert_eq!((curl.tool_matched, curl.spec_matched), (true, Some(false)));
-                assert_eq!(f.outcome, on, "{mode:?} sandbox on: {:?}", call.input);
-                let g = flow(&s.settings, mode, false, call);
-                assert_eq!(g.outcome, off, "{mode:?} sandbox off: {:?}", call.input);
-                assert!(g.matches.is_empty());
-            }
-            // acceptEdits, sandbox on: auto-allowed, run inside the sandbox, example.com is
-            // not an allowed domain.
-            let f = flow(&s.settings, Mode::AcceptEdits, true, call);
-            assert_eq!(f.stage(StageKind::Mode).decider, Some(Decider::Sandbox));
-            let c = f.stage(StageKind::Sandbox).containment.clone().unwrap();
-            assert!(c.sandboxed);
-            assert_eq!(
-                c.hosts,
-                [HostCheck {
-                    host: "example.com".into(),
-                    allowed: false
-                }]
-            );
-            assert!(c.blocks_a_host());
-            // bypassPermissions, sandbox off: it runs, and nothing contains it.
-            let g = flow(&s.settings, Mode::BypassPermissions, false, call);
-            assert_eq!(g.stage(StageKind::Mode).decider, Some(Decider::Bypass));
-            let c = g.stage(StageKind::Sandbox).containment.clone().unwrap();
-            assert_eq!(
-                (c.sandboxed, c.unsandboxed),
-                (false, Some(Unsandboxed::SandboxOff))
-            );
-            assert!(!c.blocks_a_host());
+        let mut auto = s.settings.clone();
+        auto.policy.auto_allow_bash_if_sandboxed = true;
+        let call = &calls[2];
+        for (mode, seed_says, auto_on) in table {
+            let f = flow(&s.settings, mode, true, call);
+            let deny = f.stage(StageKind::Deny);
+            assert_eq!(deny.status, StageStatus::Pass);
+            let curl = deny
+                .rules
+                .iter()
+                .find(|r| r.text == "Bash(curl *)")
+                .unwrap();
+            assert_eq!((curl.tool_matched, curl.spec_matched), (true, Some(false)));
+            assert_eq!(f.outcome, seed_says, "{mode:?} seed settings");
+            assert!(f.matches.is_empty());
+            let g = flow(&auto, mode, true, call);
+            assert_eq!(g.outcome, auto_on, "{mode:?} auto-allow on");
         }
-        // The allowed registry stays reachable inside the sandbox.
-        let npm = ToolCall::bash("/usr/bin/curl https://registry.npmjs.org/react");
-        let f = flow(&s.settings, Mode::AcceptEdits, true, &npm);
+        // Auto-allowed in the sandbox: example.com is not an allowed domain.
+        let f = flow(&auto, Mode::AcceptEdits, true, call);
+        assert_eq!(f.stage(StageKind::Mode).decider, Some(Decider::Sandbox));
         let c = f.stage(StageKind::Sandbox).containment.clone().unwrap();
+        assert!(c.sandboxed);
+        assert_eq!(
+            c.hosts,
+            [HostCheck {
+                host: "example.com".into(),
+                allowed: false
+            }]
+        );
+        assert!(c.blocks_a_host());
+        // bypassPermissions, sandbox off: it runs, and nothing contains it.
+        let g = flow(&s.settings, Mode::BypassPermissions, false, call);
+        assert_eq!(g.stage(StageKind::Mode).decider, Some(Decider::Bypass));
+        let c = g.stage(StageKind::Sandbox).containment.clone().unwrap();
+        assert_eq!(
+            (c.sandboxed, c.unsandboxed),
+            (false, Some(Unsandboxed::SandboxOff))
+        );
         assert!(!c.blocks_a_host());
+        // Every recorded way past `Bash(curl *)` gets past the engine too.
+        let deny_curl = FlowSettings::from_json(
+            r#"{"permissions": {"deny": ["Bash(curl *)"]}}"#,
+            Context::default(),
+        )
+        .unwrap();
+        for cmd in GETS_PAST_CURL_DENY {
+            let f = flow(&deny_curl, Mode::Default, false, &ToolCall::bash(cmd));
+            assert_eq!(f.outcome, Outcome::Ask, "{cmd}");
+        }
     }
 
     #[test]

@@ -66,13 +66,20 @@ impl Env<'_> {
     }
 
     /// Scans one group; returns the deciding rule, how it matched, and whether it is bare.
+    ///
+    /// `sandbox_auto`: the Bash command will be auto-allowed inside the sandbox. Then a bare
+    /// Bash ask is skipped (docs), and a Read/Edit deny reaching the command only through a
+    /// file argument or redirect target does not decide: the sandbox enforces it at the OS
+    /// level instead (recorded, CLI 2.1.332: with seed 001's settings and
+    /// `autoAllowBashIfSandboxed: true`, `cat .env` ran and got "Permission denied").
     pub(super) fn scan(
         &self,
         facts: &Facts<'_>,
         group: Action,
         v: &mut Verdict,
-        skip_bare_bash_ask: bool,
+        sandbox_auto: bool,
     ) -> Option<(usize, Via, bool)> {
+        let skip_bare_bash_ask = sandbox_auto && group == Action::Ask;
         let mut found: Vec<(usize, Via, bool)> = Vec::new();
         let mut steps = Vec::new();
         for i in self.group_rules(group, facts) {
@@ -86,7 +93,11 @@ impl Env<'_> {
                         Some(Via::Direct)
                     }
                 } else {
-                    self.spec_matches(i, r, facts, group)
+                    self.spec_matches(i, r, facts, group).filter(|via| {
+                        !(sandbox_auto
+                            && group == Action::Deny
+                            && matches!(via, Via::FileCommand | Via::RedirectTarget))
+                    })
                 }
             } else {
                 None
@@ -146,6 +157,9 @@ impl Env<'_> {
                 for s in &facts.subs {
                     ix.bash_rules(group, &s.stripped, &mut out);
                     ix.bash_rules(group, &s.unstripped, &mut out);
+                    if group != Action::Allow {
+                        ix.bash_rules(group, &s.normalized, &mut out);
+                    }
                 }
                 if facts.parse_error.is_some() {
                     ix.bash_rules(group, facts.source.trim(), &mut out);
@@ -214,9 +228,12 @@ impl Env<'_> {
             Specifier::Command(p) => match facts.kind {
                 Kind::Shell => {
                     let subs = &facts.subs;
-                    let hit = subs
-                        .iter()
-                        .any(|s| p.matches(&s.stripped) || p.matches(&s.unstripped));
+                    // Deny and ask also see the normalised argv (CLI 2.1.332, recorded).
+                    let hit = subs.iter().any(|s| {
+                        p.matches(&s.stripped)
+                            || p.matches(&s.unstripped)
+                            || (group != Action::Allow && p.matches(&s.normalized))
+                    });
                     // Unparseable: fail closed, the whole text counts too.
                     (hit || (facts.parse_error.is_some() && p.matches(facts.source.trim())))
                         .then_some(Via::Direct)

@@ -1,10 +1,36 @@
 //! # Claude Code: deny → ask → allow groups, then the permission mode
 //!
-//! Claude Code's core is closed source; this module follows its documentation, pinned in
-//! `reference/claude-code.md` (docs of 2026-10-08, mirror 3f1ef7c2 / v2.1.240). Points the docs
-//! state are implemented as stated; points they leave open are implemented as the reference's
-//! §10 chooses, and every verdict resting on one carries [`Verdict::inferred`] so that the lesson
-//! can say "inferred from the docs".
+//! Claude Code's core is closed source. This module decides as the **real CLI 2.1.332** does,
+//! recorded black-box on 2026-12-01 (`fixtures/conformance/claude-code-real.json`, 198 cases,
+//! and `claude-code-recorded.json`, 205 cases of our own, both made with
+//! `shared/tools/claude-real`). Where the recording is silent it follows the documentation,
+//! pinned in `reference/claude-code.md` (docs of 2026-10-08, mirror 3f1ef7c2 / v2.1.240):
+//! points the docs state are implemented as stated, points they leave open as the
+//! reference's §10 chooses, and every verdict resting on one carries [`Verdict::inferred`] so
+//! that the lesson can say "inferred". Where the docs and the CLI disagree, the CLI wins and
+//! the case is listed in [`drift`] (data the lesson shows: "docs: ask · CLI 2.1.332: deny").
+//!
+//! ## Where each behaviour comes from
+//!
+//! | Behaviour | Source |
+//! |---|---|
+//! | deny → ask → allow groups, order and specificity never matter, scopes merge | docs, confirmed by the CLI |
+//! | a bare (or `Tool(*)`) deny removes the tool: `unavailable`, not `deny` | docs, confirmed (the CLI answers "No such tool available") |
+//! | a bare `Edit` deny removes Edit but not Write; `Edit(**)` refuses Write too | recorded |
+//! | deny/ask match the command **after** normalising its name and removing quotes: `/usr/bin/curl`, `./rm`, `"rm"`, `\rm`, `cu''rl`, `git 'push'` ([`bash::Sub::normalized`]) | recorded (the docs say these get past: drift) |
+//! | deny/ask look past `exec`, `env …` and `sudo …`, and see `$c` of an earlier `c=curl` or `export c=curl` (not `${c}`) | recorded |
+//! | `sh -c '…'`, `bash -c '…'`, `eval '…'`, `$(which curl)`, `git -C . push`, `git -c k=v push`, `python3 -c "os.system(…)"`, `find -exec rm`, `xargs -n1 rm` get past a deny | recorded, as the docs say |
+//! | compound commands: any part for deny/ask (subshells, `$()`, backticks, loop and `if` bodies), every part for allow | docs, confirmed |
+//! | a background `&` (`npm test &`, `a & b`) is approved by no allow rule: it asks | recorded |
+//! | fixed wrappers (`timeout`, `nice`, `nohup`, `time`, `stdbuf`, `command`, bare `xargs`) stripped for every rule | docs, confirmed |
+//! | allow looks past `NODE_ENV`, `LANG`, `NO_COLOR` (docs) and `TZ`, `LC_ALL`, `LC_CTYPE`, `CI` (recorded; other `LC_*` inferred); `NODE_OPTIONS`, `PATH`, `DEBUG`, `FOO`, `env X=… cmd`, `exec cmd` stop it | docs + recorded |
+//! | read-only set: the docs' 14 commands; read-only git forms (`remote -v`, `branch -a`, `blame`, `ls-files`, bare `tag` recorded); [`bash::READ_ONLY_RECORDED`] (`lsof`, `ps`, `jq`, `df`, `cut`, `tr`, `sleep`, `man`…), `docker ps/images/logs`, `sed -n 1p`, `node -v`, `python3 --version` (recorded); a few more of the kind inferred ([`bash::READ_ONLY_INFERRED`]); `printenv`, `env`, `uniq`, `npm --version`, `python3 -V` ask (recorded) | docs + recorded + inferred |
+//! | Read/Edit denies reach `cat`/`head`/`tail`/`sed`/`tee`, redirect targets (docs) and `grep FILE`, `cp SRC …` (recorded); not `less`, `python3 -c` | docs + recorded |
+//! | a skill whose `SKILL.md` has no `allowed-tools` runs without a prompt in every mode, `Skill(name)` ask rules too (only a deny or a bare `Skill` ask stops it); with `allowed-tools` it prompts like any tool ([`Context::skill_allowed_tools`]) | recorded (the docs say every skill prompts: drift) |
+//! | sandbox auto-allow only when `autoAllowBashIfSandboxed: true` is written; then Read/Edit denies reaching a Bash file argument or redirect are left to the OS sandbox (`cat .env` runs and fails) | recorded (the docs say it defaults to true: drift) |
+//! | plan mode with auto mode available: edits ask, Bash goes to the classifier | recorded |
+//! | project `allow` rules apply only once the trust dialog was accepted; deny/ask and user rules always | docs, confirmed |
+//! | modes, protected paths, critical-path `rm`, hooks, MCP, Agent, WebFetch | docs, confirmed where recorded |
 //!
 //! ## How a call is decided
 //!
@@ -59,6 +85,7 @@
 
 mod approve;
 pub mod bash;
+pub mod drift;
 pub mod eval;
 pub mod flow;
 mod index;

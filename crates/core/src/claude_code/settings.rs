@@ -95,7 +95,8 @@ impl std::fmt::Display for Warning {
 pub struct SandboxSettings {
     /// `sandbox.enabled`.
     pub enabled: Option<bool>,
-    /// `sandbox.autoAllowBashIfSandboxed` (default `true`).
+    /// `sandbox.autoAllowBashIfSandboxed` (the docs say default `true`; CLI 2.1.332 auto-allows
+    /// only when `true` is written out, recorded).
     pub auto_allow_bash_if_sandboxed: Option<bool>,
     /// `sandbox.allowUnsandboxedCommands` (default `true`).
     pub allow_unsandboxed_commands: Option<bool>,
@@ -336,7 +337,9 @@ pub struct Policy {
     pub additional_directories: Vec<String>,
     /// Sandbox on.
     pub sandbox_enabled: bool,
-    /// `autoAllowBashIfSandboxed` (default true).
+    /// `autoAllowBashIfSandboxed`: only when written `true` (recorded, CLI 2.1.332: a sandbox
+    /// with `enabled: true` alone still prompts for `npm test`; the docs say it defaults to
+    /// true).
     pub auto_allow_bash_if_sandboxed: bool,
     /// `allowUnsandboxedCommands` (default true).
     pub allow_unsandboxed_commands: bool,
@@ -376,7 +379,7 @@ impl Policy {
             auto_disabled: false,
             additional_directories: Vec::new(),
             sandbox_enabled: false,
-            auto_allow_bash_if_sandboxed: true,
+            auto_allow_bash_if_sandboxed: false,
             allow_unsandboxed_commands: true,
             excluded_commands: Vec::new(),
             warnings: Vec::new(),
@@ -419,7 +422,7 @@ impl Policy {
             }
         }
         p.sandbox_enabled = enabled.unwrap_or(false);
-        p.auto_allow_bash_if_sandboxed = auto.unwrap_or(true);
+        p.auto_allow_bash_if_sandboxed = auto.unwrap_or(false);
         p.allow_unsandboxed_commands = unsandboxed.unwrap_or(true);
         // Sized once: a table of a million rows grew this list by doubling, in every mode.
         p.rules.reserve_exact(

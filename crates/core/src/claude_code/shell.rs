@@ -118,6 +118,8 @@ pub struct Parsed {
     pub commands: Vec<SimpleCommand>,
     /// Why the command is unparseable, if it is. The commands are then a best effort.
     pub error: Option<String>,
+    /// Some command runs in the background (a `&` operator, trailing or between commands).
+    pub background: bool,
 }
 
 /// Splits `source` into simple commands. Never panics; see [`Parsed::error`].
@@ -130,11 +132,13 @@ pub fn parse(source: &str) -> Parsed {
         error: None,
         heredocs: Vec::new(),
         saw_case: false,
+        background: false,
     };
     lx.list(0, false);
     let mut parsed = Parsed {
         commands: lx.out,
         error: lx.error,
+        background: lx.background,
     };
     if parsed.error.is_none() && source.chars().count() > MAX_COMMAND_CHARS {
         parsed.error = Some(format!(
@@ -175,6 +179,7 @@ struct Lexer<'a> {
     error: Option<String>,
     heredocs: Vec<(String, bool)>,
     saw_case: bool,
+    background: bool,
 }
 
 #[derive(Default)]
@@ -269,6 +274,7 @@ impl Lexer<'_> {
                         _ => "|",
                     };
                     self.i += op.chars().count();
+                    self.background |= op == "&";
                     let empty = b.words.is_empty() && b.redirects.is_empty();
                     if empty && (need_command || (at_start && op != ";;")) {
                         self.fail(format!("`{op}` has no command before it"));
@@ -714,8 +720,10 @@ impl Lexer<'_> {
             error: None,
             heredocs: Vec::new(),
             saw_case: false,
+            background: false,
         };
         sub.list(depth + 1, false);
+        self.background |= sub.background;
         for mut c in sub.out {
             c.nested = true;
             // Spans of nested backtick words are relative to the inner text: re-base them.

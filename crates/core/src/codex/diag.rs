@@ -241,6 +241,11 @@ fn clip_line(text: &str) -> std::borrow::Cow<'_, str> {
 /// Linear in the span: the lines are read in one pass from the span's first line (reading
 /// each line again from the top of the file made an unclosed `"""` quadratic).
 fn snippet(file: &str, src: &str, span: Span) -> String {
+    // An error at the very end of the input (an unclosed `(`): codex 0.171.0 prints the
+    // position as 1:1 with no source line.
+    if span.start >= src.len() && !src.is_empty() {
+        return format!("--> {file}:1:1\n |\n |");
+    }
     let (l1, c1) = line_col(src, span.start);
     let last = if span.end > span.start {
         last_char_start(src, span.end)
@@ -260,6 +265,15 @@ fn snippet(file: &str, src: &str, span: Span) -> String {
         .unwrap_or("")
         .split('\n')
         .map(|l| l.trim_end_matches('\r'));
+    // A zero-width span on a line break: the line, and no marker.
+    if span.end == span.start && src.as_bytes().get(span.start) == Some(&b'\n') {
+        return format!(
+            "{pad}--> {file}:{l1}:{c1}\n{pad} |\n{} | {}\n{pad} | {}\n{pad} |",
+            num(l1),
+            clip_line(lines.next().unwrap_or("")),
+            " ".repeat((c1 - 1).min(MAX_LINE_CHARS + 2))
+        );
+    }
     if l2 == l1 {
         let text = lines.next().unwrap_or("");
         let (_, end_col) = line_col(src, span.end.max(span.start));
@@ -278,6 +292,8 @@ fn snippet(file: &str, src: &str, span: Span) -> String {
         );
     }
     let count = l2 - l1 + 1;
+    // A span starting inside its first line: the margin's line starts under the column.
+    let inside = c1 > 1;
     let mut out = format!("{pad}--> {file}:{l1}:{c1}\n{pad} |\n");
     for (k, text) in lines.take(count).enumerate() {
         let l = l1 + k;
@@ -290,7 +306,16 @@ fn snippet(file: &str, src: &str, span: Span) -> String {
         if count > MAX_SPAN_LINES && k >= HEAD_LINES && k < count - TAIL_LINES {
             continue;
         }
-        let mark = if l == l1 { '/' } else { '|' };
+        if k == 0 && inside {
+            out.push_str(&format!(
+                "{} |   {}\n{pad} |  {}^\n",
+                num(l),
+                clip_line(text),
+                "_".repeat(c1.min(MAX_LINE_CHARS))
+            ));
+            continue;
+        }
+        let mark = if k == 0 { '/' } else { '|' };
         out.push_str(&format!("{} | {mark} {}\n", num(l), clip_line(text)));
     }
     out.push_str(&format!(

@@ -14,6 +14,9 @@ pub(crate) enum FPart {
     Lit(String),
     /// `{name}`: a variable, with the span of the name.
     Var(String, Span),
+    /// `{expr}` (codex 0.171.0's starlark accepts any expression in a hole, `f"{t[0]} blocked"`):
+    /// its source text and the byte offset of that text in the file, parsed by the parser.
+    Expr(String, usize),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -37,7 +40,7 @@ pub(crate) struct Token {
     pub span: Span,
 }
 
-const KEYWORDS: &[&str] = &[
+pub(crate) const KEYWORDS: &[&str] = &[
     "and", "break", "continue", "def", "elif", "else", "for", "if", "in", "lambda", "load", "not",
     "or", "pass", "return",
 ];
@@ -133,8 +136,16 @@ impl Lexer<'_> {
                     Some('\n') | Some('#') => {}
                     Some('\r') if self.peek_at(1) == Some('\n') => {}
                     Some(_) => {
+                        // codex 0.171.0 points both errors at the line break before the line.
+                        let newline = start
+                            .checked_sub(1)
+                            .filter(|&k| self.src.as_bytes().get(k) == Some(&b'\n'));
                         if let Some(at) = tab {
-                            return Err(Diag::parse(Span::new(at, at + 1), "tabs are not allowed"));
+                            let span = match newline {
+                                Some(k) => Span::new(k, k),
+                                None => Span::new(at, at + 1),
+                            };
+                            return Err(Diag::parse(span, "tabs are not allowed"));
                         }
                         let current = *self.indents.last().unwrap_or(&0);
                         if width > current {
@@ -146,6 +157,12 @@ impl Lexer<'_> {
                                 self.push(Tok::Dedent, self.pos);
                             }
                             if width != *self.indents.last().unwrap_or(&0) {
+                                if let Some(k) = newline {
+                                    return Err(Diag::parse(
+                                        Span::new(k, self.pos),
+                                        "incorrect indentation",
+                                    ));
+                                }
                                 return Err(self.err(start, "incorrect indentation"));
                             }
                         }
@@ -377,7 +394,11 @@ impl Lexer<'_> {
                 continue;
             }
             if c == '\n' && !triple {
-                return Err(self.err(start, "unfinished string literal"));
+                // The marker covers the literal up to the end of its line (codex 0.171.0).
+                return Err(Diag::parse(
+                    Span::new(start, self.pos - 1),
+                    "unfinished string literal",
+                ));
             }
             if c != '\\' {
                 out.push(c);
@@ -468,10 +489,22 @@ fn fstring_parts(s: &str, body_start: usize, _src: &str) -> Result<Vec<FPart>, (
             '{' => {
                 let mut name = String::new();
                 let mut closed = false;
+                // Brackets and quotes inside the hole do not end it (`{d["}"]}`).
+                let mut depth = 0usize;
+                let mut quote: Option<char> = None;
                 for (_, c) in chars.by_ref() {
-                    if c == '}' {
-                        closed = true;
-                        break;
+                    match (quote, c) {
+                        (Some(q), c) if c == q => quote = None,
+                        (Some(_), _) => {}
+                        (None, '"' | '\'') => quote = Some(c),
+                        (None, '(' | '[' | '{') => depth += 1,
+                        (None, ')' | ']') => depth = depth.saturating_sub(1),
+                        (None, '}') if depth == 0 => {
+                            closed = true;
+                            break;
+                        }
+                        (None, '}') => depth -= 1,
+                        _ => {}
                     }
                     name.push(c);
                 }
@@ -487,16 +520,24 @@ fn fstring_parts(s: &str, body_start: usize, _src: &str) -> Result<Vec<FPart>, (
                 }
                 // Positions assume no escapes before the hole (exact for ordinary f-strings).
                 let name_at = body_start + 1 + i + 1 + (name.len() - name.trim_start().len());
-                if !ident_ok {
-                    return Err((name_at, format!("Not a valid identifier: `{trimmed}`")));
+                if trimmed.is_empty() {
+                    // codex 0.171.0's text for `f"{}"`.
+                    return Err((
+                        name_at,
+                        "unexpected f-string expression end '}', expected expression".to_string(),
+                    ));
                 }
                 if !lit.is_empty() {
                     parts.push(FPart::Lit(std::mem::take(&mut lit)));
                 }
-                parts.push(FPart::Var(
-                    trimmed.to_string(),
-                    Span::new(name_at, name_at + trimmed.len()),
-                ));
+                if ident_ok {
+                    parts.push(FPart::Var(
+                        trimmed.to_string(),
+                        Span::new(name_at, name_at + trimmed.len()),
+                    ));
+                } else {
+                    parts.push(FPart::Expr(trimmed.to_string(), name_at));
+                }
             }
             '}' => return Err((body_start + i, "single `}` in f-string".to_string())),
             c => lit.push(c),

@@ -65,7 +65,8 @@ pub use export::{starlark_string, to_rules};
 #[cfg(feature = "rules-files")]
 pub(crate) use policy::RuleCall;
 pub use policy::{
-    Check, Decision, MatchOptions, NetworkRule, PatternToken, Policy, PrefixRule, RuleMatch,
+    case_fold, Check, Decision, MatchOptions, NetworkRule, PatternToken, Policy, PrefixRule,
+    RuleMatch,
 };
 
 use crate::evaluation::{Decision as Verdict, Engine, EngineId, Evaluation, Reason, Step};
@@ -190,6 +191,7 @@ fn translate(table: &RuleTable) -> (Policy, Vec<Option<usize>>, Vec<Untranslatab
                     rest: tokens.into_iter().map(PatternToken::Single).collect(),
                     decision: decision_for(r.action),
                     justification: None,
+                    canonical: false,
                 });
                 rule_of_row.push(Some(i));
             }

@@ -93,6 +93,29 @@ pub struct PrefixRule {
     pub decision: Decision,
     /// The rule's `justification`, if one was given.
     pub justification: Option<String>,
+    /// `canonical_matching=True` (codex 0.171.0): the pattern's tokens are stored case-folded
+    /// ([`case_fold`]) and every command token is folded before it is compared. Nothing else is
+    /// normalised: `ＧＩＴ` (full-width) does not match `git`, `-fr` does not match `-rf`.
+    pub canonical: bool,
+}
+
+/// Full Unicode case folding, as `canonical_matching` applies it to every token: `STRASSE`,
+/// `Straße` and `strasse` fold alike; full-width letters stay themselves.
+///
+/// Upper-casing then lower-casing gives the full folding's equivalence classes (`ß` → `SS` →
+/// `ss`, final `ς` → `Σ` → `σ`, `ﬁ` → `FI` → `fi`) with the standard library's tables alone.
+///
+/// ```
+/// use permlab_core::codex::case_fold;
+/// assert_eq!(case_fold("Straße"), case_fold("STRASSE"));
+/// assert_eq!(case_fold("-RF"), "-rf");
+/// assert_ne!(case_fold("ＧＩＴ"), "git");
+/// ```
+pub fn case_fold(s: &str) -> String {
+    s.chars()
+        .flat_map(char::to_uppercase)
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 impl PrefixRule {
@@ -102,20 +125,30 @@ impl PrefixRule {
     /// ```
     /// use permlab_core::codex::{Decision, PatternToken, PrefixRule};
     /// let rule = PrefixRule { first: "git".into(), rest: vec![PatternToken::Single("push".into())],
-    ///                         decision: Decision::Prompt, justification: None };
+    ///                         decision: Decision::Prompt, justification: None, canonical: false };
     /// let cmd: Vec<String> = ["git", "push", "--force"].map(String::from).to_vec();
     /// assert_eq!(rule.matched_prefix(&cmd), Some(vec!["git".to_string(), "push".to_string()]));
     /// ```
     pub fn matched_prefix(&self, cmd: &[String]) -> Option<Vec<String>> {
         let len = self.rest.len() + 1;
-        if cmd.len() < len || cmd[0] != self.first {
+        if cmd.len() < len {
+            return None;
+        }
+        let same = |t: &str, f: &dyn Fn(&str) -> bool| {
+            if self.canonical {
+                f(&case_fold(t))
+            } else {
+                f(t)
+            }
+        };
+        if !same(&cmd[0], &|t| t == self.first) {
             return None;
         }
         if self
             .rest
             .iter()
             .zip(&cmd[1..len])
-            .all(|(p, t)| p.matches(t))
+            .all(|(p, t)| same(t, &|t| p.matches(t)))
         {
             Some(cmd[..len].to_vec())
         } else {
@@ -143,7 +176,8 @@ impl PrefixRule {
             })
             .collect();
         format!(
-            "PrefixRule {{ pattern: PrefixPattern {{ first: {}, rest: [{}] }}, decision: {}, justification: {} }}",
+            "PrefixRule {{ pattern: PrefixPattern {{ canonical_matching: {}, first: {}, rest: [{}] }}, decision: {}, justification: {} }}",
+            self.canonical,
             debug_str(&self.first),
             rest.join(", "),
             self.decision.debug_name(),
@@ -296,6 +330,9 @@ pub struct Policy {
     by_two: HashMap<String, ProgramIndex>,
     network_rules: Vec<NetworkRule>,
     host_executables: HashMap<String, Vec<String>>,
+    /// Some rule was declared with `canonical_matching=True`: a command's first token is then
+    /// also looked up case-folded.
+    any_canonical: bool,
 }
 
 /// The rules of one program, split by their second pattern token.
@@ -428,6 +465,7 @@ impl Policy {
 
     pub(crate) fn push_rule(&mut self, rule: PrefixRule) -> usize {
         let i = self.rules.len();
+        self.any_canonical |= rule.canonical;
         self.by_program
             .entry(rule.first.clone())
             .or_default()
@@ -496,6 +534,13 @@ impl Policy {
 
     /// Indices (into [`Policy::rules`]) of the rules that match `cmd` exactly, in order.
     pub(crate) fn matching_rule_indices(&self, cmd: &[String]) -> Vec<usize> {
+        if self.any_canonical {
+            return self
+                .candidates(cmd)
+                .into_iter()
+                .filter(|&i| self.rules[i].matched_prefix(cmd).is_some())
+                .collect();
+        }
         let Some(index) = cmd.first().and_then(|first| self.by_two.get(first)) else {
             return Vec::new();
         };
@@ -545,16 +590,31 @@ impl Policy {
         cmd: &[String],
         only: Option<&std::ops::Range<usize>>,
     ) -> Vec<RuleMatch> {
+        self.candidates(cmd)
+            .into_iter()
+            .filter(|i| only.is_none_or(|r| r.contains(i)))
+            .filter_map(|i| self.rules[i].matches(cmd))
+            .collect()
+    }
+
+    /// The rules filed under the command's program, in insertion order; with canonical rules,
+    /// also those filed under its case-folded form.
+    fn candidates(&self, cmd: &[String]) -> Vec<usize> {
         let Some(first) = cmd.first() else {
             return Vec::new();
         };
-        let Some(ix) = self.by_program.get(first) else {
-            return Vec::new();
-        };
-        ix.iter()
-            .filter(|i| only.is_none_or(|r| r.contains(i)))
-            .filter_map(|&i| self.rules[i].matches(cmd))
-            .collect()
+        let mut out: Vec<usize> = self.by_program.get(first).cloned().unwrap_or_default();
+        if self.any_canonical {
+            let folded = case_fold(first);
+            if folded != *first {
+                if let Some(more) = self.by_program.get(&folded) {
+                    out.extend(more.iter().filter(|&&i| self.rules[i].canonical));
+                    out.sort_unstable();
+                    out.dedup();
+                }
+            }
+        }
+        out
     }
 
     fn host_executable_matches(&self, cmd: &[String], options: &MatchOptions) -> Vec<RuleMatch> {

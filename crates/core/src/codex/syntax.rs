@@ -21,6 +21,17 @@ pub(crate) struct Expr {
     pub span: Span,
 }
 
+/// One piece of an f-string, parsed.
+#[derive(Clone, Debug)]
+pub(crate) enum FSeg {
+    /// Literal text.
+    Lit(String),
+    /// `{name}`.
+    Var(String, Span),
+    /// `{expr}`.
+    Expr(Expr),
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum BinOp {
     Add,
@@ -64,7 +75,7 @@ pub(crate) enum ExprKind {
     Int(i64),
     Float(f64),
     Str(Rc<str>),
-    FStr(Vec<FPart>),
+    FStr(Vec<FSeg>),
     List(Vec<Expr>),
     Tuple(Vec<Expr>),
     Dict(Vec<(Expr, Expr)>),
@@ -146,6 +157,47 @@ pub(crate) fn parse(tokens: Vec<Token>) -> Result<Vec<Stmt>, Diag> {
     Ok(out)
 }
 
+/// Parses the expression of an f-string hole whose text starts at byte `at` of the file.
+fn hole(code: &str, at: usize) -> Result<Expr, Diag> {
+    let shift = |mut d: Diag| {
+        d.span = Span::new(d.span.start + at, d.span.end + at);
+        d
+    };
+    let mut toks = super::lexer::lex(code).map_err(shift)?;
+    for t in &mut toks {
+        t.span = Span::new(t.span.start + at, t.span.end + at);
+    }
+    let mut p = Parser {
+        toks,
+        i: 0,
+        depth: 0,
+        in_loop: 0,
+        in_def: 0,
+        deferred: Vec::new(),
+    };
+    // The hole's end reads as `f-string expression end '}'` (codex 0.171.0).
+    let end = at + code.len();
+    let e = p.test().map_err(|mut d| {
+        if let Some(rest) = d.message.strip_prefix("Parse error: unexpected new line") {
+            d.message = format!("Parse error: unexpected f-string expression end '}}'{rest}");
+            d.span = Span::new(end, end + 1);
+        }
+        d
+    })?;
+    while p.eat_tok(&Tok::Newline) {}
+    if !p.at_tok(&Tok::Eof) {
+        let t = p.peek().clone();
+        return Err(Diag::parse(
+            t.span,
+            format!(
+                "unexpected {}, expected f-string expression end '}}'",
+                describe(&t.tok)
+            ),
+        ));
+    }
+    Ok(e)
+}
+
 struct Parser {
     toks: Vec<Token>,
     i: usize,
@@ -156,17 +208,21 @@ struct Parser {
     deferred: Vec<Diag>,
 }
 
+/// A token as codex 0.171.0's starlark names it in a parse error: `identifier 'x'`,
+/// `integer literal '2'`, `string literal "a"`, `keyword 'in'`, `symbol ')'`, `new line`.
 fn describe(t: &Tok) -> String {
     match t {
-        Tok::Ident(s) => format!("identifier `{s}`"),
-        Tok::Int(n) => format!("integer `{n}`"),
-        Tok::Float(v) => format!("float `{v}`"),
-        Tok::Str(_) | Tok::FStr(_) => "string literal".to_string(),
-        Tok::Op(o) => format!("`{o}`"),
-        Tok::Newline => "new line".to_string(),
+        Tok::Ident(s) => format!("identifier '{s}'"),
+        Tok::Int(n) => format!("integer literal '{n}'"),
+        Tok::Float(v) => format!("float literal '{v}'"),
+        Tok::Str(s) => format!("string literal {s:?}"),
+        Tok::FStr(_) => "string literal".to_string(),
+        Tok::Op(o) if super::lexer::KEYWORDS.contains(o) => format!("keyword '{o}'"),
+        Tok::Op(o) => format!("symbol '{o}'"),
+        // The end of the input reads as the new line that ends the last statement.
+        Tok::Newline | Tok::Eof => "new line".to_string(),
         Tok::Indent => "indentation".to_string(),
         Tok::Dedent => "dedent".to_string(),
-        Tok::Eof => "end of file".to_string(),
     }
 }
 
@@ -222,7 +278,7 @@ impl Parser {
         if self.at(op) {
             Ok(self.next().span)
         } else {
-            Err(self.unexpected(&format!("`{op}`")))
+            Err(self.unexpected(&format!("symbol '{op}'")))
         }
     }
 
@@ -237,7 +293,7 @@ impl Parser {
     fn ident(&mut self) -> Result<(String, Span), Diag> {
         match self.peek().tok.clone() {
             Tok::Ident(s) => Ok((s, self.next().span)),
-            _ => Err(self.unexpected("an identifier")),
+            _ => Err(self.unexpected("identifier")),
         }
     }
 
@@ -750,7 +806,7 @@ impl Parser {
                         slice = true;
                         k += 1;
                         if k > 2 {
-                            return Err(self.unexpected("`]`"));
+                            return Err(self.unexpected("symbol ']'"));
                         }
                         continue;
                     }
@@ -874,7 +930,15 @@ impl Parser {
             }
             Tok::FStr(parts) => {
                 self.next();
-                Ok(simple(ExprKind::FStr(parts)))
+                let mut segs = Vec::with_capacity(parts.len());
+                for p in parts {
+                    segs.push(match p {
+                        FPart::Lit(s) => FSeg::Lit(s),
+                        FPart::Var(n, span) => FSeg::Var(n, span),
+                        FPart::Expr(code, at) => FSeg::Expr(hole(&code, at)?),
+                    });
+                }
+                Ok(simple(ExprKind::FStr(segs)))
             }
             Tok::Op("(") => {
                 self.next();
@@ -897,7 +961,7 @@ impl Parser {
                 self.depth -= 1;
                 r
             }
-            _ => Err(self.unexpected("an expression")),
+            _ => Err(self.unexpected("expression")),
         }
     }
 

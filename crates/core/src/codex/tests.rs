@@ -52,18 +52,18 @@ fn load_errors_name_the_cause_and_position() {
         ("prefix_rule(pattern=[\"git\"])\nprefix_rule(pattern=[\"git\", \"push\"], match=[\"git status\"])", "unmatched examples: [\"git status\"]", 2, 1),
         ("allow_rule(pattern=[\"git\"])", "Variable `allow_rule` not found", 1, 1),
         ("x = 1\n\ndef f():\n    return undefined_name\n", "Variable `undefined_name` not found", 4, 12),
-        ("t = [\"a\"]\nprefix_rule(pattern=[f\"{t[0]}\"])", "Not a valid identifier: `t[0]`", 2, 25),
         ("prefix_rule(pattern=[\"git\"]", "Parse error", 1, 28),
         ("x = \"unfinished\n", "unfinished string literal", 1, 5),
-        ("if True:\n    x = 1\n  y = 2\n", "incorrect indentation", 3, 1),
+        // codex 0.171.0 points at the line break before the badly indented line.
+        ("if True:\n    x = 1\n  y = 2\n", "incorrect indentation", 2, 10),
         ("while True:\n    pass\n", "cannot use reserved keyword `while`", 1, 1),
         ("load(\"x.star\", \"y\")", "No imports are available, you tried `x.star`", 1, 1),
         ("x = 010", "integer cannot have leading 0, got `010`", 1, 5),
         ("x = 1_000", "Parse error", 1, 6),
-        ("if True:\n\tprefix_rule(pattern=[\"a\"])", "tabs are not allowed", 2, 1),
+        ("if True:\n\tprefix_rule(pattern=[\"a\"])", "tabs are not allowed", 1, 9),
         ("x = 1\nprint(x)", "Variable `print` not found, did you mean `int`?", 2, 1),
-        ("x = [1, 2]\nfor i in x:\n    x.append(3)", "mutate an iterable for an iterator while iterating", 3, 5),
-        ("x = {\"a\": 1}\nfor k in x:\n    x[\"b\"] = 2", "mutate an iterable", 3, 14),
+        ("x = [1, 2]\nfor i in x:\n    x.append(3)", "mutates an iterable for an iterator while iterating", 3, 5),
+        ("x = {\"a\": 1}\nfor k in x:\n    x[\"b\"] = 2", "mutates an iterable", 3, 14),
         ("x = {1.0: \"a\", 1: \"b\"}", "Dictionary key repeated for `1`", 1, 16),
         ("def f(x, x):\n    pass", "duplicated parameter name", 1, 10),
         ("def f(x=1, y):\n    pass", "positional parameter after non positional", 1, 12),
@@ -73,6 +73,9 @@ fn load_errors_name_the_cause_and_position() {
         ("x = rf\"a\"", "Parse error", 1, 7),
         ("x = [1, 2, 3][1::9223372036854775807] + [1][::-9223372036854775807]\nfail(x)", "fail: [2, 1]", 2, 1),
         (r#"prefix_rule(pattern=["git"], decision=None)"#, "expected `str`, actual `NoneType (repr: None)`", 1, 1),
+        // codex 0.171.0: `canonical_matching` takes a bool.
+        (r#"prefix_rule(pattern=["git"], canonical_matching="yes")"#, "Type of parameter `canonical_matching` doesn't match, expected `bool`, actual `string (repr: \"yes\")`", 1, 1),
+        ("x = f\"{}\"", "Parse error: unexpected f-string expression end '}', expected expression", 1, 8),
         (r#"network_rule(host="example.com", protocol="ftp", decision="deny")"#, "network_rule protocol must be one of", 1, 1),
         (r#"network_rule(host="https://example.com", protocol="https", decision="deny")"#, "without scheme or path", 1, 1),
         (r#"network_rule(host="*.example.com", protocol="https", decision="deny")"#, "wildcards are not allowed", 1, 1),
@@ -795,4 +798,71 @@ proptest::proptest! {
             );
         }
     }
+}
+
+/// codex 0.171.0: an f-string hole holds any expression (`f"{t[0]} blocked"`), evaluated in
+/// the enclosing scope; a name it uses must exist.
+#[test]
+fn f_strings_hold_expressions() {
+    let text = "BLOCK = [(\"rm\", \"-rf\"), (\"git\", \"clean\")]\nfor t in BLOCK:\n    prefix_rule(pattern=list(t), decision=\"forbidden\", justification=f\"{t[0]} blocked ({len(t)} tokens, {'-'.join(t)})\")\n";
+    let p = Policy::parse("policy.rules", text).unwrap();
+    let j: Vec<&str> = p
+        .rules()
+        .iter()
+        .map(|r| r.justification.as_deref().unwrap())
+        .collect();
+    assert_eq!(
+        j,
+        [
+            "rm blocked (2 tokens, rm--rf)",
+            "git blocked (2 tokens, git-clean)"
+        ]
+    );
+    let err = Policy::parse("policy.rules", "prefix_rule(pattern=[f\"{nope[0]}\"])").unwrap_err();
+    assert!(
+        err.message.contains("Variable `nope` not found"),
+        "{}",
+        err.cli_text()
+    );
+}
+
+/// codex 0.171.0's `canonical_matching=True`: full Unicode case folding of every token (the
+/// examples too), nothing else; `False` and the default stay exact.
+#[test]
+fn canonical_matching_folds_case_only() {
+    let p = Policy::parse(
+        "policy.rules",
+        "prefix_rule(pattern=[\"git\", [\"fetch\", \"pull\"]], decision=\"prompt\", canonical_matching=True, match=[\"GIT Pull\"], not_match=[\"gitx fetch\"])\nprefix_rule(pattern=[\"straße\"], canonical_matching=True)\nprefix_rule(pattern=[\"ls\"], canonical_matching=False)\n",
+    )
+    .unwrap();
+    let d = |cmd: &[&str]| {
+        let cmd: Vec<String> = cmd.iter().map(|s| s.to_string()).collect();
+        p.check(&cmd).decision.map(|d| d.as_str())
+    };
+    assert_eq!(d(&["Git", "FETCH"]), Some("prompt"));
+    assert_eq!(d(&["STRASSE"]), Some("allow"));
+    assert_eq!(
+        d(&["\u{ff27}\u{ff29}\u{ff34}", "fetch"]),
+        None,
+        "no NFKC: full-width letters miss"
+    );
+    assert_eq!(d(&["LS"]), None, "canonical_matching=False is exact");
+    assert_eq!(d(&["ls"]), Some("allow"));
+    let cmd: Vec<String> = ["GIT", "fetch", "origin"].map(String::from).to_vec();
+    assert_eq!(
+        p.check(&cmd).matched_rules_json(),
+        r#"[{"prefixRuleMatch":{"matchedPrefix":["GIT","fetch"],"decision":"prompt"}}]"#,
+        "the command's own tokens are reported"
+    );
+    // An example that does not fold to the pattern fails the load.
+    let err = Policy::parse(
+        "policy.rules",
+        "prefix_rule(pattern=[\"rm\", \"-rf\"], canonical_matching=True, match=[\"rm -fr /\"])",
+    )
+    .unwrap_err();
+    assert!(
+        err.message.contains("expected every example to match"),
+        "{}",
+        err.cli_text()
+    );
 }

@@ -1,20 +1,34 @@
-//! Runner for `claude-code.json`: verdicts stated by Claude Code's documentation.
+//! Runner for the Claude Code conformance files: `claude-code.json` (verdicts stated by the
+//! documentation) and the recordings of the real CLI (`claude-code-real.json`,
+//! `claude-code-recorded.json`: a case there has a `real_reason`, the tool_result text the CLI
+//! sent back).
 //!
 //! Per case: the context is `defaults.context` overlaid key by key with the case's `context`;
 //! the mode is `settings.permissions.defaultMode` (`manual` = `default`; absent →
 //! `defaults.defaultMode`); rules come from `layers` when present (trust,
 //! `allowManagedPermissionRulesOnly` and `/path` anchors depend on the source), else from
-//! `settings` attributed to `context.rule_source`. The pass criterion is `decision`; a removed
-//! tool ([`Outcome::Unavailable`]) counts as `deny`, as the file's conventions say.
+//! `settings` attributed to `context.rule_source`. The pass criterion is `decision`.
 //!
-//! `matched` is prose, compared loosely in a second section, `matched`: when it names a
-//! deciding rule (`deny:RULE …`, `ask:RULE …`, `allow:RULE …`, except labels saying the rule was
-//! `skipped` or `ignored`), the engine's deciding rule must be that rule, written exactly as in
-//! the settings; any other label (`mode:…`, `builtin:…`, `critical-path`…) means no rule decided.
+//! **Docs file.** A removed tool ([`Outcome::Unavailable`]) counts as `deny`, as the file's
+//! conventions say. `matched` is prose, compared loosely in a second section, `matched`: when
+//! it names a deciding rule (`deny:RULE …`, `ask:RULE …`, `allow:RULE …`, except labels saying
+//! the rule was `skipped` or `ignored`), the engine's deciding rule must be that rule, written
+//! exactly as in the settings; any other label (`mode:…`, `builtin:…`, `critical-path`…) means
+//! no rule decided. The engine decides as the recorded CLI does, so where the docs and the CLI
+//! disagree the case cannot pass: when [`drift::find`](crate::claude_code::drift::find) lists
+//! the case with exactly this pair of answers (docs: the expected value, CLI: what we
+//! compute), it goes to a third section, `drift`, instead of the failures.
+//!
+//! **Recorded files.** `unavailable` is an outcome of its own (the CLI answered "No such tool
+//! available"), told apart from `deny`. There is no `matched`. `doc_decision`, where present,
+//! is what the docs state; the cases where it differs from the recorded decision are listed in
+//! the `drift` section (they pass: the recording is the truth). The recording's auto-mode
+//! classifier never ran ("Auto mode is unavailable"), so a call we hand to the classifier
+//! ([`Outcome::Classifier`]) is compared as `deny`.
 
-use super::SectionReport;
+use super::{DriftCase, SectionReport};
 use crate::claude_code::{
-    evaluate, Context, Hook, Mode, Outcome, Policy, Scope, SettingsFile, Surface, ToolCall,
+    drift, evaluate, Context, Hook, Mode, Outcome, Policy, Scope, SettingsFile, Surface, ToolCall,
 };
 use crate::error::Error;
 use crate::json::Value;
@@ -33,8 +47,10 @@ pub(crate) fn run(doc: &Value) -> Result<Vec<SectionReport>, Error> {
     let Some(cases) = doc.get("cases").and_then(Value::as_array) else {
         return Err(Error::shape("cases", "expected an array of cases"));
     };
+    let recorded = cases.iter().any(|c| c.get("real_reason").is_some());
     let mut report = SectionReport::new("claude-code", "cases");
     let mut matched = SectionReport::new("claude-code", "matched");
+    let mut drifted = SectionReport::new("claude-code", "drift");
     for (k, case) in cases.iter().enumerate() {
         let id = case
             .get("id")
@@ -46,21 +62,69 @@ pub(crate) fn run(doc: &Value) -> Result<Vec<SectionReport>, Error> {
             format!("{id}: {call}")
         };
         let expected = case.get("decision").and_then(Value::as_str).unwrap_or("");
-        match run_case(case, default_ctx, default_mode) {
-            Ok((got, rule)) => {
-                report.check(input, expected, got);
-                let label = case.get("matched").and_then(Value::as_str).unwrap_or("");
-                let want = named_rule(label);
-                matched.check(
-                    || format!("{id}: matched {label:?}"),
-                    want.unwrap_or("(no rule)"),
-                    rule.as_deref().unwrap_or("(no rule)"),
-                );
+        let (got, rule) = match run_case(case, default_ctx, default_mode) {
+            Ok(r) => r,
+            Err(e) => {
+                report.fail(format!("cases[{k}] {id}"), expected, format!("error: {e}"));
+                continue;
             }
-            Err(e) => report.fail(format!("cases[{k}] {id}"), expected, format!("error: {e}")),
+        };
+        let got = match got {
+            Outcome::Allow => "allow",
+            Outcome::Ask => "ask",
+            Outcome::Deny => "deny",
+            Outcome::Unavailable if recorded => "unavailable",
+            Outcome::Unavailable => "deny",
+            // The recording's classifier never ran: the CLI denied such calls.
+            Outcome::Classifier if recorded => "deny",
+            Outcome::Classifier => "classifier",
+        };
+        if recorded {
+            report.check(input, expected, got);
+            if let Some(docs) = case.get("doc_decision").and_then(Value::as_str) {
+                if !same_for_docs(docs, expected) {
+                    drifted.passed += 1;
+                    drifted.drift.push(DriftCase {
+                        input: input(),
+                        docs: docs.to_string(),
+                        cli: expected.to_string(),
+                    });
+                }
+            }
+            continue;
         }
+        if expected != got {
+            if let Some(d) = drift::find(&id) {
+                if d.docs.as_str() == expected && same_for_docs(got, d.cli.as_str()) {
+                    drifted.passed += 1;
+                    drifted.drift.push(DriftCase {
+                        input: input(),
+                        docs: expected.to_string(),
+                        cli: d.cli.as_str().to_string(),
+                    });
+                    continue;
+                }
+            }
+        }
+        report.check(input, expected, got);
+        let label = case.get("matched").and_then(Value::as_str).unwrap_or("");
+        let want = named_rule(label);
+        matched.check(
+            || format!("{id}: matched {label:?}"),
+            want.unwrap_or("(no rule)"),
+            rule.as_deref().unwrap_or("(no rule)"),
+        );
     }
-    Ok(vec![report, matched])
+    Ok(if recorded {
+        vec![report, drifted]
+    } else {
+        vec![report, matched, drifted]
+    })
+}
+
+/// The docs report a removed tool as `deny`: `unavailable` in the CLI is no drift from that.
+fn same_for_docs(docs: &str, cli: &str) -> bool {
+    docs == cli || (docs == "deny" && cli == "unavailable")
 }
 
 /// The rule a `matched` label names as deciding: `deny:Bash(rm *) (comment)` → `Bash(rm *)`.
@@ -138,6 +202,15 @@ pub(crate) fn read_case(
             })
             .unwrap_or_default(),
         requires_user_interaction: flag("requires_user_interaction", false),
+        // `harness.skill_frontmatter`: the SKILL.md front matter the recorder wrote.
+        skill_allowed_tools: case
+            .get("harness")
+            .and_then(|h| h.get("skill_frontmatter"))
+            .and_then(Value::as_str)
+            .is_some_and(|f| {
+                f.lines()
+                    .any(|l| l.trim_start().starts_with("allowed-tools:"))
+            }),
     };
     // The trust dialog is only ever shown in interactive sessions.
     let trusted = flag("trusted", true) && ctx.interactive;
@@ -198,18 +271,12 @@ fn run_case(
     case: &Value,
     default_ctx: Option<&Value>,
     default_mode: Mode,
-) -> Result<(&'static str, Option<String>), Error> {
+) -> Result<(Outcome, Option<String>), Error> {
     let (policy, mode, ctx, call) = read_case(case, default_ctx, default_mode)?;
     let v = evaluate(&policy, mode, &ctx, &call);
-    let decision = match v.outcome {
-        Outcome::Allow => "allow",
-        Outcome::Ask => "ask",
-        Outcome::Deny | Outcome::Unavailable => "deny",
-        Outcome::Classifier => "classifier",
-    };
     let rule = v
         .rule
         .and_then(|r| policy.rules.get(r))
         .map(|r| r.text.clone());
-    Ok((decision, rule))
+    Ok((v.outcome, rule))
 }

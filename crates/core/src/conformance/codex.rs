@@ -3,7 +3,10 @@
 //!
 //! Cases live in one `cases` array with a `kind`; each kind is reported as its own section
 //! (`cases/cli`, `cases/core_shell_wrapper`) so a regression names the layer it broke. A load
-//! error is judged by the decision alone (`load_error`); the CLI's error text is informational.
+//! error is judged by the decision (`load_error`) and, in a recording of today's CLI
+//! (`codex-real.json`, with `meta`), by the CLI's error text as well (lines compared without
+//! trailing spaces); the pinned file's texts came from an older build and are informational.
+//! A case's `cwd` is the CLI's working directory for resolving a relative program.
 
 use super::SectionReport;
 use crate::codex::shell::ShellCheck;
@@ -18,6 +21,9 @@ pub(crate) fn run(doc: &Value) -> Result<Vec<SectionReport>, Error> {
             "a codex conformance file needs a \"cases\" array",
         ));
     };
+    // A recording of today's CLI (`meta.codex_version`, e.g. `codex-real.json`): its load
+    // errors' stderr is compared too. The pinned file's texts come from an older build.
+    let recorded = doc.get("meta").is_some();
     let mut reports: Vec<SectionReport> = Vec::new();
     for (i, case) in cases.iter().enumerate() {
         let kind = case.get("kind").and_then(Value::as_str).unwrap_or("?");
@@ -31,7 +37,7 @@ pub(crate) fn run(doc: &Value) -> Result<Vec<SectionReport>, Error> {
         };
         let report = &mut reports[idx];
         let result = match kind {
-            "cli" => cli_case(case),
+            "cli" => cli_case(case, recorded),
             "core_shell_wrapper" => shell_case(case),
             other => Err((format!("unknown kind \"{other}\""), String::new())),
         };
@@ -114,7 +120,7 @@ fn load(case: &Value) -> Result<Result<Policy, String>, (String, String)> {
     Ok(Policy::parse_files(files).map_err(|e| e.cli_text()))
 }
 
-fn cli_case(case: &Value) -> CaseResult {
+fn cli_case(case: &Value, recorded: bool) -> CaseResult {
     let command = strings(case.get("command"))
         .ok_or(("a \"command\" token list".to_string(), "none".to_string()))?;
     let expected_decision = case.get("decision").cloned().unwrap_or(Value::Null);
@@ -122,7 +128,14 @@ fn cli_case(case: &Value) -> CaseResult {
         Ok(p) => p,
         Err(text) => {
             return if expected_decision.as_str() == Some("load_error") {
-                Ok(())
+                // Recordings of the real CLI carry its stderr: the text must agree too.
+                match case.get("error").and_then(Value::as_str) {
+                    Some(want) if recorded && trim_lines(want) != trim_lines(&text) => Err((
+                        format!("error = {}", want.trim_end()),
+                        format!("error = {}", text.trim_end()),
+                    )),
+                    _ => Ok(()),
+                }
             } else {
                 Err((
                     format!("decision = {}", expected_decision.to_json()),
@@ -142,7 +155,8 @@ fn cli_case(case: &Value) -> CaseResult {
         &command,
         &MatchOptions {
             resolve_host_executables: resolve,
-            cwd: None,
+            // Recordings give the CLI's working directory where a relative program resolves.
+            cwd: case.get("cwd").and_then(Value::as_str).map(str::to_string),
         },
     );
     same(
@@ -167,6 +181,15 @@ fn cli_case(case: &Value) -> CaseResult {
         }
     }
     Ok(())
+}
+
+/// Text compared line by line without trailing spaces (the CLI pads some source lines).
+fn trim_lines(s: &str) -> String {
+    s.trim_end()
+        .lines()
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn argv_json(v: &[String]) -> String {

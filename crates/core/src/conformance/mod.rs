@@ -29,6 +29,18 @@ pub struct Failure {
     pub got: String,
 }
 
+/// One case where the documentation and the recorded CLI disagree (a `drift` section): not a
+/// failure, the engine follows the CLI.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DriftCase {
+    /// The case's id and call, shortly.
+    pub input: String,
+    /// What the docs state (`allow`, `ask`, `deny`).
+    pub docs: String,
+    /// What the real CLI did (and permlab computes).
+    pub cli: String,
+}
+
 /// The tally for one section of one file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SectionReport {
@@ -40,6 +52,9 @@ pub struct SectionReport {
     pub passed: usize,
     /// Every case that does not.
     pub failures: Vec<Failure>,
+    /// A `drift` section: the cases where the docs and the recorded CLI disagree (each also
+    /// counted in `passed`; empty in every other section).
+    pub drift: Vec<DriftCase>,
 }
 
 impl SectionReport {
@@ -50,6 +65,7 @@ impl SectionReport {
             section: section.to_string(),
             passed: 0,
             failures: Vec::new(),
+            drift: Vec::new(),
         }
     }
 

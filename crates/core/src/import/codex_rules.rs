@@ -70,6 +70,16 @@ pub(super) fn import_text(name: &str, text: &str) -> Result<Imported, Error> {
                 .collect();
         }
         let shown = patterns.first().map(|p| p.join(" ")).unwrap_or_default();
+        if rule.canonical && !too_many {
+            warnings.push(ImportWarning {
+                at: at.clone(),
+                rule: Some(shown.clone()),
+                message: "canonical_matching=True: Codex case-folds every token (`GIT Push` \
+                          matches), the table's rows match the folded pattern exactly"
+                    .into(),
+                dropped: false,
+            });
+        }
         if too_many {
             warnings.push(ImportWarning {
                 at,

@@ -21,11 +21,13 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 /// The fixture files and the names the panel shows.
-const FILES: [(&str, &str); 5] = [
+const FILES: [(&str, &str); 7] = [
     ("OpenCode", "opencode"),
     ("Claude Code", "claude-code"),
+    ("Claude Code CLI 2.1.332", "claude-code-real"),
     ("CoreCoder", "corecoder"),
     ("Codex", "codex"),
+    ("Codex CLI 0.171.0", "codex-real"),
     ("lcc", "lcc"),
 ];
 

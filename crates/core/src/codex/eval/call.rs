@@ -11,6 +11,7 @@ pub(super) const PREFIX_RULE: Sig = &[
     ("match", false),
     ("not_match", false),
     ("justification", false),
+    ("canonical_matching", false),
 ];
 pub(super) const NETWORK_RULE: Sig = &[
     ("host", true),
@@ -211,6 +212,19 @@ impl Interp<'_> {
                 span,
                 format!(
                     "Type of parameter `{param}` doesn't match, expected `str`, actual `{}`",
+                    other.desc()
+                ),
+            )),
+        }
+    }
+
+    pub(super) fn want_bool(&self, param: &str, v: &Value, span: Span) -> R<bool> {
+        match v {
+            Value::Bool(b) => Ok(*b),
+            other => Err(self.err(
+                span,
+                format!(
+                    "Type of parameter `{param}` doesn't match, expected `bool`, actual `{}`",
                     other.desc()
                 ),
             )),

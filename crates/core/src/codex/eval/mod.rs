@@ -19,11 +19,11 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use super::diag::{Diag, DiagKind, LoadError, Span};
-use super::lexer::{lex, FPart};
+use super::lexer::lex;
 use super::policy::{Decision, NetworkRule, PatternToken, PendingExamples, Policy, PrefixRule};
 use super::shlex;
 use super::syntax::Expr;
-use super::syntax::{parse, Arg, BinOp, Clause, ExprKind, FnDef, Stmt, Target};
+use super::syntax::{parse, Arg, BinOp, Clause, ExprKind, FSeg, FnDef, Stmt, Target};
 
 /// Largest list or string a file may build (on top of the cumulative [`Limits`]).
 const MAX_LEN: usize = 1_000_000;
@@ -549,7 +549,7 @@ impl Interp<'_> {
         match Self::container_id(v) {
             Some(id) if self.iterating.contains(&id) => Err(self.err(
                 span,
-                "This operation mutate an iterable for an iterator while iterating.",
+                "This operation mutates an iterable for an iterator while iterating.",
             )),
             _ => Ok(()),
         }
@@ -595,10 +595,15 @@ impl Interp<'_> {
                 let mut out = String::new();
                 for p in parts {
                     match p {
-                        FPart::Lit(s) => out.push_str(s),
-                        FPart::Var(n, span) => {
+                        FSeg::Lit(s) => out.push_str(s),
+                        FSeg::Var(n, span) => {
                             let v = self.var(n, *span, scope)?.to_str();
                             self.alloc(v.len(), *span)?;
+                            out.push_str(&v);
+                        }
+                        FSeg::Expr(e) => {
+                            let v = self.eval(e, scope)?.to_str();
+                            self.alloc(v.len(), e.span)?;
                             out.push_str(&v);
                         }
                     }
@@ -665,7 +670,16 @@ impl Interp<'_> {
                 Value::Dict(Rc::new(RefCell::new(out)))
             }
             ExprKind::Call(f, args) => {
-                let fv = self.eval(f, scope)?;
+                // A missing method is reported over the whole call (codex 0.171.0).
+                let fv = match &f.kind {
+                    ExprKind::Attr(..) => self.eval(f, scope).map_err(|mut d| {
+                        if d.message.contains("has no attribute") {
+                            d.span = e.span;
+                        }
+                        d
+                    })?,
+                    _ => self.eval(f, scope)?,
+                };
                 let mut pos = Vec::new();
                 let mut named: Vec<(String, Value)> = Vec::new();
                 for a in args {

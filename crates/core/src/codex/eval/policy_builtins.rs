@@ -1,6 +1,7 @@
 //! The three policy built-ins: `prefix_rule`, `network_rule` and `host_executable`.
 
 use super::*;
+use crate::codex::case_fold;
 
 impl Interp<'_> {
     pub(super) fn prefix_rule(
@@ -28,6 +29,11 @@ impl Interp<'_> {
             .as_ref()
             .map(|v| self.want_str("justification", v, span))
             .transpose()?;
+        let canonical = a[5]
+            .as_ref()
+            .map(|v| self.want_bool("canonical_matching", v, span))
+            .transpose()?
+            .unwrap_or(false);
 
         let decision = match decision {
             Some(raw) => Decision::parse(&raw)
@@ -70,6 +76,18 @@ impl Interp<'_> {
         }
         let matches = self.examples(matches.unwrap_or_default(), span)?;
         let not_matches = self.examples(not_matches.unwrap_or_default(), span)?;
+        if canonical {
+            // codex 0.171.0: every pattern token is stored case-folded (the command's tokens
+            // are folded when they are compared).
+            for t in &mut tokens {
+                *t = match std::mem::replace(t, PatternToken::Single(String::new())) {
+                    PatternToken::Single(s) => PatternToken::Single(case_fold(&s)),
+                    PatternToken::Alts(a) => {
+                        PatternToken::Alts(a.iter().map(|s| case_fold(s)).collect())
+                    }
+                };
+            }
+        }
         let first = tokens.remove(0);
         let heads = match first {
             PatternToken::Single(s) => vec![s],
@@ -109,6 +127,7 @@ impl Interp<'_> {
                 rest: tokens.clone(),
                 decision,
                 justification: justification.as_deref().map(str::to_string),
+                canonical,
             });
         }
         let end = self.policy.rules().len();
@@ -271,7 +290,10 @@ impl Interp<'_> {
                 ));
             };
             if !raw.starts_with('/') && !raw.starts_with("~/") {
-                return Err(self.err(span, format!("invalid rule: host_executable paths must be absolute or use `~/...` home-relative syntax (got {raw}): path is not absolute")));
+                return Err(self.err(
+                    span,
+                    format!("invalid rule: host_executable paths must be absolute (got {raw})"),
+                ));
             }
             let base = raw.trim_end_matches('/').rsplit('/').next().unwrap_or("");
             if base != &*name {

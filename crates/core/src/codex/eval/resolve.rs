@@ -192,10 +192,12 @@ impl Resolver {
             }
             ExprKind::FStr(parts) => {
                 for p in parts {
-                    if let FPart::Var(n, span) = p {
-                        if !self.known(n) {
+                    match p {
+                        FSeg::Var(n, span) if !self.known(n) => {
                             return Err(self.not_found(n, *span));
                         }
+                        FSeg::Expr(e) => self.expr(e)?,
+                        _ => {}
                     }
                 }
                 Ok(())

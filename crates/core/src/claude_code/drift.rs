@@ -1,0 +1,162 @@
+//! Where Claude Code's documentation and the real CLI disagree, as data the lesson can show.
+//!
+//! The engine decides as the recorded CLI ([`CLI_VERSION`], recorded on [`RECORDED`]) does; the
+//! documentation (pinned [`DOCS_DATE`]) is what `claude-code.json` states. Every recorded case
+//! whose `doc_decision` (or the docs file's `decision` for the same case id) differs from the
+//! CLI's answer is one [`DocDrift`], e.g. `Bash(rm *)` and `/bin/rm -rf build`: "docs: ask ·
+//! CLI 2.1.332: deny" (the docs say a deny rule misses the absolute path; the CLI normalises the
+//! command name first). A removed tool (`unavailable`) is no drift from a documented `deny`.
+//!
+//! The list is generated from `fixtures/conformance/claude-code-real.json` and
+//! `claude-code-recorded.json` into `drift_data.rs` when a recording is added; a test re-derives
+//! it from the files, so it cannot go stale. The docs-file runner reports these cases in its
+//! `drift` section instead of as failures.
+//!
+//! ```
+//! use permlab_core::claude_code::drift;
+//! use permlab_core::Decision;
+//! let d = drift::find("wild-word-boundary-lsof").unwrap();
+//! assert_eq!((d.docs, d.cli), (Decision::Ask, Decision::Allow));
+//! assert_eq!(d.label(), "docs: ask · CLI 2.1.332: allow");
+//! assert!(drift::all().len() >= 5);
+//! ```
+
+use crate::Decision;
+
+#[path = "drift_data.rs"]
+mod data;
+
+/// The Claude Code CLI version the engine reproduces.
+pub const CLI_VERSION: &str = "2.1.332";
+/// When that CLI was recorded.
+pub const RECORDED: &str = "2026-12-01";
+/// The date of the documentation `claude-code.json` follows.
+pub const DOCS_DATE: &str = "2026-10-08";
+
+/// One call whose documented answer differs from the real CLI's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DocDrift {
+    /// The case id in the conformance files.
+    pub id: &'static str,
+    /// The call, shortly: `Bash: /bin/rm -rf build`, `Skill: {"skill": "commit"}`.
+    pub call: &'static str,
+    /// The case's permission rules, `deny Bash(rm *); allow …` (`(no rules)` when none).
+    pub rules: &'static str,
+    /// What the documentation states.
+    pub docs: Decision,
+    /// What CLI [`CLI_VERSION`] did (and the engine computes).
+    pub cli: Decision,
+    /// The fixture file that recorded it.
+    pub file: &'static str,
+}
+
+impl DocDrift {
+    /// `docs: ask · CLI 2.1.332: deny`.
+    pub fn label(&self) -> String {
+        format!("docs: {} · CLI {CLI_VERSION}: {}", self.docs, self.cli)
+    }
+
+    /// `文档写的是 ask · CLI 2.1.332 实测 deny`.
+    ///
+    /// ```
+    /// let d = permlab_core::claude_code::drift::find("wild-word-boundary-lsof").unwrap();
+    /// assert_eq!(d.label_zh(), "文档写的是 ask · CLI 2.1.332 实测 allow");
+    /// ```
+    pub fn label_zh(&self) -> String {
+        format!(
+            "文档写的是 {} · CLI {CLI_VERSION} 实测 {}",
+            self.docs, self.cli
+        )
+    }
+}
+
+/// Every known drift, in file order.
+pub fn all() -> &'static [DocDrift] {
+    data::DRIFT
+}
+
+/// The drift recorded for the case `id`, if any.
+pub fn find(id: &str) -> Option<&'static DocDrift> {
+    data::DRIFT.iter().find(|d| d.id == id)
+}
+
+/// The drift recorded for this exact Bash command (the first, when several cases share it).
+///
+/// ```
+/// let d = permlab_core::claude_code::drift::for_bash("lsof -i :8080").unwrap();
+/// assert_eq!(d.rules, "deny Bash(ls *)");
+/// ```
+pub fn for_bash(command: &str) -> Option<&'static DocDrift> {
+    data::DRIFT
+        .iter()
+        .find(|d| d.call.strip_prefix("Bash: ") == Some(command))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::{self, Value};
+
+    fn decision(s: &str) -> Decision {
+        match s {
+            "allow" => Decision::Allow,
+            "ask" => Decision::Ask,
+            "deny" => Decision::Deny,
+            "unavailable" => Decision::Unavailable,
+            other => panic!("unknown decision {other}"),
+        }
+    }
+
+    /// The generated table is exactly what the fixture files say, in their order.
+    #[test]
+    fn the_table_is_what_the_recordings_say() {
+        let docs = json::parse(include_str!(
+            "../../../../fixtures/conformance/claude-code.json"
+        ))
+        .unwrap();
+        let docs: Vec<(String, String)> = docs
+            .get("cases")
+            .and_then(Value::as_array)
+            .unwrap()
+            .iter()
+            .map(|c| {
+                let s = |k: &str| c.get(k).and_then(Value::as_str).unwrap().to_string();
+                (s("id"), s("decision"))
+            })
+            .collect();
+        let mut want = Vec::new();
+        for (file, text) in [
+            (
+                "claude-code-real.json",
+                include_str!("../../../../fixtures/conformance/claude-code-real.json"),
+            ),
+            (
+                "claude-code-recorded.json",
+                include_str!("../../../../fixtures/conformance/claude-code-recorded.json"),
+            ),
+        ] {
+            let doc = json::parse(text).unwrap();
+            for c in doc.get("cases").and_then(Value::as_array).unwrap() {
+                let id = c.get("id").and_then(Value::as_str).unwrap();
+                let cli = c.get("decision").and_then(Value::as_str).unwrap();
+                let stated = c.get("doc_decision").and_then(Value::as_str).or_else(|| {
+                    if c.get("variant_of").is_some() {
+                        return None;
+                    }
+                    docs.iter().find(|(i, _)| i == id).map(|(_, d)| d.as_str())
+                });
+                let Some(stated) = stated else { continue };
+                let removed = stated == "deny" && cli == "unavailable";
+                if stated != cli && !removed {
+                    want.push((id.to_string(), decision(stated), decision(cli), file));
+                }
+            }
+        }
+        let got: Vec<(String, Decision, Decision, &str)> = all()
+            .iter()
+            .map(|d| (d.id.to_string(), d.docs, d.cli, d.file))
+            .collect();
+        assert_eq!(got, want, "regenerate drift_data.rs from the fixtures");
+        assert!(all().iter().all(|d| d.docs != d.cli));
+    }
+}
