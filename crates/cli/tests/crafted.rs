@@ -436,14 +436,25 @@ fn a_conformance_case_that_is_not_an_object_is_unusable_input() {
     );
 }
 
-/// A lesson whose `n` answers are all wrong (bash is denied, the author expects allow).
+/// A lesson whose `n` answers are all wrong (bash is denied, the author expects allow), in
+/// presets of at most 5 000 calls (a list of calls has a limit of its own, `lesson::Limits`).
 fn wrong_answers(n: usize) -> String {
     let calls: Vec<String> = (0..n)
         .map(|i| format!("{{\"tool\": \"bash\", \"input\": \"ls {i}\", \"expect\": {{\"first-match\": \"allow\"}}}}"))
         .collect();
+    let presets: Vec<String> = calls
+        .chunks(5_000)
+        .enumerate()
+        .map(|(k, chunk)| {
+            format!(
+                "{{\"id\": \"p{k}\", \"rules\": [{{\"tool\": \"bash\", \"pattern\": \"*\", \"action\": \"deny\"}}],\n\"calls\": [\n{}\n]}}",
+                chunk.join(",\n")
+            )
+        })
+        .collect();
     format!(
-        "{{\"title\": \"t\", \"language\": \"en\", \"mode\": \"quiz\", \"engines\": [\"first-match\"],\n\"presets\": [{{\"id\": \"p\", \"rules\": [{{\"tool\": \"bash\", \"pattern\": \"*\", \"action\": \"deny\"}}],\n\"calls\": [\n{}\n]}}]}}",
-        calls.join(",\n")
+        "{{\"title\": \"t\", \"language\": \"en\", \"mode\": \"quiz\", \"engines\": [\"first-match\"],\n\"presets\": [{}]}}",
+        presets.join(",\n")
     )
 }
 
@@ -459,7 +470,7 @@ fn check_is_linear_in_the_wrong_answers() {
         "{stdout}"
     );
     assert!(
-        stdout.contains(":20003:65: preset p, call #20000 `bash: ls 19999`, first-match: expected allow, engines say deny (rule #1 bash * deny)"),
+        stdout.contains(":20012:65: preset p3, call #5000 `bash: ls 19999`, first-match: expected allow, engines say deny (rule #1 bash * deny)"),
         "each wrong answer is located: {}",
         &stdout[stdout.len().saturating_sub(400)..]
     );
