@@ -1,6 +1,6 @@
 //! One widget instance as plain Rust: what the learner sees ([`Widget`]) and what each of their
-//! actions does to it ([`Widget::act`]). No DOM here: [`crate::dom`] turns clicks and keys into
-//! [`Msg`]s and [`crate::view`] turns the widget into HTML, so everything between is tested
+//! actions does to it ([`Widget::act`]). No DOM here: [`crate::ui`]'s components turn clicks
+//! and keys into [`Msg`]s and show the widget region by region, so everything between is tested
 //! natively. Every verdict comes from [`compute`] (the core's engines).
 
 use std::rc::Rc;
@@ -1600,17 +1600,6 @@ mod tests {
         let t0 = std::time::Instant::now();
         w.act(Msg::GripKey(RuleId(1), "ArrowDown".into(), true));
         eprintln!("move {:?}", t0.elapsed());
-        let t0 = std::time::Instant::now();
-        let mut h = crate::html::H::default();
-        crate::view::rules_table(&w, 1_000, &mut h);
-        eprintln!("first chunk {:?} ({} bytes)", t0.elapsed(), h.s.len());
-        for r in crate::view::REGIONS {
-            let t0 = std::time::Instant::now();
-            if r != "rules" {
-                let _ = crate::view::region(&w, r);
-            }
-            eprintln!("{r} {:?}", t0.elapsed());
-        }
         let t0 = std::time::Instant::now();
         let _ = w.snapshot();
         eprintln!("snapshot {:?}", t0.elapsed());

@@ -22,7 +22,8 @@ pub mod persist;
 pub mod presets;
 pub mod scenes;
 pub mod state;
-pub mod view;
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
 mod web;
 
 pub use app::{Config, Widget};
@@ -39,7 +40,8 @@ pub struct Handle {
 }
 
 enum Mounted {
-    Table(Rc<dom::Mounted>),
+    #[cfg(target_arch = "wasm32")]
+    Table(ui::Mounted),
     Scene(Rc<dom::MountedScene>),
 }
 
@@ -48,7 +50,8 @@ impl Handle {
     /// Removes the widget and puts the placeholder's own content back.
     pub fn unmount(&mut self) {
         match self.inner.take() {
-            Some(Mounted::Table(m)) => dom::unmount(&m),
+            #[cfg(target_arch = "wasm32")]
+            Some(Mounted::Table(mut m)) => ui::unmount(&mut m),
             Some(Mounted::Scene(m)) => dom::unmount_scene(&m),
             None => {}
         }
@@ -65,7 +68,13 @@ fn mount_host(host: web_sys::HtmlElement, config: Config) -> Mounted {
             .unwrap_or_else(|| Box::new(scenes::Unknown(slug.clone())));
         return Mounted::Scene(dom::mount_scene(host, scene, config.lang, &slug));
     }
-    Mounted::Table(dom::mount(host, config))
+    #[cfg(target_arch = "wasm32")]
+    return Mounted::Table(ui::mount(host, config));
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = (host, config);
+        unreachable!("the table mounts only in the browser")
+    }
 }
 
 fn config_of(host: &web_sys::HtmlElement, index: usize, lesson: Option<String>) -> Config {
