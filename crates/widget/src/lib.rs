@@ -20,6 +20,7 @@ pub mod html;
 pub mod i18n;
 pub mod persist;
 pub mod presets;
+pub mod protocol;
 pub mod scenes;
 pub mod state;
 #[cfg(target_arch = "wasm32")]

@@ -29,6 +29,7 @@ use wasm_bindgen::JsCast;
 use crate::app::{Drag, Msg, Widget};
 use crate::i18n::{one_line, Lang, S};
 use crate::presets;
+use crate::protocol::{Reply, Request};
 use crate::state::Guess;
 use crate::web;
 
@@ -79,7 +80,7 @@ pub struct Ctx {
     /// The widget's root element.
     root: NodeRef<html::Section>,
     /// The request the worker is reading (so it is sent once).
-    asked: StoredValue<Option<String>, LocalStorage>,
+    asked: StoredValue<Option<Request>, LocalStorage>,
     /// The worker of a running self-check or import.
     workers: StoredValue<Vec<web_sys::Worker>, LocalStorage>,
 }
@@ -228,13 +229,12 @@ fn after(ctx: Ctx) {
         // The verdicts are in: measure up to the frame that shows them.
         request_animation_frame(|| web::mark_end("pl-reorder-frame"));
     }
-    for (request, import) in [(import, true), (lesson, false)] {
-        let Some(request) = request else { continue };
+    for request in [import, lesson].into_iter().flatten() {
         if ctx.asked.with_value(|a| a.as_ref() == Some(&request)) {
             continue;
         }
         ctx.asked.set_value(Some(request.clone()));
-        ask_worker(ctx, request, import);
+        ask_worker(ctx, request);
     }
 }
 
@@ -264,36 +264,26 @@ fn refocus(ctx: Ctx, key: String) {
 }
 
 /// Sends `request` to the worker (it has the Starlark interpreter the page leaves out) and
-/// hands its answer to the widget: an import's (`import`) or a lesson's.
-fn ask_worker(ctx: Ctx, request: String, import: bool) {
+/// hands its answer to the widget: an import's or a lesson's.
+fn ask_worker(ctx: Ctx, request: Request) {
     let script = web::absolute_url(&ctx.w.with_untracked(|w| w.config.selfcheck.clone()));
-    let failed = move |e: String| {
-        let e = permlab_core::json::Value::from(e).to_json();
-        if import {
-            format!("{{\"import\": {{\"error\": {e}}}}}")
-        } else {
-            format!("{{\"error\": {e}}}")
-        }
-    };
-    let answer = move |reply: String| {
+    let import = matches!(request, Request::Import { .. });
+    let answer = move |reply: Result<Reply, String>| {
+        let msg = match reply {
+            Ok(Reply::Import { result }) => Msg::ImportReply(result),
+            Ok(Reply::Lesson { result }) => Msg::LessonReply(result),
+            Ok(_) => return,
+            Err(e) if import => Msg::ImportReply(Err(e)),
+            Err(e) => Msg::LessonReply(Err(e)),
+        };
         ctx.asked.set_value(None);
-        act(
-            ctx,
-            if import {
-                Msg::ImportReply(reply)
-            } else {
-                Msg::LessonReply(reply)
-            },
-        );
+        act(ctx, msg);
     };
-    let started = web::run_worker(&script, &request, move |msg| match msg {
-        Ok(text) if text == "done" => {}
-        Ok(text) => answer(text),
-        Err(e) => answer(failed(e)),
-    });
-    match started {
+    let answer = std::rc::Rc::new(answer);
+    let a = answer.clone();
+    match web::run_worker(&script, &request, move |r| a(r)) {
         Ok(wk) => ctx.workers.update_value(|v| v.push(wk)),
-        Err(e) => answer(failed(e)),
+        Err(e) => answer(Err(e)),
     }
 }
 
@@ -1411,10 +1401,14 @@ fn self_check(ctx: Ctx) {
         w.checking = true;
         w.checks.clear();
     });
-    let started = web::run_worker(&script, &base, move |msg| {
+    let request = Request::SelfCheck { base };
+    let started = web::run_worker(&script, &request, move |msg| {
         ctx.w.update(|w| match msg {
-            Ok(text) if text == "done" => w.checking = false,
-            Ok(text) => w.checks.push(crate::app::parse_check(&text)),
+            Ok(Reply::Done) => w.checking = false,
+            Ok(Reply::Check { name, result }) => {
+                w.checks.push(crate::app::check_result(name, result))
+            }
+            Ok(_) => {}
             Err(e) => {
                 w.checking = false;
                 w.checks.push((failed.to_string(), Err(e)));
