@@ -12,6 +12,8 @@
 
 #![forbid(unsafe_code)]
 
+#[cfg(target_arch = "wasm32")]
+pub mod api;
 pub mod app;
 pub mod compute;
 mod dom;
@@ -99,11 +101,22 @@ fn config_of(host: &web_sys::HtmlElement, index: usize, lesson: Option<String>) 
     }
 }
 
-/// Mounts a widget in `element`. `lesson` is a table in the fixtures format (else the
-/// element's `data-lesson` selector, else the built-in presets). The element's attributes
+/// Mounts a widget in `element`. `lesson` is a lesson (lesson format) or a table (fixtures
+/// format), as an object or as its JSON text (else the element's `data-lesson` selector, else
+/// the built-in presets). The element's attributes
 /// configure it as for [`mount_all`].
 #[wasm_bindgen]
-pub fn mount(element: web_sys::HtmlElement, lesson: Option<String>) -> Handle {
+pub fn mount(element: web_sys::HtmlElement, lesson: JsValue) -> Handle {
+    // A lesson object is read as its JSON text (the lesson reader says where it is wrong).
+    let lesson = if lesson.is_undefined() || lesson.is_null() {
+        None
+    } else if let Some(text) = lesson.as_string() {
+        Some(text)
+    } else {
+        js_sys::JSON::stringify(&lesson)
+            .ok()
+            .and_then(|s| s.as_string())
+    };
     let config = config_of(&element, 0, lesson);
     Handle {
         inner: Some(mount_host(element, config)),

@@ -26,11 +26,12 @@ use permlab_core::claude_code::eval::{Blocker, Decider};
 use permlab_core::{claude_code, codex, Action, Decision, EngineId, Reason, RuleId};
 use wasm_bindgen::JsCast;
 
+use crate::api::Event;
 use crate::app::{Drag, Msg, Widget};
 use crate::i18n::{one_line, Lang, S};
 use crate::presets;
 use crate::protocol::{Reply, Request};
-use crate::state::Guess;
+use crate::state::{Change, Guess};
 use crate::web;
 
 /// Rows added to the DOM per frame: a 10 000-row table appears in slices and the page keeps
@@ -81,6 +82,9 @@ pub struct Ctx {
     root: NodeRef<html::Section>,
     /// The request the worker is reading (so it is sent once).
     asked: StoredValue<Option<Request>, LocalStorage>,
+    /// The (call, engine) pairs revealed so far in a quiz, and whether `permlab:complete` was
+    /// sent.
+    done: StoredValue<(std::collections::HashSet<(usize, EngineId)>, bool), LocalStorage>,
     /// The worker of a running self-check or import.
     workers: StoredValue<Vec<web_sys::Worker>, LocalStorage>,
 }
@@ -188,10 +192,97 @@ fn sync_rows(ctx: Ctx) {
 /// region, focus, the worker, the reorder benchmark's frame mark). Returns what
 /// [`Widget::act`] returns (`false`: the key was not for the widget).
 pub fn act(ctx: Ctx, msg: Msg) -> bool {
+    let probe = match &msg {
+        Msg::Guess(e, _) | Msg::Reveal(e) => Some(*e),
+        _ => None,
+    };
+    let (log0, was_revealed) = ctx.w.with_untracked(|w| {
+        (
+            w.lab.log().len(),
+            probe.is_some_and(|e| w.lab.is_revealed(e)),
+        )
+    });
+    let kind = msg.clone();
     let mut handled = true;
     ctx.w.update(|w| handled = w.act(msg));
     after(ctx);
+    let events = ctx
+        .w
+        .with_untracked(|w| events_of(ctx, w, &kind, log0, was_revealed));
+    if let Some(host) = ctx.root.get_untracked().and_then(|r| r.parent_element()) {
+        for e in events {
+            e.dispatch(&host);
+        }
+    }
     handled
+}
+
+fn guess_slug(g: Guess) -> &'static str {
+    match g {
+        Guess::Skip => "skip",
+        Guess::Verdict(d) => d.as_str(),
+    }
+}
+
+/// What the host page hears about an action (see [`crate::api::Event`]).
+fn events_of(ctx: Ctx, w: &Widget, msg: &Msg, log0: usize, was_revealed: bool) -> Vec<Event> {
+    let mut out = Vec::new();
+    match msg {
+        Msg::Guess(e, g) if !was_revealed && w.lab.guess(*e) == Some(*g) => {
+            out.push(Event::Guess {
+                engine: e.slug(),
+                guess: guess_slug(*g),
+            })
+        }
+        Msg::Reveal(e) if !was_revealed && w.lab.is_revealed(*e) => {
+            let verdict = w.eval(*e).map(|v| v.decision).unwrap_or(Decision::Ask);
+            let guess = w.lab.guess(*e);
+            out.push(Event::Reveal {
+                engine: e.slug(),
+                guess: guess.map_or("skip", guess_slug),
+                verdict: verdict.as_str(),
+                correct: guess == Some(Guess::Verdict(verdict)),
+            });
+            if w.quiz() {
+                let call = w.calls.iter().position(|c| c == w.lab.call());
+                let shown = w.shown();
+                let complete = ctx.done.try_update_value(|done| {
+                    if let Some(i) = call {
+                        done.0.insert((i, *e));
+                    }
+                    let all =
+                        (0..w.calls.len()).all(|i| shown.iter().all(|e| done.0.contains(&(i, *e))));
+                    let first = all && !done.1;
+                    done.1 |= all;
+                    first
+                });
+                if complete == Some(true) {
+                    out.push(Event::Complete {
+                        calls: w.calls.len(),
+                        engines: shown.len(),
+                    });
+                }
+            }
+        }
+        _ => {}
+    }
+    if w.lab.log().len() > log0 {
+        if let Some(entry) = w.lab.log().last() {
+            let (change, from, to) = match entry.change {
+                Change::Move { from, to, .. } => ("move", Some(from), Some(to)),
+                Change::Reverse => ("reverse", None, None),
+                Change::Undo => ("undo", None, None),
+                Change::Reset => ("reset", None, None),
+            };
+            out.push(Event::Reorder {
+                change,
+                from,
+                to,
+                flipped: entry.flipped.iter().map(|f| f.engine.slug()).collect(),
+            });
+        }
+    }
+    out
 }
 
 /// Changes the model without waking the regions (a lift's target, a drag's position: only the
@@ -314,6 +405,7 @@ pub fn App(widget: Widget) -> impl IntoView {
         limit: RwSignal::new(CHUNK),
         root: NodeRef::new(),
         asked: StoredValue::new_local(None),
+        done: StoredValue::new_local(Default::default()),
         workers: StoredValue::new_local(Vec::new()),
     };
     sync_rows(ctx);
