@@ -160,7 +160,7 @@ fn sync_rows(ctx: Ctx) {
         )
     });
     let n = order.len();
-    ctx.shown.update_value(|before| {
+    let touch: Vec<usize> = ctx.shown.with_value(|before| {
         let mut touch: Vec<usize> = Vec::new();
         if before.load_rev == load_rev && before.order.len() == n {
             touch.extend((0..n).filter(|&i| before.order[i] != order[i]));
@@ -169,23 +169,26 @@ fn sync_rows(ctx: Ctx) {
         touch.extend(marked.iter().map(|m| m.0));
         touch.sort_unstable();
         touch.dedup();
-        ctx.rows.with_value(|rows| {
-            for i in touch {
-                let Some(id) = order.get(i) else { continue };
-                if let Some(sig) = rows.get(&(load_rev, *id)) {
-                    let v = row_view(&marked, i, n);
-                    if sig.with_untracked(|old| *old != v) {
-                        sig.set(v);
-                    }
-                }
-            }
-        });
-        *before = Shown {
-            load_rev,
-            order,
-            marked,
-        };
+        touch
     });
+    let changed: Vec<(RwSignal<RowView>, RowView)> = ctx.rows.with_value(|rows| {
+        touch
+            .into_iter()
+            .filter_map(|i| {
+                let sig = *rows.get(&(load_rev, *order.get(i)?))?;
+                let v = row_view(&marked, i, n);
+                sig.with_untracked(|old| *old != v).then_some((sig, v))
+            })
+            .collect()
+    });
+    ctx.shown.set_value(Shown {
+        load_rev,
+        order,
+        marked,
+    });
+    for (sig, v) in changed {
+        sig.set(v);
+    }
 }
 
 /// Applies one learner action, then does what the action asks of the outside world (live
@@ -306,10 +309,11 @@ fn after(ctx: Ctx) {
             )
         })
         .unwrap_or_default();
-    if ctx.shown.with_value(|s| s.load_rev != load_rev) {
+    let reloaded = ctx.shown.with_value(|s| s.load_rev != load_rev);
+    sync_rows(ctx);
+    if reloaded {
         ctx.limit.set(CHUNK);
     }
-    sync_rows(ctx);
     if ctx.announce.with_untracked(|a| *a != announce) {
         ctx.announce.set(announce);
     }
