@@ -4,11 +4,18 @@
 //! the core; this crate only presents it.
 //!
 //! Plain-Rust modules (tested natively): [`app`] (one widget's state and what each learner
-//! action does), [`view`] (that state as HTML, region by region, through [`html`]'s escaping
-//! builder), [`state`] (order, undo, guesses, stepper, reorder log), [`i18n`] (every string,
-//! zh-CN and en), [`persist`] + [`hash`] (the URL hash), [`presets`] (the lesson's tables and
-//! calls) and [`compute`] (the engines, compiled once per order). `dom` is the browser glue
-//! and `web` the few browser calls.
+//! action does: the model), [`state`] (order, undo, guesses, stepper, reorder log), [`i18n`]
+//! (every string, zh-CN and en), [`persist`] + [`hash`] (the URL hash), [`presets`] (the
+//! lesson's tables and calls), [`compute`] (the engines, compiled once per order) and
+//! [`protocol`] (the typed worker protocol: `Request`/`Reply` through `serde-wasm-bindgen`).
+//!
+//! In the browser only (wasm32): `ui` is the table widget as Leptos 0.8 CSR components — the
+//! [`Widget`] in one signal, a `Memo` per region, keyed rows with their own signals — and
+//! `api` the JS API (`evaluate`, the `permlab:*` events). `dom` hosts the scenes (their own
+//! bundle, feature `scenes`) and `web` holds the few browser calls.
+//!
+//! Exported to JavaScript: [`mount`] (an element and a lesson object or its JSON text →
+//! [`Handle`]), [`mount_all`], `evaluate` (see `api`).
 
 #![forbid(unsafe_code)]
 
