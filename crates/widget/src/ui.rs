@@ -787,7 +787,7 @@ fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoView {
             e.prevent_default();
         }
         let pointer = e.pointer_id();
-        let from = pos();
+        let from = view.with_untracked(|v| v.pos);
         touch(ctx, |w| {
             w.drag = Some(Drag {
                 id,
