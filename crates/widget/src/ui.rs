@@ -1665,3 +1665,13 @@ pub fn unmount(m: &mut Mounted) {
         let _ = m.host.append_child(&m.original);
     }
 }
+
+impl Drop for Mounted {
+    /// A handle the page script drops (or the garbage collector frees) leaves the widget on
+    /// the page: only [`unmount`] removes it.
+    fn drop(&mut self) {
+        if let Some(view) = self.view.take() {
+            std::mem::forget(view);
+        }
+    }
+}
