@@ -1151,7 +1151,9 @@ fn ReorderLog(ctx: Ctx) -> impl IntoView {
                 <p class="pl-log-empty">{lang.s(S::LogEmpty)}</p>
             </Show>
             <ol class="pl-log-list">
-                {move || entries.get().into_iter().map(|t| view! { <li class="pl-log-entry">{t}</li> }).collect_view()}
+                <For each=move || { entries.get().into_iter().enumerate().collect::<Vec<_>>() }
+                    key=|e: &(usize, String)| e.clone()
+                    children=|(_, t): (usize, String)| view! { <li class="pl-log-entry">{t}</li> }/>
             </ol>
         </section>
     }
@@ -1307,7 +1309,10 @@ fn Matrix(ctx: Ctx) -> impl IntoView {
                         {EngineId::ALL.iter().map(|e| view! { <th scope="col">{lang.engine(*e)}</th> }).collect_view()}
                     </tr></thead>
                     <tbody>
-                        {move || rows.get().into_iter().enumerate().map(|(i, (label, current, cells))| view! {
+                        // Keyed by the row's content: a reorder replaces only the rows it changed.
+                        <For each=move || { rows.get().into_iter().enumerate().collect::<Vec<_>>() }
+                            key=|row: &(usize, MatrixRow)| row.clone()
+                            children=move |(i, (label, current, cells)): (usize, MatrixRow)| view! {
                             <tr class=if current { "pl-current" } else { "" } data-call=i.to_string()>
                                 <th scope="row">
                                     <button type="button" class="pl-call-pick" aria-pressed=current.to_string()
@@ -1323,7 +1328,7 @@ fn Matrix(ctx: Ctx) -> impl IntoView {
                                     </td>
                                 }).collect_view()}
                             </tr>
-                        }).collect_view()}
+                        }/>
                     </tbody>
                 </table>
             </div>
