@@ -11,7 +11,10 @@ const port = Number(process.env.PERMLAB_E2E_PORT ?? 8181);
 export default defineConfig({
   testDir: resolve(here, 'tests'),
   outputDir: resolve(repo, 'artifacts/test-results'),
-  timeout: 30_000,
+  // Generous limits: on a loaded machine (load 6–19 on 2 cores) a state takes seconds to come;
+  // tests wait for states, and these limits only say when to give up.
+  timeout: 90_000,
+  expect: { timeout: 20_000 },
   fullyParallel: true,
   workers: 2,
   reporter: [['list'], ['json', { outputFile: resolve(repo, 'artifacts/e2e-results.json') }]],

@@ -13,8 +13,15 @@
 // `script-src 'self' 'wasm-unsafe-eval'`.
 //
 // Exports, for pages that mount by hand:
-//   mount(element, lesson?) → Promise<Handle>   mounts now (lesson: a JSON string, else the
-//                                               element's data-lesson)
+//   mount(element, lesson?) → Promise<Handle>   mounts now (lesson: an object or its JSON
+//                                               text, else the element's data-lesson)
+//   evaluate({engine, rules | config, call, context, lang})
+//                           → Promise<{decision, rule, matched, steps, reason}>
+//                                               any engine's verdict (permlab-core), e.g. to
+//                                               check a lesson's answer in page script
+// A mounted widget dispatches bubbling CustomEvents on its element: permlab:guess
+// {engine, guess}, permlab:reveal {engine, guess, verdict, correct}, permlab:reorder
+// {change, from, to, flipped}, permlab:complete {calls, engines} (a quiz fully revealed).
 //   unmount(element)                            removes it, puts the original content back
 //   scan(root = document)                       watches placeholders added after load
 //   load()                                      → Promise of the started wasm module
@@ -128,6 +135,12 @@ export async function mount(el, lesson) {
   handles.set(el, handle);
   el.setAttribute('data-permlab-state', 'mounted');
   return handle;
+}
+
+/** Any engine's verdict for a call (see crates/widget/src/api.rs); loads the wasm if needed. */
+export async function evaluate(input) {
+  const g = await load();
+  return g.evaluate(input);
 }
 
 /** Removes the widget from `el` and puts the placeholder's original content back. */

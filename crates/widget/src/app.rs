@@ -1,6 +1,6 @@
 //! One widget instance as plain Rust: what the learner sees ([`Widget`]) and what each of their
-//! actions does to it ([`Widget::act`]). No DOM here: [`crate::dom`] turns clicks and keys into
-//! [`Msg`]s and [`crate::view`] turns the widget into HTML, so everything between is tested
+//! actions does to it ([`Widget::act`]). No DOM here: [`crate::ui`]'s components turn clicks
+//! and keys into [`Msg`]s and show the widget region by region, so everything between is tested
 //! natively. Every verdict comes from [`compute`] (the core's engines).
 
 use std::rc::Rc;
@@ -13,6 +13,7 @@ use crate::compute;
 use crate::i18n::{Lang, S};
 use crate::persist::Snapshot;
 use crate::presets::{self, Preset};
+use crate::protocol::{ImportedRows, Request};
 use crate::state::{Guess, Lab};
 
 /// How one widget instance is configured by its host element.
@@ -142,10 +143,10 @@ pub enum Msg {
     ImportText(String),
     /// Import the pasted config.
     Import,
-    /// The worker's answer to a `.rules` import (see [`import_reply`]).
-    ImportReply(String),
-    /// The worker's answer for a lesson with Codex `.rules` configs (see [`worker_reply`]).
-    LessonReply(String),
+    /// The worker's answer to a `.rules` import (see [`crate::protocol::answer`]).
+    ImportReply(Result<ImportedRows, String>),
+    /// The worker's answer for a lesson with Codex `.rules` configs: the lesson with rows.
+    LessonReply(Result<String, String>),
 }
 
 /// Which stepper move [`Msg::StepBy`] means.
@@ -222,9 +223,9 @@ pub struct Widget {
     pub import_summary: Option<ImportSummary>,
     /// A Codex `.rules` file waits for the worker (which has the Starlark interpreter): the
     /// request `dom` sends it.
-    pub worker_import: Option<String>,
+    pub worker_import: Option<Request>,
     /// A lesson with a Codex `.rules` config waits for the worker to read it (the request).
-    pub worker_lesson: Option<String>,
+    pub worker_lesson: Option<Request>,
     /// The URL hash's state, kept until the worker's table arrives.
     pending: Option<Snapshot>,
     /// Self-check results so far.
@@ -252,7 +253,9 @@ impl Widget {
             .lesson
             .as_deref()
             .filter(|t| !import::RULES_FILES && has_codex_config(t))
-            .map(lesson_request);
+            .map(|t| Request::Lesson {
+                text: t.to_string(),
+            });
         let (lesson, lesson_problems) = match worker_lesson {
             Some(_) => (None, Vec::new()),
             None => read_lesson(config.lesson.as_deref()),
@@ -707,18 +710,9 @@ impl Widget {
             }
             Msg::LessonReply(reply) => {
                 self.worker_lesson = None;
-                let v = permlab_core::json::parse(&reply).ok();
-                let text = v
-                    .as_ref()
-                    .and_then(|v| v.get("lesson"))
-                    .and_then(|l| l.as_str());
-                let error = v
-                    .as_ref()
-                    .and_then(|v| v.get("error"))
-                    .and_then(|e| e.as_str());
-                match (text, error) {
-                    (Some(text), _) => {
-                        let (lesson, problems) = read_lesson(Some(text));
+                match reply {
+                    Ok(text) => {
+                        let (lesson, problems) = read_lesson(Some(&text));
                         self.lesson = lesson;
                         self.lesson_problems = problems;
                         if let Some(l) = &self.lesson {
@@ -732,16 +726,12 @@ impl Widget {
                             }
                         }
                     }
-                    (None, e) => {
-                        self.lesson_problems = vec![e
-                            .unwrap_or("the worker's answer cannot be read")
-                            .to_string()];
-                    }
+                    Err(e) => self.lesson_problems = vec![e],
                 }
             }
             Msg::ImportReply(reply) => {
                 self.worker_import = None;
-                match read_reply(&reply) {
+                match reply.and_then(imported_of) {
                     Ok(imported) => {
                         self.load_imported(imported);
                         let snap = self.pending.take();
@@ -786,7 +776,10 @@ impl Widget {
                         self.import_error = Some(self.lang.s(S::ImportNeedsWorker).to_string());
                     } else {
                         self.import_error = None;
-                        self.worker_import = Some(import_request(&self.import_text));
+                        self.worker_import = Some(Request::Import {
+                            format: "codex".into(),
+                            text: self.import_text.clone(),
+                        });
                     }
                     return false;
                 }
@@ -1100,73 +1093,6 @@ fn native_of(imported: import::Imported) -> Native {
     }
 }
 
-/// The worker request for a `.rules` import.
-pub fn import_request(text: &str) -> String {
-    use permlab_core::json::Value;
-    Value::Object(vec![
-        ("import".into(), Value::from("codex")),
-        ("text".into(), Value::from(text)),
-    ])
-    .to_json()
-}
-
-/// The worker's side: reads the requested config (it has the Starlark interpreter) and
-/// answers with the imported table, or the error.
-pub fn import_reply(request: &str) -> String {
-    use permlab_core::json::{self, Value};
-    let req = json::parse(request).ok();
-    let text = req
-        .as_ref()
-        .and_then(|r| r.get("text"))
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let format = req
-        .as_ref()
-        .and_then(|r| r.get("import"))
-        .and_then(Value::as_str)
-        .unwrap_or("auto");
-    let out = match import_config(format, text) {
-        Ok(i) => {
-            let rows = i
-                .table
-                .rules()
-                .iter()
-                .map(|r| {
-                    Value::Array(vec![
-                        Value::from(r.tool.as_str()),
-                        Value::from(r.pattern.as_str()),
-                        Value::from(r.action.as_str()),
-                    ])
-                })
-                .collect();
-            let warnings = i
-                .warnings
-                .iter()
-                .map(|w| {
-                    Value::Array(vec![
-                        Value::from(w.at.as_str()),
-                        w.rule.as_deref().map_or(Value::Null, Value::from),
-                        Value::from(w.message.as_str()),
-                        Value::from(w.dropped),
-                    ])
-                })
-                .collect();
-            vec![
-                ("format".into(), Value::from(i.format.slug())),
-                ("rules_in".into(), Value::from(i.rules_in)),
-                ("rows".into(), Value::Array(rows)),
-                (
-                    "origins".into(),
-                    Value::Array(i.origins.iter().map(|o| Value::from(o.as_str())).collect()),
-                ),
-                ("warnings".into(), Value::Array(warnings)),
-            ]
-        }
-        Err(e) => vec![("error".into(), Value::from(e))],
-    };
-    Value::Object(vec![("import".into(), Value::Object(out))]).to_json()
-}
-
 /// Whether a lesson's text has a preset whose `config` is a Codex `.rules` file.
 fn has_codex_config(text: &str) -> bool {
     use permlab_core::json::{self, Value};
@@ -1185,30 +1111,12 @@ fn has_codex_config(text: &str) -> bool {
         })
 }
 
-/// The worker request for a lesson with Codex `.rules` configs.
-pub fn lesson_request(text: &str) -> String {
-    use permlab_core::json::Value;
-    Value::Object(vec![("lesson".into(), Value::from(text))]).to_json()
-}
-
-/// The worker's answer to any request of the page: a `.rules` import ([`import_reply`]) or a
-/// lesson whose Codex `.rules` configs it reads and turns into `rules` rows (the lesson's own
-/// text otherwise unchanged), `{"lesson": text}` or `{"error": message}`.
-pub fn worker_reply(request: &str) -> String {
+/// The worker's side of a lesson with Codex `.rules` configs: each such preset's `config` read
+/// (with the Starlark interpreter) and turned into `rules` rows, the lesson's own text otherwise
+/// unchanged; or why a config cannot be read (`presets[i].config: …`).
+pub fn read_lesson_configs(text: &str) -> Result<String, String> {
     use permlab_core::json::{self, Value};
-    let req = json::parse(request).ok();
-    let Some(text) = req
-        .as_ref()
-        .and_then(|r| r.get("lesson"))
-        .and_then(Value::as_str)
-    else {
-        return import_reply(request);
-    };
-    let answer = |k: &str, v: String| Value::Object(vec![(k.into(), Value::from(v))]).to_json();
-    let mut lesson = match json::parse(text) {
-        Ok(v) => v,
-        Err(e) => return answer("error", e.to_string()),
-    };
+    let mut lesson = json::parse(text).map_err(|e| e.to_string())?;
     if let Value::Object(fields) = &mut lesson {
         for (key, presets) in fields.iter_mut() {
             let (true, Value::Array(presets)) = (key == "presets", presets) else {
@@ -1242,108 +1150,60 @@ pub fn worker_reply(request: &str) -> String {
                         p.retain(|(k, _)| k != "config");
                         p.push(("rules".into(), Value::Array(rows)));
                     }
-                    Err(e) => return answer("error", format!("presets[{i}].config: {e}")),
+                    Err(e) => return Err(format!("presets[{i}].config: {e}")),
                 }
             }
         }
     }
-    answer("lesson", lesson.to_json())
+    Ok(lesson.to_json())
 }
 
-/// The page's side of [`import_reply`].
-fn read_reply(reply: &str) -> Result<import::Imported, String> {
-    use permlab_core::json::{self, Value};
+/// The page's side of an import the worker read: the rows as the core's import.
+fn imported_of(rows: ImportedRows) -> Result<import::Imported, String> {
     use permlab_core::Action;
-    let bad = || "the import worker sent an unreadable answer".to_string();
-    let v = json::parse(reply).map_err(|_| bad())?;
-    let v = v.get("import").ok_or_else(bad)?;
-    if let Some(e) = v.get("error").and_then(Value::as_str) {
-        return Err(e.to_string());
-    }
-    let strs = |x: &Value| -> Vec<String> {
-        x.as_array()
-            .unwrap_or(&[])
-            .iter()
-            .map(|s| s.as_str().unwrap_or("").to_string())
-            .collect()
+    let format = Format::from_slug(&rows.format).ok_or_else(|| {
+        format!(
+            "the import worker named an unknown format {:?}",
+            rows.format
+        )
+    })?;
+    let action = |a: &str| match a {
+        "allow" => Action::Allow,
+        "deny" => Action::Deny,
+        _ => Action::Ask,
     };
-    let mut rows = Vec::new();
-    for r in v.get("rows").and_then(Value::as_array).unwrap_or(&[]) {
-        let r = strs(r);
-        let action = match r.get(2).map(String::as_str) {
-            Some("allow") => Action::Allow,
-            Some("deny") => Action::Deny,
-            _ => Action::Ask,
-        };
-        rows.push((
-            r.first().cloned().unwrap_or_default(),
-            r.get(1).cloned().unwrap_or_default(),
-            action,
-        ));
-    }
-    let warnings = v
-        .get("warnings")
-        .and_then(Value::as_array)
-        .unwrap_or(&[])
-        .iter()
-        .filter_map(|w| {
-            let w = w.as_array()?;
-            Some(import::ImportWarning {
-                at: w.first()?.as_str()?.to_string(),
-                rule: w.get(1)?.as_str().map(str::to_string),
-                message: w.get(2)?.as_str()?.to_string(),
-                dropped: w.get(3)?.as_bool()?,
-            })
-        })
-        .collect();
     Ok(import::Imported {
-        format: v
-            .get("format")
-            .and_then(Value::as_str)
-            .and_then(Format::from_slug)
-            .ok_or_else(bad)?,
-        table: RuleTable::new(rows.iter().map(|(t, p, a)| (t.as_str(), p.as_str(), *a))),
-        origins: v.get("origins").map(strs).unwrap_or_default(),
-        warnings,
-        rules_in: v.get("rules_in").and_then(Value::as_f64).unwrap_or(0.0) as usize,
+        format,
+        table: RuleTable::new(
+            rows.rows
+                .iter()
+                .map(|r| (r.tool.as_str(), r.pattern.as_str(), action(&r.action))),
+        ),
+        origins: rows.origins,
+        warnings: rows
+            .warnings
+            .into_iter()
+            .map(|w| import::ImportWarning {
+                at: w.at,
+                rule: w.rule,
+                message: w.message,
+                dropped: w.dropped,
+            })
+            .collect(),
+        rules_in: rows.rules_in,
         claude_settings: None,
     })
 }
 
-/// Reads one self-check worker message (see `src/bin/selfcheck.rs`).
-pub fn parse_check(text: &str) -> CheckResult {
-    use permlab_core::json::{self, Value};
-    let Ok(v) = json::parse(text) else {
-        return ("?".into(), Err(text.to_string()));
-    };
-    let name = v
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or("?")
-        .to_string();
-    if v.get("ok").and_then(Value::as_bool) != Some(true) {
-        let e = v
-            .get("error")
-            .and_then(Value::as_str)
-            .unwrap_or("?")
-            .to_string();
-        return (name, Err(e));
-    }
-    let sections = v
-        .get("sections")
-        .and_then(Value::as_array)
-        .unwrap_or(&[])
-        .iter()
-        .filter_map(|s| {
-            let s = s.as_array()?;
-            Some((
-                s.first()?.as_str()?.to_string(),
-                s.get(1)?.as_f64()? as usize,
-                s.get(2)?.as_f64()? as usize,
-            ))
-        })
-        .collect();
-    (name, Ok(sections))
+/// One self-check result as the panel keeps it.
+pub fn check_result(
+    name: String,
+    result: Result<Vec<crate::protocol::Section>, String>,
+) -> CheckResult {
+    (
+        name,
+        result.map(|v| v.into_iter().map(|s| (s.name, s.passed, s.total)).collect()),
+    )
 }
 
 #[cfg(test)]
@@ -1513,16 +1373,22 @@ mod tests {
     fn a_rules_file_goes_through_the_worker_protocol_unchanged() {
         let text = "prefix_rule(pattern=[\"git\", [\"push\", \"fetch\"]], decision=\"prompt\")\nprefix_rule(pattern=[\"rm\"], decision=\"forbidden\")\n";
         let direct = import_config("auto", text).unwrap();
-        let reply = import_reply(&import_request(text));
+        let reply = |text: &str| match crate::protocol::answer(&Request::Import {
+            format: "codex".into(),
+            text: text.into(),
+        }) {
+            Some(crate::protocol::Reply::Import { result }) => result,
+            other => panic!("{other:?}"),
+        };
         let mut w = widget("");
-        w.act(Msg::ImportReply(reply));
+        w.act(Msg::ImportReply(reply(text)));
         assert_eq!(w.source, Source::Import);
         assert_eq!(w.table().len(), direct.table.len());
         assert_eq!(w.table().to_json(), direct.table.to_json());
         assert!(w.shown().contains(&EngineId::Codex));
-        w.act(Msg::ImportReply(import_reply(&import_request(
+        w.act(Msg::ImportReply(reply(
             "prefix_rule(pattern=[], decision=\"x\")",
-        ))));
+        )));
         assert!(w.import_error.is_some());
     }
 
@@ -1533,9 +1399,11 @@ mod tests {
                          "calls": [{"tool": "bash", "input": "git push origin main", "expect": {"codex": "deny"}},
                                    {"tool": "bash", "input": "git status", "expect": {"codex": "allow"}}]}]}"#;
         assert!(has_codex_config(lesson));
-        let reply = worker_reply(&lesson_request(lesson));
+        let reply = read_lesson_configs(lesson);
         let mut w = widget("");
-        w.worker_lesson = Some(String::new());
+        w.worker_lesson = Some(Request::Lesson {
+            text: String::new(),
+        });
         w.act(Msg::LessonReply(reply));
         assert!(w.worker_lesson.is_none());
         assert!(w.lesson_problems.is_empty(), "{:?}", w.lesson_problems);
@@ -1551,7 +1419,7 @@ mod tests {
         // A broken .rules file in a lesson is reported, not half-applied.
         let bad = lesson.replace("forbidden", "Forbidden");
         let mut w = widget("");
-        w.act(Msg::LessonReply(worker_reply(&lesson_request(&bad))));
+        w.act(Msg::LessonReply(read_lesson_configs(&bad)));
         assert!(
             w.lesson_problems[0].starts_with("presets[0].config: "),
             "{:?}",
@@ -1600,17 +1468,6 @@ mod tests {
         let t0 = std::time::Instant::now();
         w.act(Msg::GripKey(RuleId(1), "ArrowDown".into(), true));
         eprintln!("move {:?}", t0.elapsed());
-        let t0 = std::time::Instant::now();
-        let mut h = crate::html::H::default();
-        crate::view::rules_table(&w, 1_000, &mut h);
-        eprintln!("first chunk {:?} ({} bytes)", t0.elapsed(), h.s.len());
-        for r in crate::view::REGIONS {
-            let t0 = std::time::Instant::now();
-            if r != "rules" {
-                let _ = crate::view::region(&w, r);
-            }
-            eprintln!("{r} {:?}", t0.elapsed());
-        }
         let t0 = std::time::Instant::now();
         let _ = w.snapshot();
         eprintln!("snapshot {:?}", t0.elapsed());

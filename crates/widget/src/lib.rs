@@ -4,14 +4,23 @@
 //! the core; this crate only presents it.
 //!
 //! Plain-Rust modules (tested natively): [`app`] (one widget's state and what each learner
-//! action does), [`view`] (that state as HTML, region by region, through [`html`]'s escaping
-//! builder), [`state`] (order, undo, guesses, stepper, reorder log), [`i18n`] (every string,
-//! zh-CN and en), [`persist`] + [`hash`] (the URL hash), [`presets`] (the lesson's tables and
-//! calls) and [`compute`] (the engines, compiled once per order). `dom` is the browser glue
-//! and `web` the few browser calls.
+//! action does: the model), [`state`] (order, undo, guesses, stepper, reorder log), [`i18n`]
+//! (every string, zh-CN and en), [`persist`] + [`hash`] (the URL hash), [`presets`] (the
+//! lesson's tables and calls), [`compute`] (the engines, compiled once per order) and
+//! [`protocol`] (the typed worker protocol: `Request`/`Reply` through `serde-wasm-bindgen`).
+//!
+//! In the browser only (wasm32): `ui` is the table widget as Leptos 0.8 CSR components — the
+//! [`Widget`] in one signal, a `Memo` per region, keyed rows with their own signals — and
+//! `api` the JS API (`evaluate`, the `permlab:*` events). `dom` hosts the scenes (their own
+//! bundle, feature `scenes`) and `web` holds the few browser calls.
+//!
+//! Exported to JavaScript: [`mount`] (an element and a lesson object or its JSON text →
+//! [`Handle`]), [`mount_all`], `evaluate` (see `api`).
 
 #![forbid(unsafe_code)]
 
+#[cfg(target_arch = "wasm32")]
+pub mod api;
 pub mod app;
 pub mod compute;
 mod dom;
@@ -20,9 +29,11 @@ pub mod html;
 pub mod i18n;
 pub mod persist;
 pub mod presets;
+pub mod protocol;
 pub mod scenes;
 pub mod state;
-pub mod view;
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
 mod web;
 
 pub use app::{Config, Widget};
@@ -39,7 +50,8 @@ pub struct Handle {
 }
 
 enum Mounted {
-    Table(Rc<dom::Mounted>),
+    #[cfg(target_arch = "wasm32")]
+    Table(ui::Mounted),
     Scene(Rc<dom::MountedScene>),
 }
 
@@ -48,7 +60,8 @@ impl Handle {
     /// Removes the widget and puts the placeholder's own content back.
     pub fn unmount(&mut self) {
         match self.inner.take() {
-            Some(Mounted::Table(m)) => dom::unmount(&m),
+            #[cfg(target_arch = "wasm32")]
+            Some(Mounted::Table(mut m)) => ui::unmount(&mut m),
             Some(Mounted::Scene(m)) => dom::unmount_scene(&m),
             None => {}
         }
@@ -65,7 +78,13 @@ fn mount_host(host: web_sys::HtmlElement, config: Config) -> Mounted {
             .unwrap_or_else(|| Box::new(scenes::Unknown(slug.clone())));
         return Mounted::Scene(dom::mount_scene(host, scene, config.lang, &slug));
     }
-    Mounted::Table(dom::mount(host, config))
+    #[cfg(target_arch = "wasm32")]
+    return Mounted::Table(ui::mount(host, config));
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = (host, config);
+        unreachable!("the table mounts only in the browser")
+    }
 }
 
 fn config_of(host: &web_sys::HtmlElement, index: usize, lesson: Option<String>) -> Config {
@@ -89,11 +108,22 @@ fn config_of(host: &web_sys::HtmlElement, index: usize, lesson: Option<String>) 
     }
 }
 
-/// Mounts a widget in `element`. `lesson` is a table in the fixtures format (else the
-/// element's `data-lesson` selector, else the built-in presets). The element's attributes
+/// Mounts a widget in `element`. `lesson` is a lesson (lesson format) or a table (fixtures
+/// format), as an object or as its JSON text (else the element's `data-lesson` selector, else
+/// the built-in presets). The element's attributes
 /// configure it as for [`mount_all`].
 #[wasm_bindgen]
-pub fn mount(element: web_sys::HtmlElement, lesson: Option<String>) -> Handle {
+pub fn mount(element: web_sys::HtmlElement, lesson: JsValue) -> Handle {
+    // A lesson object is read as its JSON text (the lesson reader says where it is wrong).
+    let lesson = if lesson.is_undefined() || lesson.is_null() {
+        None
+    } else if let Some(text) = lesson.as_string() {
+        Some(text)
+    } else {
+        js_sys::JSON::stringify(&lesson)
+            .ok()
+            .and_then(|s| s.as_string())
+    };
     let config = config_of(&element, 0, lesson);
     Handle {
         inner: Some(mount_host(element, config)),

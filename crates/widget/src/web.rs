@@ -1,8 +1,13 @@
 //! The few browser calls the widget makes (hash, performance marks, clipboard, fetch, layout),
 //! each failing quietly: a missing API degrades one feature, never the page.
 
+// The table page (src/ui.rs) is wasm-only: natively these are unused.
+#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
+
+use crate::protocol::{Reply, Request};
 
 /// The page's `location.hash` (with `#`), or empty.
 pub fn location_hash() -> String {
@@ -129,34 +134,40 @@ pub fn absolute_url(rel: &str) -> String {
         .unwrap_or_else(|_| rel.to_string())
 }
 
-/// Starts the worker at `script`, posts `message` to it once it says `ready`, and hands
-/// every message it posts back (as text) to `on_message`; `Err(text)` when the worker fails.
-/// After `done` the caller terminates it.
+/// Starts the worker at `script`, posts `request` to it once it says [`Reply::Ready`], and
+/// hands every other reply to `on_reply`; `Err(text)` when the worker fails or sends what is
+/// not a reply. The worker is terminated after [`Reply::Done`].
+///
+/// Both directions are plain JS objects made by `serde-wasm-bindgen` (see [`crate::protocol`]).
 pub fn run_worker(
     script: &str,
-    message: &str,
-    on_message: impl Fn(Result<String, String>) + 'static,
+    request: &Request,
+    on_reply: impl Fn(Result<Reply, String>) + 'static,
 ) -> Result<web_sys::Worker, String> {
     use wasm_bindgen::closure::Closure;
+    let message = serde_wasm_bindgen::to_value(request).map_err(|e| e.to_string())?;
     let worker = web_sys::Worker::new(script).map_err(|e| format!("{e:?}"))?;
-    let on_message = std::rc::Rc::new(on_message);
-    let ok = on_message.clone();
+    let on_reply = std::rc::Rc::new(on_reply);
+    let ok = on_reply.clone();
     let w = worker.clone();
-    let message = message.to_string();
     let on_msg = Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-        match e.data().as_string() {
+        match serde_wasm_bindgen::from_value::<Reply>(e.data()) {
             // The worker's handler exists only once its wasm has loaded: it says so first.
-            Some(text) if text == "ready" => {
-                if let Err(e) = w.post_message(&JsValue::from_str(&message)) {
+            Ok(Reply::Ready) => {
+                if let Err(e) = w.post_message(&message) {
                     ok(Err(format!("{e:?}")));
                 }
             }
-            Some(text) => ok(Ok(text)),
-            None => ok(Err("unexpected message".to_string())),
+            Ok(Reply::Done) => {
+                w.terminate();
+                ok(Ok(Reply::Done));
+            }
+            Ok(reply) => ok(Ok(reply)),
+            Err(e) => ok(Err(format!("unexpected message from the worker: {e}"))),
         }
     });
     let on_err = Closure::<dyn Fn(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
-        on_message(Err(format!("{} ({})", e.message(), e.filename())));
+        on_reply(Err(format!("{} ({})", e.message(), e.filename())));
     });
     worker.set_onmessage(Some(on_msg.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_err.as_ref().unchecked_ref()));

@@ -5,17 +5,15 @@
 //! (and Codex's `.rules` interpreter they need) stay out of the widget's own download, and the
 //! fixtures are fetched as files, never compiled in.
 //!
-//! It also reads pasted Codex `.rules` files for the import panel: a message that is a JSON
-//! object (`{"import": "codex", "text": …}`) gets one answer (`{"import": {…}}`, see
-//! `permlab_widget::app::import_reply`), then `done`; `{"lesson": …}` gets the lesson with its
-//! Codex `.rules` configs read into rows (`permlab_widget::app::worker_reply`).
+//! It also reads pasted Codex `.rules` files for the import panel and the Codex `.rules`
+//! configs of lessons.
 //!
-//! Protocol: the worker posts `ready`; the page then posts the fixtures' base URL (absolute,
-//! ending in `/`); the worker posts back one JSON object per fixture file, `{"name", "ok":
-//! true, "sections": [[name, passed, total], …]}` or `{"name", "ok": false, "error"}`, then
-//! the string `done`.
+//! Protocol (typed, see `permlab_widget::protocol`; plain JS objects through
+//! `serde-wasm-bindgen`): the worker posts `Reply::Ready`; the page posts one `Request`; the
+//! worker answers (`SelfCheck`: one `Reply::Check` per fixture file; `Import`, `Lesson`: one
+//! reply) and ends with `Reply::Done`.
 
-use permlab_core::json::Value;
+use permlab_widget::protocol::{self, Reply, Request, Section};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -45,33 +43,30 @@ async fn fetch_text(scope: &web_sys::WorkerGlobalScope, url: &str) -> Result<Str
     text.as_string().ok_or_else(|| "not text".to_string())
 }
 
-async fn check(scope: &web_sys::WorkerGlobalScope, base: &str, name: &str, file: &str) -> Value {
-    let mut out = vec![("name".to_string(), Value::from(name))];
+async fn check(scope: &web_sys::WorkerGlobalScope, base: &str, name: &str, file: &str) -> Reply {
     let result = match fetch_text(scope, &format!("{base}{file}.json")).await {
         Ok(text) => permlab_core::conformance::run(&text).map_err(|e| e.to_string()),
         Err(e) => Err(e),
     };
-    match result {
-        Ok(reports) => {
-            out.push(("ok".into(), Value::from(true)));
-            let sections = reports
+    Reply::Check {
+        name: name.to_string(),
+        result: result.map(|reports| {
+            reports
                 .iter()
-                .map(|r| {
-                    Value::Array(vec![
-                        Value::from(r.section.as_str()),
-                        Value::from(r.passed),
-                        Value::from(r.passed + r.failed()),
-                    ])
+                .map(|r| Section {
+                    name: r.section.clone(),
+                    passed: r.passed,
+                    total: r.passed + r.failed(),
                 })
-                .collect();
-            out.push(("sections".into(), Value::Array(sections)));
-        }
-        Err(e) => {
-            out.push(("ok".into(), Value::from(false)));
-            out.push(("error".into(), Value::from(e)));
-        }
+                .collect()
+        }),
     }
-    Value::Object(out)
+}
+
+fn post(scope: &web_sys::DedicatedWorkerGlobalScope, reply: &Reply) {
+    if let Ok(v) = serde_wasm_bindgen::to_value(reply) {
+        let _ = scope.post_message(&v);
+    }
 }
 
 fn main() {
@@ -79,28 +74,40 @@ fn main() {
     let worker = scope.clone();
     let on_message =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-            let Some(base) = e.data().as_string() else {
-                return;
-            };
             let scope = worker.clone();
-            if base.starts_with('{') {
-                // A pasted Codex .rules file to read (the page has no Starlark interpreter).
-                let reply = permlab_widget::app::worker_reply(&base);
-                let _ = scope.post_message(&JsValue::from_str(&reply));
-                let _ = scope.post_message(&JsValue::from_str("done"));
+            let request = match serde_wasm_bindgen::from_value::<Request>(e.data()) {
+                Ok(r) => r,
+                Err(e) => {
+                    post(
+                        &scope,
+                        &Reply::Lesson {
+                            result: Err(format!("not a request: {e}")),
+                        },
+                    );
+                    post(&scope, &Reply::Done);
+                    return;
+                }
+            };
+            if let Some(reply) = protocol::answer(&request) {
+                // A pasted Codex .rules file or a lesson's (the page has no Starlark interpreter).
+                post(&scope, &reply);
+                post(&scope, &Reply::Done);
                 return;
             }
+            let Request::SelfCheck { base } = request else {
+                return;
+            };
             wasm_bindgen_futures::spawn_local(async move {
                 let global: &web_sys::WorkerGlobalScope = scope.unchecked_ref();
                 for (name, file) in FILES {
-                    let v = check(global, &base, name, file).await;
-                    let _ = scope.post_message(&JsValue::from_str(&v.to_json()));
+                    let reply = check(global, &base, name, file).await;
+                    post(&scope, &reply);
                 }
-                let _ = scope.post_message(&JsValue::from_str("done"));
+                post(&scope, &Reply::Done);
             });
         });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
     // A message posted before the handler existed would be lost: say when to send it.
-    let _ = scope.post_message(&JsValue::from_str("ready"));
+    post(&scope, &Reply::Ready);
 }

@@ -1,0 +1,111 @@
+// The JS API for course pages (issue 11): evaluate() through the loader, mount() with a lesson
+// object, and the bubbling permlab:* events a learner's actions dispatch on the host element.
+import { test, expect } from './fixtures.mjs';
+
+const rows = (scope) => scope.locator('tbody.pl-rules tr');
+
+const QUIZ = {
+  title: { en: 'Events' },
+  language: 'en',
+  mode: 'quiz',
+  engines: ['first-match', 'opencode'],
+  presets: [{
+    id: 'git',
+    rules: [
+      { tool: 'bash', pattern: 'git push *', action: 'deny' },
+      { tool: 'bash', pattern: 'git *', action: 'allow' },
+    ],
+    calls: [{ tool: 'bash', input: 'git push origin main' }],
+  }],
+};
+
+/** Mounts QUIZ (as an object) in a fresh element of the demo page; records every permlab:* event on document. */
+async function mountQuiz(page) {
+  await page.goto('./demo/en.html');
+  await page.evaluate(async (lesson) => {
+    window.__events = [];
+    for (const name of ['guess', 'reveal', 'reorder', 'complete']) {
+      document.addEventListener(`permlab:${name}`, (e) => window.__events.push({ name: e.type, target: e.target.id, detail: e.detail }));
+    }
+    const permlab = await import('../permlab.js');
+    const el = document.createElement('div');
+    el.id = 'api';
+    el.setAttribute('data-lang', 'en');
+    document.querySelector('article').prepend(el);
+    await permlab.mount(el, lesson);
+  }, QUIZ);
+  const host = page.locator('#api');
+  await expect(rows(host)).toHaveCount(2);
+  return host;
+}
+
+const events = (page, name) => page.evaluate((n) => window.__events.filter((e) => e.name === n), name);
+
+test('evaluate() computes any engine\'s verdict from rules, a config or a call string', async ({ page, problems }) => {
+  await page.goto('./demo/en.html');
+  const out = await page.evaluate(async () => {
+    const permlab = await import('../permlab.js');
+    const rules = [
+      { tool: 'bash', pattern: 'git push *', action: 'deny' },
+      { tool: 'bash', pattern: 'git *', action: 'allow' },
+    ];
+    const call = { tool: 'bash', input: 'git push origin main' };
+    const first = await permlab.evaluate({ engine: 'first-match', rules, call });
+    const last = await permlab.evaluate({ engine: 'opencode', rules, call: 'bash: git push origin main' });
+    const claude = await permlab.evaluate({
+      engine: 'claude-code',
+      config: { format: 'claude-code', text: JSON.stringify({ permissions: { allow: ['Bash(git *)'], deny: ['Bash(git push *)'] } }) },
+      call,
+      context: { mode: 'default' },
+    });
+    let error;
+    try { await permlab.evaluate({ engine: 'nope', rules, call }); } catch (e) { error = String(e.message ?? e); }
+    return { first, last, claude, error };
+  });
+  expect(out.first).toMatchObject({ decision: 'deny', rule: 1, matched: [1, 2] });
+  expect(out.first.steps[0]).toMatchObject({ row: 1, stop: true });
+  expect(typeof out.first.reason).toBe('string');
+  expect(out.last).toMatchObject({ decision: 'allow', rule: 2, matched: [1, 2] });
+  expect(out.claude.decision).toBe('deny');
+  expect(out.error).toContain('first-match');
+  expect(problems).toEqual([]);
+});
+
+test('permlab:guess and permlab:reveal bubble from the host with engine, guess, verdict, correct', async ({ page, problems }) => {
+  const host = await mountQuiz(page);
+  const fm = host.locator('.pl-engine[data-engine="first-match"]');
+  await fm.locator('.pl-guess-btn[data-guess="allow"]').click();
+  await expect.poll(() => events(page, 'permlab:guess')).toEqual([{ name: 'permlab:guess', target: 'api', detail: { engine: 'first-match', guess: 'allow' } }]);
+  await fm.locator('.pl-reveal').click();
+  await expect.poll(() => events(page, 'permlab:reveal')).toEqual([
+    { name: 'permlab:reveal', target: 'api', detail: { engine: 'first-match', guess: 'allow', verdict: 'deny', correct: false } },
+  ]);
+  expect(problems).toEqual([]);
+});
+
+test('permlab:reorder says from, to and the engines that flipped', async ({ page, problems }) => {
+  const host = await mountQuiz(page);
+  await host.locator('tr[data-rule-id="1"] .pl-down').click();
+  await expect.poll(() => events(page, 'permlab:reorder')).toEqual([
+    { name: 'permlab:reorder', target: 'api', detail: { change: 'move', from: 1, to: 2, flipped: ['first-match', 'opencode'] } },
+  ]);
+  await host.locator('.pl-reverse').click();
+  await expect.poll(async () => (await events(page, 'permlab:reorder')).length).toBe(2);
+  expect((await events(page, 'permlab:reorder'))[1].detail).toMatchObject({ change: 'reverse', from: null, to: null });
+  expect(problems).toEqual([]);
+});
+
+test('permlab:complete fires once every engine of every call of a quiz is revealed', async ({ page, problems }) => {
+  const host = await mountQuiz(page);
+  for (const slug of ['first-match', 'opencode']) {
+    const p = host.locator(`.pl-engine[data-engine="${slug}"]`);
+    expect(await events(page, 'permlab:complete')).toEqual([]);
+    await p.locator('.pl-skip').click();
+    await p.locator('.pl-reveal').click();
+    await expect(p).toHaveAttribute('data-verdict', /.+/);
+  }
+  await expect.poll(() => events(page, 'permlab:complete')).toEqual([
+    { name: 'permlab:complete', target: 'api', detail: { calls: 1, engines: 2 } },
+  ]);
+  expect(problems).toEqual([]);
+});
