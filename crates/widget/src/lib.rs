@@ -11,6 +11,8 @@
 //! and `web` the few browser calls.
 
 #![forbid(unsafe_code)]
+// The scenes' unit tests render components to HTML natively (tachys `ssr`): deep view types.
+#![cfg_attr(test, recursion_limit = "256")]
 
 pub mod app;
 pub mod compute;
@@ -41,6 +43,8 @@ pub struct Handle {
 enum Mounted {
     Table(Rc<dom::Mounted>),
     Scene(Rc<dom::MountedScene>),
+    /// A scene on Leptos (see [`scenes::host`]).
+    View(scenes::host::MountedScene),
 }
 
 #[wasm_bindgen]
@@ -50,6 +54,7 @@ impl Handle {
         match self.inner.take() {
             Some(Mounted::Table(m)) => dom::unmount(&m),
             Some(Mounted::Scene(m)) => dom::unmount_scene(&m),
+            Some(Mounted::View(mut m)) => scenes::host::unmount(&mut m),
             None => {}
         }
     }
@@ -61,9 +66,21 @@ impl Handle {
 fn mount_host(host: web_sys::HtmlElement, config: Config) -> Mounted {
     if cfg!(feature = "scenes") {
         let slug = host.get_attribute("data-scene").unwrap_or_default();
-        let scene = scenes::build(&slug, config.lang, config.lesson.as_deref())
-            .unwrap_or_else(|| Box::new(scenes::Unknown(slug.clone())));
-        return Mounted::Scene(dom::mount_scene(host, scene, config.lang, &slug));
+        let lang = config.lang;
+        return match scenes::build(&slug, lang, config.lesson.as_deref()) {
+            Some(scenes::Built::Legacy(scene)) => {
+                Mounted::Scene(dom::mount_scene(host, scene, lang, &slug))
+            }
+            Some(scenes::Built::View(f)) => {
+                Mounted::View(scenes::host::mount(host, &slug, lang, f))
+            }
+            None => {
+                let unknown = slug.clone();
+                Mounted::View(scenes::host::mount(host, &slug, lang, move || {
+                    leptos::view! { <scenes::Unknown slug=unknown/> }
+                }))
+            }
+        };
     }
     Mounted::Table(dom::mount(host, config))
 }

@@ -4,7 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect, screenshotPath, artifacts } from './fixtures.mjs';
+import { test, expect as baseExpect, screenshotPath, artifacts } from './fixtures.mjs';
+
+// On a loaded 2-core machine a state can take longer than the default 5 s to arrive: every
+// wait here is for a state (an element, an attribute, a text), with room to arrive.
+const expect = baseExpect.configure({ timeout: 20_000 });
 
 const repo = resolve(artifacts, '..');
 const corpus = resolve(repo, '../shared/corpus/traces');
@@ -27,6 +31,8 @@ async function openScenes(page, path = './demo/scenes.html') {
     const m = await import(new URL('../permlab.js', location.href).href);
     await Promise.all([...document.querySelectorAll('[data-scene]')].map((el) => m.mount(el)));
   });
+  // Every scene has rendered (its heading is there).
+  await expect(page.locator('section.pl-scene h2')).toHaveCount(5);
 }
 
 /// The page with every placeholder in English.
@@ -137,6 +143,40 @@ test('timeline in English', async ({ page, problems }) => {
   await expect(s.locator('h2')).toHaveText('How permission designs evolved: each generation was forced by a real number of the one before');
   await expect(s.locator('.pl-tl-note.pl-differs')).toContainText('The lesson says 2/5; computed: 1/4.');
   await expect(s.locator('table[data-list="everyday"] tfoot td[data-gate="lcc"]')).toHaveText('wrongly blocked 1/4');
+  expect(problems).toEqual([]);
+});
+
+test('timeline: typing survives steps — the field is the same node and Ctrl+Z undoes the typing', async ({ page, problems }) => {
+  const s = await open(page, 'timeline');
+  await s.locator('.pl-tl-stage[data-stage="blacklist"]').click();
+  const input = s.locator('.pl-tl-command input');
+  const before = await input.elementHandle();
+  await input.click();
+  await page.keyboard.type('sudo ls');
+  await expect(input).toHaveValue('sudo ls');
+  await expect(s.locator('.pl-tl-try-list li[data-gate="lcc"]')).toHaveAttribute('data-blocked', 'true');
+  await input.evaluate((el) => { el.plMark = 'typed-here'; });
+  // Two steps with the stepper (away and back): the scene updates what changed, not the field.
+  const next = s.locator('.pl-scene-step[data-arg="1"]');
+  const prev = s.locator('.pl-scene-step[data-arg="-1"]');
+  await next.click();
+  await expect(s.locator('.pl-tl-detail')).toHaveAttribute('data-stage', 'ask-every-time');
+  await prev.click();
+  await expect(s.locator('.pl-tl-detail')).toHaveAttribute('data-stage', 'blacklist');
+  await expect(prev).toBeFocused();
+  const after = await input.elementHandle();
+  expect(await page.evaluate(([a, b]) => a === b, [before, after]), 'the same <input> node').toBe(true);
+  expect(await input.evaluate((el) => el.plMark)).toBe('typed-here');
+  await expect(input).toHaveValue('sudo ls');
+  // Ctrl+Z in the field undoes the typing (the undo history was never reset by a re-render),
+  // and the verdicts follow the undone text.
+  await input.focus();
+  await page.keyboard.press('Control+z');
+  await expect(input).not.toHaveValue('sudo ls');
+  const undone = await input.inputValue();
+  expect('sudo ls'.startsWith(undone), `"${undone}" is what was typed before`).toBe(true);
+  if (undone === '') await expect(s.locator('.pl-tl-try-result .pl-hint')).toBeVisible();
+  else await expect(s.locator('.pl-tl-try-list')).toBeVisible();
   expect(problems).toEqual([]);
 });
 
@@ -506,6 +546,8 @@ async function prepare(page, slug) {
 
 for (const scheme of ['light', 'dark']) {
   test(`scenes: axe-core, no violations (${scheme})`, async ({ page, problems }) => {
+    // Seven axe runs over five scenes: seconds each when the machine is loaded.
+    test.setTimeout(180_000);
     await page.emulateMedia({ colorScheme: scheme });
     await openScenes(page);
     for (const slug of SCENES) {
@@ -523,6 +565,7 @@ for (const scheme of ['light', 'dark']) {
 }
 
 test('scenes: print shows the content without controls', async ({ page, problems }) => {
+  test.setTimeout(90_000);
   await openScenes(page);
   for (const slug of SCENES) await prepare(page, slug);
   await page.emulateMedia({ media: 'print' });
@@ -540,6 +583,8 @@ test('scenes: print shows the content without controls', async ({ page, problems
 });
 
 test('scenes: screenshots at 1280 px (light, dark) and 360 px; nothing wider than a phone', async ({ browser }) => {
+  // Three pages, fifteen scene states and screenshots.
+  test.setTimeout(180_000);
   for (const [name, opts] of [
     ['', { viewport: { width: 1280, height: 900 }, colorScheme: 'light' }],
     ['-dark', { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' }],
