@@ -180,6 +180,21 @@ test('timeline: typing survives steps — the field is the same node and Ctrl+Z 
   expect(problems).toEqual([]);
 });
 
+test('replay: the trace textarea keeps its undo history while the figures update', async ({ page, problems }) => {
+  const s = await open(page, 'replay');
+  const area = s.locator('.pl-rp-trace-text');
+  const before = await area.elementHandle();
+  await area.focus();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('{"tool": "bash", "input": "ls"}');
+  await expect(s.locator('.pl-rp-summary')).toHaveAttribute('data-calls', '11');
+  expect(await page.evaluate(([a, b]) => a === b, [before, await area.elementHandle()])).toBe(true);
+  await page.keyboard.press('Control+z');
+  await expect(s.locator('.pl-rp-summary')).not.toHaveAttribute('data-calls', '11');
+  expect((await area.inputValue()).endsWith('{"tool": "bash", "input": "ls"}')).toBe(false);
+  expect(problems).toEqual([]);
+});
+
 // ---- merge ------------------------------------------------------------------------------------
 
 test('merge: the seed\'s three walkthroughs reproduce its lines; the prompt only for ask', async ({ page, problems }) => {

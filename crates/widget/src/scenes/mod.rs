@@ -125,7 +125,12 @@ pub fn build(slug: &str, lang: Lang, lesson: Option<&str>) -> Option<Built> {
             view! { <timeline::TimelineScene init=timeline::Timeline::new(lang)/> }.into_any()
         }),
         "merge" => Some(Built::Legacy(Box::new(merge::Merge::new(lang)))),
-        "replay" => Some(Built::Legacy(Box::new(replay::Replay::new(lang, lesson)))),
+        "replay" => {
+            let init = replay::Replay::new(lang, lesson);
+            Some(Built::View(Box::new(move || {
+                view! { <replay::ReplayScene init/> }.into_any()
+            })))
+        }
         "claude-flow" => Some(Built::Legacy(Box::new(claude_flow::ClaudeFlow::new(lang)))),
         "opencode-lifecycle" => Some(Built::Legacy(Box::new(
             opencode_lifecycle::OpencodeLifecycle::new(lang),
