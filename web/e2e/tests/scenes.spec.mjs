@@ -195,6 +195,21 @@ test('replay: the trace textarea keeps its undo history while the figures update
   expect(problems).toEqual([]);
 });
 
+test('scenes: unmount puts the placeholder back, the same nodes', async ({ page, problems }) => {
+  await page.goto('./demo/scenes.html');
+  const ok = await page.evaluate(async () => {
+    const m = await import(new URL('../permlab.js', location.href).href);
+    const el = document.getElementById('merge');
+    const placeholder = el.querySelector('.pl-placeholder');
+    await m.mount(el);
+    const mounted = !!el.querySelector('section.pl-scene[data-scene="merge"] h2') && !el.contains(placeholder);
+    m.unmount(el);
+    return { mounted, back: el.firstElementChild === placeholder || el.contains(placeholder), scene: !!el.querySelector('.pl-scene') };
+  });
+  expect(ok).toEqual({ mounted: true, back: true, scene: false });
+  expect(problems).toEqual([]);
+});
+
 // ---- merge ------------------------------------------------------------------------------------
 
 test('merge: the seed\'s three walkthroughs reproduce its lines; the prompt only for ask', async ({ page, problems }) => {

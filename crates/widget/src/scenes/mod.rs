@@ -124,7 +124,9 @@ pub fn build(slug: &str, lang: Lang, lesson: Option<&str>) -> Option<Built> {
         "timeline" => view(|lang| {
             view! { <timeline::TimelineScene init=timeline::Timeline::new(lang)/> }.into_any()
         }),
-        "merge" => Some(Built::Legacy(Box::new(merge::Merge::new(lang)))),
+        "merge" => {
+            view(|lang| view! { <merge::MergeScene init=merge::Merge::new(lang)/> }.into_any())
+        }
         "replay" => {
             let init = replay::Replay::new(lang, lesson);
             Some(Built::View(Box::new(move || {
