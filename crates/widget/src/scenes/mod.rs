@@ -133,7 +133,10 @@ pub fn build(slug: &str, lang: Lang, lesson: Option<&str>) -> Option<Built> {
                 view! { <replay::ReplayScene init/> }.into_any()
             })))
         }
-        "claude-flow" => Some(Built::Legacy(Box::new(claude_flow::ClaudeFlow::new(lang)))),
+        "claude-flow" => view(|lang| {
+            view! { <claude_flow::ClaudeFlowScene init=claude_flow::ClaudeFlow::new(lang)/> }
+                .into_any()
+        }),
         "opencode-lifecycle" => Some(Built::Legacy(Box::new(
             opencode_lifecycle::OpencodeLifecycle::new(lang),
         ))),
