@@ -137,9 +137,10 @@ pub fn build(slug: &str, lang: Lang, lesson: Option<&str>) -> Option<Built> {
             view! { <claude_flow::ClaudeFlowScene init=claude_flow::ClaudeFlow::new(lang)/> }
                 .into_any()
         }),
-        "opencode-lifecycle" => Some(Built::Legacy(Box::new(
-            opencode_lifecycle::OpencodeLifecycle::new(lang),
-        ))),
+        "opencode-lifecycle" => view(|lang| {
+            let init = opencode_lifecycle::OpencodeLifecycle::new(lang);
+            view! { <opencode_lifecycle::LifecycleScene init/> }.into_any()
+        }),
         _ => None,
     }
 }
