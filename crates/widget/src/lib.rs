@@ -42,9 +42,8 @@ pub struct Handle {
 
 enum Mounted {
     Table(Rc<dom::Mounted>),
-    Scene(Rc<dom::MountedScene>),
-    /// A scene on Leptos (see [`scenes::host`]).
-    View(scenes::host::MountedScene),
+    /// A scene (see [`scenes::host`]).
+    Scene(scenes::host::MountedScene),
 }
 
 #[wasm_bindgen]
@@ -53,8 +52,7 @@ impl Handle {
     pub fn unmount(&mut self) {
         match self.inner.take() {
             Some(Mounted::Table(m)) => dom::unmount(&m),
-            Some(Mounted::Scene(m)) => dom::unmount_scene(&m),
-            Some(Mounted::View(mut m)) => scenes::host::unmount(&mut m),
+            Some(Mounted::Scene(mut m)) => scenes::host::unmount(&mut m),
             None => {}
         }
     }
@@ -67,20 +65,15 @@ fn mount_host(host: web_sys::HtmlElement, config: Config) -> Mounted {
     if cfg!(feature = "scenes") {
         let slug = host.get_attribute("data-scene").unwrap_or_default();
         let lang = config.lang;
-        return match scenes::build(&slug, lang, config.lesson.as_deref()) {
-            Some(scenes::Built::Legacy(scene)) => {
-                Mounted::Scene(dom::mount_scene(host, scene, lang, &slug))
-            }
-            Some(scenes::Built::View(f)) => {
-                Mounted::View(scenes::host::mount(host, &slug, lang, f))
-            }
+        return Mounted::Scene(match scenes::build(&slug, lang, config.lesson.as_deref()) {
+            Some(scene) => scenes::host::mount(host, &slug, lang, scene),
             None => {
                 let unknown = slug.clone();
-                Mounted::View(scenes::host::mount(host, &slug, lang, move || {
+                scenes::host::mount(host, &slug, lang, move || {
                     leptos::view! { <scenes::Unknown slug=unknown/> }
-                }))
+                })
             }
-        };
+        });
     }
     Mounted::Table(dom::mount(host, config))
 }

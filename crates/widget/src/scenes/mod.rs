@@ -47,69 +47,8 @@ pub mod timeline;
 mod timeline_text;
 pub mod ui;
 
-/// One event on a scene's control.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Event<'a> {
-    /// `click`, `change`, `input` or `keydown`.
-    pub kind: &'a str,
-    /// The control's `data-act`.
-    pub act: &'a str,
-    /// The control's `data-arg` (empty when absent).
-    pub arg: &'a str,
-    /// The control's value (`input`/`select`/`textarea`; `"true"`/`"false"` for a checkbox),
-    /// or the key for `keydown`.
-    pub value: &'a str,
-}
-
-impl<'a> Event<'a> {
-    /// A click on a control (tests and keyboard shortcuts build events this way).
-    pub fn click(act: &'a str, arg: &'a str) -> Self {
-        Event {
-            kind: "click",
-            act,
-            arg,
-            value: "",
-        }
-    }
-
-    /// A value change (`change` for selects and checkboxes, `input` for text).
-    pub fn value(kind: &'a str, act: &'a str, arg: &'a str, value: &'a str) -> Self {
-        Event {
-            kind,
-            act,
-            arg,
-            value,
-        }
-    }
-
-    /// A key pressed on a control.
-    pub fn key(act: &'a str, arg: &'a str, key: &'a str) -> Self {
-        Event {
-            kind: "keydown",
-            act,
-            arg,
-            value: key,
-        }
-    }
-}
-
-/// A scene: state, markup, and what its controls do.
-pub trait Scene {
-    /// The scene's whole markup (a `<section class="pl-widget pl-scene" …>` is put around it).
-    fn render(&self) -> String;
-    /// Applies one event; `true` when the scene changed (it is rendered again) — for
-    /// `keydown`, also that the key was used (its default action is prevented).
-    fn act(&mut self, event: &Event) -> bool;
-}
-
-/// A scene ready to mount: its Leptos component, or (until every scene is converted) a scene
-/// that renders itself to one string.
-pub enum Built {
-    /// Builds the scene's component (see [`host::mount`]).
-    View(Box<dyn FnOnce() -> leptos::prelude::AnyView>),
-    /// A scene of the string renderer (`dom::mount_scene`).
-    Legacy(Box<dyn Scene>),
-}
+/// A scene ready to mount (see [`host::mount`]): builds its component.
+pub type Built = Box<dyn FnOnce() -> leptos::prelude::AnyView>;
 
 /// The scene named `slug` in `lang`, if there is one. `lesson` is the placeholder's lesson
 /// text (`data-lesson`): for `replay`, a rule table in the fixtures format.
@@ -119,7 +58,7 @@ pub fn build(slug: &str, lang: Lang, lesson: Option<&str>) -> Option<Built> {
         // The table widget's bundle: no scene is linked in.
         return None;
     }
-    let view = |f: fn(Lang) -> AnyView| Some(Built::View(Box::new(move || f(lang))));
+    let view = |f: fn(Lang) -> AnyView| Some(Box::new(move || f(lang)) as Built);
     match slug {
         "timeline" => view(|lang| {
             view! { <timeline::TimelineScene init=timeline::Timeline::new(lang)/> }.into_any()
@@ -129,9 +68,7 @@ pub fn build(slug: &str, lang: Lang, lesson: Option<&str>) -> Option<Built> {
         }
         "replay" => {
             let init = replay::Replay::new(lang, lesson);
-            Some(Built::View(Box::new(move || {
-                view! { <replay::ReplayScene init/> }.into_any()
-            })))
+            Some(Box::new(move || view! { <replay::ReplayScene init/> }.into_any()) as Built)
         }
         "claude-flow" => view(|lang| {
             view! { <claude_flow::ClaudeFlowScene init=claude_flow::ClaudeFlow::new(lang)/> }
@@ -185,10 +122,7 @@ mod tests {
     fn every_slug_builds_in_both_languages() {
         for slug in SLUGS {
             for lang in [Lang::Zh, Lang::En] {
-                let html = match build(slug, lang, None).unwrap_or_else(|| panic!("{slug}")) {
-                    Built::View(f) => html(f),
-                    Built::Legacy(s) => s.render(),
-                };
+                let html = html(build(slug, lang, None).unwrap_or_else(|| panic!("{slug}")));
                 assert!(html.contains("<h2"), "{slug}: a heading");
             }
         }
