@@ -128,7 +128,7 @@ test('timeline: keyboard stepping through the six stages; the sandbox and rules 
   await expect(s.locator('tr[data-figure="corecoder-asks"] .pl-computed')).toContainText('这里算不了');
   await page.keyboard.press('Home');
   await expect(s.locator('.pl-tl-detail')).toHaveAttribute('data-stage', 'no-gate');
-  // One persistent live region per scene says what changed (the markup itself is re-rendered).
+  // One persistent live region per scene says what changed (the scene updates in place).
   const live = s.locator('.pl-scene-live');
   await expect(live).toHaveAttribute('role', 'status');
   await expect(live).toHaveAttribute('aria-live', 'polite');
