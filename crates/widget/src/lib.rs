@@ -11,8 +11,9 @@
 //! and `web` the few browser calls.
 
 #![forbid(unsafe_code)]
-// The scenes' unit tests render components to HTML natively (tachys `ssr`): deep view types.
-#![cfg_attr(test, recursion_limit = "256")]
+// Under `cargo test` the scenes' views are compiled for HTML rendering too (tachys `ssr`, a
+// dev-dependency, see `scenes::html`): their types nest deeper than the default limit.
+#![recursion_limit = "256"]
 
 pub mod app;
 pub mod compute;
