@@ -11,21 +11,23 @@
 //!
 //! In the browser only (wasm32): `ui` is the table widget as Leptos 0.8 CSR components — the
 //! [`Widget`] in one signal, a `Memo` per region, keyed rows with their own signals — and
-//! `api` the JS API (`evaluate`, the `permlab:*` events). `dom` hosts the scenes (their own
-//! bundle, feature `scenes`) and `web` holds the few browser calls.
+//! `api` the JS API (`evaluate`, the `permlab:*` events). The scenes are Leptos components too
+//! ([`scenes`], mounted by [`scenes::host`]; their own bundle, feature `scenes`), and `web`
+//! holds the few browser calls.
 //!
 //! Exported to JavaScript: [`mount`] (an element and a lesson object or its JSON text →
 //! [`Handle`]), [`mount_all`], `evaluate` (see `api`).
 
 #![forbid(unsafe_code)]
+// Under `cargo test` the scenes' views are compiled for HTML rendering too (tachys `ssr`, a
+// dev-dependency, see `scenes::html`): their types nest deeper than the default limit.
+#![recursion_limit = "256"]
 
 #[cfg(target_arch = "wasm32")]
 pub mod api;
 pub mod app;
 pub mod compute;
-mod dom;
 pub mod hash;
-pub mod html;
 pub mod i18n;
 pub mod persist;
 pub mod presets;
@@ -39,8 +41,6 @@ mod web;
 pub use app::{Config, Widget};
 pub use i18n::Lang;
 
-use std::rc::Rc;
-
 use wasm_bindgen::prelude::*;
 
 /// A mounted widget or scene, as returned to JavaScript by [`mount`].
@@ -52,7 +52,8 @@ pub struct Handle {
 enum Mounted {
     #[cfg(target_arch = "wasm32")]
     Table(ui::Mounted),
-    Scene(Rc<dom::MountedScene>),
+    /// A scene (see [`scenes::host`]).
+    Scene(scenes::host::MountedScene),
 }
 
 #[wasm_bindgen]
@@ -62,7 +63,7 @@ impl Handle {
         match self.inner.take() {
             #[cfg(target_arch = "wasm32")]
             Some(Mounted::Table(mut m)) => ui::unmount(&mut m),
-            Some(Mounted::Scene(m)) => dom::unmount_scene(&m),
+            Some(Mounted::Scene(mut m)) => scenes::host::unmount(&mut m),
             None => {}
         }
     }
@@ -74,9 +75,16 @@ impl Handle {
 fn mount_host(host: web_sys::HtmlElement, config: Config) -> Mounted {
     if cfg!(feature = "scenes") {
         let slug = host.get_attribute("data-scene").unwrap_or_default();
-        let scene = scenes::build(&slug, config.lang, config.lesson.as_deref())
-            .unwrap_or_else(|| Box::new(scenes::Unknown(slug.clone())));
-        return Mounted::Scene(dom::mount_scene(host, scene, config.lang, &slug));
+        let lang = config.lang;
+        return Mounted::Scene(match scenes::build(&slug, lang, config.lesson.as_deref()) {
+            Some(scene) => scenes::host::mount(host, &slug, lang, scene),
+            None => {
+                let unknown = slug.clone();
+                scenes::host::mount(host, &slug, lang, move || {
+                    leptos::view! { <scenes::Unknown slug=unknown/> }
+                })
+            }
+        });
     }
     #[cfg(target_arch = "wasm32")]
     return Mounted::Table(ui::mount(host, config));

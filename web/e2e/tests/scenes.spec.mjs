@@ -4,7 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect, screenshotPath, artifacts } from './fixtures.mjs';
+import { test, expect as baseExpect, screenshotPath, artifacts } from './fixtures.mjs';
+
+// On a loaded 2-core machine a state can take longer than the default 5 s to arrive: every
+// wait here is for a state (an element, an attribute, a text), with room to arrive.
+const expect = baseExpect.configure({ timeout: 20_000 });
 
 const repo = resolve(artifacts, '..');
 const corpus = resolve(repo, '../shared/corpus/traces');
@@ -27,6 +31,8 @@ async function openScenes(page, path = './demo/scenes.html') {
     const m = await import(new URL('../permlab.js', location.href).href);
     await Promise.all([...document.querySelectorAll('[data-scene]')].map((el) => m.mount(el)));
   });
+  // Every scene has rendered (its heading is there).
+  await expect(page.locator('section.pl-scene h2')).toHaveCount(5);
 }
 
 /// The page with every placeholder in English.
@@ -122,7 +128,7 @@ test('timeline: keyboard stepping through the six stages; the sandbox and rules 
   await expect(s.locator('tr[data-figure="corecoder-asks"] .pl-computed')).toContainText('这里算不了');
   await page.keyboard.press('Home');
   await expect(s.locator('.pl-tl-detail')).toHaveAttribute('data-stage', 'no-gate');
-  // One persistent live region per scene says what changed (the markup itself is re-rendered).
+  // One persistent live region per scene says what changed (the scene updates in place).
   const live = s.locator('.pl-scene-live');
   await expect(live).toHaveAttribute('role', 'status');
   await expect(live).toHaveAttribute('aria-live', 'polite');
@@ -137,6 +143,70 @@ test('timeline in English', async ({ page, problems }) => {
   await expect(s.locator('h2')).toHaveText('How permission designs evolved: each generation was forced by a real number of the one before');
   await expect(s.locator('.pl-tl-note.pl-differs')).toContainText('The lesson says 2/5; computed: 1/4.');
   await expect(s.locator('table[data-list="everyday"] tfoot td[data-gate="lcc"]')).toHaveText('wrongly blocked 1/4');
+  expect(problems).toEqual([]);
+});
+
+test('timeline: typing survives steps — the field is the same node and Ctrl+Z undoes the typing', async ({ page, problems }) => {
+  const s = await open(page, 'timeline');
+  await s.locator('.pl-tl-stage[data-stage="blacklist"]').click();
+  const input = s.locator('.pl-tl-command input');
+  const before = await input.elementHandle();
+  await input.click();
+  await page.keyboard.type('sudo ls');
+  await expect(input).toHaveValue('sudo ls');
+  await expect(s.locator('.pl-tl-try-list li[data-gate="lcc"]')).toHaveAttribute('data-blocked', 'true');
+  await input.evaluate((el) => { el.plMark = 'typed-here'; });
+  // Two steps with the stepper (away and back): the scene updates what changed, not the field.
+  const next = s.locator('.pl-scene-step[data-arg="1"]');
+  const prev = s.locator('.pl-scene-step[data-arg="-1"]');
+  await next.click();
+  await expect(s.locator('.pl-tl-detail')).toHaveAttribute('data-stage', 'ask-every-time');
+  await prev.click();
+  await expect(s.locator('.pl-tl-detail')).toHaveAttribute('data-stage', 'blacklist');
+  await expect(prev).toBeFocused();
+  const after = await input.elementHandle();
+  expect(await page.evaluate(([a, b]) => a === b, [before, after]), 'the same <input> node').toBe(true);
+  expect(await input.evaluate((el) => el.plMark)).toBe('typed-here');
+  await expect(input).toHaveValue('sudo ls');
+  // Ctrl+Z in the field undoes the typing (the undo history was never reset by a re-render),
+  // and the verdicts follow the undone text.
+  await input.focus();
+  await page.keyboard.press('Control+z');
+  await expect(input).not.toHaveValue('sudo ls');
+  const undone = await input.inputValue();
+  expect('sudo ls'.startsWith(undone), `"${undone}" is what was typed before`).toBe(true);
+  if (undone === '') await expect(s.locator('.pl-tl-try-result .pl-hint')).toBeVisible();
+  else await expect(s.locator('.pl-tl-try-list')).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test('replay: the trace textarea keeps its undo history while the figures update', async ({ page, problems }) => {
+  const s = await open(page, 'replay');
+  const area = s.locator('.pl-rp-trace-text');
+  const before = await area.elementHandle();
+  await area.focus();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('{"tool": "bash", "input": "ls"}');
+  await expect(s.locator('.pl-rp-summary')).toHaveAttribute('data-calls', '11');
+  expect(await page.evaluate(([a, b]) => a === b, [before, await area.elementHandle()])).toBe(true);
+  await page.keyboard.press('Control+z');
+  await expect(s.locator('.pl-rp-summary')).not.toHaveAttribute('data-calls', '11');
+  expect((await area.inputValue()).endsWith('{"tool": "bash", "input": "ls"}')).toBe(false);
+  expect(problems).toEqual([]);
+});
+
+test('scenes: unmount puts the placeholder back, the same nodes', async ({ page, problems }) => {
+  await page.goto('./demo/scenes.html');
+  const ok = await page.evaluate(async () => {
+    const m = await import(new URL('../permlab.js', location.href).href);
+    const el = document.getElementById('merge');
+    const placeholder = el.querySelector('.pl-placeholder');
+    await m.mount(el);
+    const mounted = !!el.querySelector('section.pl-scene[data-scene="merge"] h2') && !el.contains(placeholder);
+    m.unmount(el);
+    return { mounted, back: el.firstElementChild === placeholder || el.contains(placeholder), scene: !!el.querySelector('.pl-scene') };
+  });
+  expect(ok).toEqual({ mounted: true, back: true, scene: false });
   expect(problems).toEqual([]);
 });
 
@@ -506,6 +576,8 @@ async function prepare(page, slug) {
 
 for (const scheme of ['light', 'dark']) {
   test(`scenes: axe-core, no violations (${scheme})`, async ({ page, problems }) => {
+    // Seven axe runs over five scenes: seconds each when the machine is loaded.
+    test.setTimeout(180_000);
     await page.emulateMedia({ colorScheme: scheme });
     await openScenes(page);
     for (const slug of SCENES) {
@@ -523,6 +595,7 @@ for (const scheme of ['light', 'dark']) {
 }
 
 test('scenes: print shows the content without controls', async ({ page, problems }) => {
+  test.setTimeout(90_000);
   await openScenes(page);
   for (const slug of SCENES) await prepare(page, slug);
   await page.emulateMedia({ media: 'print' });
@@ -540,6 +613,8 @@ test('scenes: print shows the content without controls', async ({ page, problems
 });
 
 test('scenes: screenshots at 1280 px (light, dark) and 360 px; nothing wider than a phone', async ({ browser }) => {
+  // Three pages, fifteen scene states and screenshots.
+  test.setTimeout(180_000);
   for (const [name, opts] of [
     ['', { viewport: { width: 1280, height: 900 }, colorScheme: 'light' }],
     ['-dark', { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' }],

@@ -13,9 +13,10 @@ use permlab_core::merge::{
 };
 use permlab_core::Decision;
 
+use leptos::prelude::*;
+
 use super::merge_text::T;
-use super::{ui, Event, Scene};
-use crate::html::H;
+use super::ui::{self, Checkbox, Choices, Field, Select};
 use crate::i18n::Lang;
 
 /// The seed's workspace (its `code/` directory).
@@ -110,22 +111,18 @@ fn behavior_word(lang: Lang, b: Behavior) -> String {
     }
 }
 
-fn behavior_badge(h: &mut H, lang: Lang, b: Behavior) {
+fn behavior_badge(lang: Lang, b: Behavior) -> impl IntoView {
     let (class, icon) = match b {
         Behavior::Allow => ("allow", "✓"),
         Behavior::Deny => ("deny", "✗"),
         Behavior::Ask => ("ask", "?"),
         Behavior::Passthrough => ("passthrough", "○"),
     };
-    h.open("span")
-        .a("class", &format!("pl-badge pl-v-{class}"))
-        .a("data-behavior", b.as_str())
-        .gt()
-        .raw("<span aria-hidden=\"true\">")
-        .t(icon)
-        .raw(" </span>")
-        .t(&behavior_word(lang, b))
-        .close("span");
+    view! {
+        <span class=format!("pl-badge pl-v-{class}") data-behavior=b.as_str()>
+            <span aria-hidden="true">{icon}" "</span>{behavior_word(lang, b)}
+        </span>
+    }
 }
 
 impl Merge {
@@ -237,87 +234,77 @@ impl Merge {
         k.get(self.lang)
     }
 
-    fn request(&self, h: &mut H) {
-        let lang = self.lang;
-        h.open("fieldset").a("class", "pl-merge-request").gt();
-        h.leaf("legend", "", self.t(T::Request));
-        let tools: Vec<(&str, &str)> = TOOLS.iter().map(|(t, _)| (*t, *t)).collect();
-        ui::select(
-            h,
-            "pl-merge-tool",
-            "tool",
-            self.t(T::Tool),
-            &tools,
-            &self.tool,
-        );
-        let effects = [
-            ("read", T::EffRead.get(lang)),
-            ("write", T::EffWrite.get(lang)),
-            ("execute", T::EffExec.get(lang)),
-        ];
-        ui::select(
-            h,
-            "pl-merge-effect",
-            "effect",
-            self.t(T::Effect),
-            &effects,
-            effect_slug(self.effect),
-        );
-        let label = if self.effect == Effect::Execute {
-            T::Command
-        } else {
-            T::Path
-        };
-        ui::field(h, "pl-merge-arg", "arg", self.t(label), &self.arg);
-        h.tag("p", "pl-merge-ws")
-            .t(self.t(T::Workspace))
-            .t(": ")
-            .raw("<code>")
-            .t(WORKSPACE)
-            .raw("</code>")
-            .close("p");
-        h.close("fieldset");
+    /// A change to the request: the old answer was to another prompt, so it is forgotten
+    /// when the request did change.
+    fn request_change(&mut self, f: impl FnOnce(&mut Merge)) {
+        let before = self.clone();
+        f(self);
+        if *self != before {
+            self.answer = None;
+        }
     }
 
-    fn hook_controls(&self, h: &mut H) {
-        let lang = self.lang;
-        h.open("fieldset").a("class", "pl-merge-hook").gt();
-        h.leaf("legend", "", self.t(T::PHook));
-        ui::checkbox(h, "pl-merge-hook-on", "hook", self.t(T::HookOn), self.hook);
-        if self.hook {
-            let words: Vec<(Behavior, String)> = [
-                Behavior::Allow,
-                Behavior::Deny,
-                Behavior::Ask,
-                Behavior::Passthrough,
-            ]
-            .into_iter()
-            .map(|b| (b, behavior_word(lang, b)))
-            .collect();
-            let opts: Vec<(&str, &str)> = words
-                .iter()
-                .map(|(b, w)| (b.as_str(), w.as_str()))
-                .collect();
-            ui::select(
-                h,
-                "pl-merge-hook-behavior",
-                "hook-behavior",
-                self.t(T::HookSays),
-                &opts,
-                self.hook_behavior.as_str(),
-            );
-            let mut tools: Vec<(&str, &str)> = vec![("*", self.t(T::AllTools))];
-            tools.extend(TOOLS.iter().map(|(t, _)| (*t, *t)));
-            ui::select(
-                h,
-                "pl-merge-hook-tool",
-                "hook-tool",
-                self.t(T::HookFor),
-                &tools,
-                &self.hook_tool,
-            );
+    /// One of the seed's walkthroughs ([`WALKS`]).
+    pub fn choose_walk(&mut self, i: usize) {
+        self.request_change(|m| m.walk(i));
+    }
+
+    /// A tool of [`TOOLS`] (with the effect its definition declares).
+    pub fn set_tool(&mut self, name: &str) {
+        if let Some(&(t, eff)) = TOOLS.iter().find(|(t, _)| *t == name) {
+            self.request_change(|m| {
+                m.tool = t.into();
+                m.effect = eff;
+            });
         }
-        h.close("fieldset");
+    }
+
+    /// An effect by its slug (`read`, `write`, `execute`).
+    pub fn set_effect(&mut self, slug: &str) {
+        if let Some(&eff) = [Effect::Read, Effect::Write, Effect::Execute]
+            .iter()
+            .find(|x| effect_slug(**x) == slug)
+        {
+            self.request_change(|m| m.effect = eff);
+        }
+    }
+
+    /// The path (or command) as typed.
+    pub fn set_arg(&mut self, text: String) {
+        self.request_change(|m| m.arg = text);
+    }
+
+    /// The hook suggestion on or off.
+    pub fn set_hook(&mut self, on: bool) {
+        self.request_change(|m| m.hook = on);
+    }
+
+    /// What the hook suggests, by its name (`allow`, `deny`, `ask`, `passthrough`).
+    pub fn set_hook_behavior(&mut self, slug: &str) {
+        if let Some(b) = behavior_of(slug) {
+            self.request_change(|m| m.hook_behavior = b);
+        }
+    }
+
+    /// The tool the hook applies to (`*` or one of [`TOOLS`]).
+    pub fn set_hook_tool(&mut self, name: &str) {
+        if name == "*" || TOOLS.iter().any(|(t, _)| *t == name) {
+            self.request_change(|m| m.hook_tool = name.to_string());
+        }
+    }
+
+    /// The learner's answer at the prompt.
+    pub fn answer(&mut self, a: Answer) {
+        self.answer = Some(a);
+    }
+
+    /// "最终结果: <audit line>" or "最终结果: 等你回答" (announced).
+    pub fn status(&self, trace: &Trace, pending: bool) -> String {
+        if pending {
+            format!("{} {}", self.t(T::Final), self.t(T::Pending))
+        } else {
+            format!("{} {}", self.t(T::Final), trace.audit_line())
+        }
     }
 
     /// What participant `i` saw, in words (the facts come from the request and the core).
@@ -364,203 +351,6 @@ impl Merge {
             Participant::Hook(_) => T::PHook,
         })
     }
-
-    fn candidates(&self, trace: &Trace, h: &mut H) {
-        let lang = self.lang;
-        let ps = self.participants();
-        h.tag("div", "pl-scroll");
-        h.tag("table", "pl-merge-cands");
-        h.raw("<caption>")
-            .t(self.t(T::CandsCaption))
-            .raw("</caption><thead><tr>");
-        for k in [T::ColWho, T::ColSaw, T::ColCand] {
-            h.raw("<th scope=\"col\">").t(self.t(k)).raw("</th>");
-        }
-        h.raw("</tr></thead><tbody>");
-        for (i, c) in trace.candidates.iter().enumerate() {
-            let Some(p) = ps.get(c.participant) else {
-                continue;
-            };
-            let slug = match p {
-                Participant::WorkspaceBoundary => "boundary",
-                Participant::ShellDefault => "shell",
-                Participant::Rule(_) => "rule",
-                Participant::Hook(_) => "hook",
-            };
-            let winner = c.decision.as_ref() == Some(&trace.merged);
-            h.open("tr")
-                .a("data-participant", slug)
-                .a(
-                    "data-candidate",
-                    c.decision.as_ref().map_or("none", |d| d.behavior.as_str()),
-                )
-                .a("class", if winner { "pl-winner" } else { "" })
-                .gt();
-            h.raw("<th scope=\"row\">")
-                .t(&format!("{} ", circled(i + 1)))
-                .t(self.participant_name(p))
-                .raw("</th>");
-            h.leaf("td", "pl-saw", &self.saw(p));
-            h.tag("td", "pl-cand");
-            match &c.decision {
-                None => {
-                    h.leaf("span", "pl-none", self.t(T::NoOpinion));
-                }
-                Some(d) => {
-                    behavior_badge(h, lang, d.behavior);
-                    h.raw(" <small>(").t(&d.source).raw(")</small>");
-                    if winner {
-                        h.raw(" <strong class=\"pl-win-mark\">★ ")
-                            .t(if lang == Lang::Zh { "胜出" } else { "wins" })
-                            .raw("</strong>");
-                    }
-                }
-            }
-            h.raw("</td></tr>");
-        }
-        h.raw("</tbody></table></div>");
-    }
-
-    fn stage(h: &mut H, n: usize, slug: &str, title: &str) {
-        h.open("li")
-            .a("class", "pl-merge-stage")
-            .a("data-stage", slug)
-            .gt();
-        h.tag("h3", "pl-stage-title")
-            .t(&format!("{} ", circled(n)))
-            .t(title)
-            .close("h3");
-    }
-
-    fn flow(&self, trace: &Trace, pending: bool, h: &mut H) {
-        let lang = self.lang;
-        let offered: Vec<Behavior> = trace
-            .candidates
-            .iter()
-            .filter_map(|c| c.decision.as_ref().map(|d| d.behavior))
-            .collect();
-        let n0 = trace.candidates.len();
-        h.tag("ol", "pl-merge-flow");
-        // Merge.
-        Self::stage(h, n0 + 1, "merge", self.t(T::Merge));
-        h.open("p")
-            .a("class", "pl-merge-result")
-            .a("data-merged", trace.merged.behavior.as_str())
-            .gt();
-        match offered.len() {
-            0 => {
-                h.t(self.t(T::MergeNone));
-            }
-            1 => {
-                h.t(self.t(T::MergeOne));
-                behavior_badge(h, lang, trace.merged.behavior);
-            }
-            _ => {
-                let list: Vec<&str> = offered.iter().map(|b| b.as_str()).collect();
-                h.t(&self
-                    .t(T::MergeMany)
-                    .replace("{c}", &format!("[{}]", list.join(", "))));
-                behavior_badge(h, lang, trace.merged.behavior);
-            }
-        }
-        h.raw(" <small>(")
-            .t(&trace.merged.source)
-            .raw(")</small></p>");
-        h.leaf("p", "pl-hint", self.t(T::Order));
-        h.close("li");
-        // Converge.
-        Self::stage(h, n0 + 2, "converge", self.t(T::Converge));
-        h.leaf(
-            "p",
-            "",
-            self.t(match trace.merged.behavior {
-                Behavior::Passthrough => T::ConvPass,
-                Behavior::Ask => T::ConvAsk,
-                _ => T::ConvSame,
-            }),
-        );
-        h.close("li");
-        // Approval.
-        Self::stage(h, n0 + 3, "approval", self.t(T::Approval));
-        if trace.merged.behavior == Behavior::Ask {
-            h.leaf("p", "pl-hint", self.t(T::PromptIs));
-            h.open("pre")
-                .a("class", "pl-merge-prompt")
-                .a("lang", "zh-CN")
-                .gt()
-                .t(&self.prompt(&trace.merged));
-            if let Some(a) = self.answer {
-                h.t(match a {
-                    Answer::Yes => " y",
-                    Answer::No => " ",
-                    Answer::Fail => " …",
-                });
-            }
-            h.close("pre");
-            h.open("div")
-                .a("class", "pl-choices pl-merge-answers")
-                .a("role", "group")
-                .a("aria-label", self.t(T::Approval))
-                .gt();
-            for (arg, k, a) in [
-                ("y", T::AnswerY, Answer::Yes),
-                ("n", T::AnswerN, Answer::No),
-                ("fail", T::AnswerFail, Answer::Fail),
-            ] {
-                h.button("pl-choice pl-merge-answer", "answer", arg)
-                    .aria("aria-pressed", self.answer == Some(a))
-                    .gt()
-                    .t(self.t(k))
-                    .close("button");
-            }
-            h.close("div");
-            if pending {
-                h.leaf("p", "pl-merge-waiting", self.t(T::Waiting));
-            }
-        } else if offered.contains(&Behavior::Ask) {
-            h.leaf("p", "pl-merge-noprompt", self.t(T::Suppressed));
-        } else {
-            h.leaf("p", "pl-merge-noprompt", self.t(T::NoApproval));
-        }
-        h.close("li");
-        if pending {
-            h.close("ol");
-            return;
-        }
-        // Audit, execution, the model.
-        Self::stage(h, n0 + 4, "audit", self.t(T::Audit));
-        h.open("pre")
-            .a("class", "pl-audit")
-            .a("data-audit", trace.decision.behavior.as_str())
-            .gt()
-            .t(&trace.audit_line())
-            .close("pre");
-        h.close("li");
-        Self::stage(h, n0 + 5, "execute", self.t(T::Execute));
-        let runs = trace.decision.behavior == Behavior::Allow;
-        h.open("p")
-            .a("class", "pl-merge-exec")
-            .a("data-runs", if runs { "true" } else { "false" })
-            .gt()
-            .t(self.t(if runs { T::Runs } else { T::NotRun }))
-            .close("p");
-        h.close("li");
-        Self::stage(h, n0 + 6, "model", self.t(T::Model));
-        match trace.tool_error() {
-            Some(e) => {
-                h.open("pre")
-                    .a("class", "pl-tool-error")
-                    .gt()
-                    .t(&e)
-                    .close("pre");
-            }
-            None => {
-                h.leaf("p", "", self.t(T::ModelOk));
-            }
-        }
-        h.close("li");
-        h.close("ol");
-    }
 }
 
 /// ① … ⑳ for 1 … 20 (the seed numbers its stages this way).
@@ -573,115 +363,359 @@ fn circled(n: usize) -> String {
     }
 }
 
-impl Scene for Merge {
-    fn render(&self) -> String {
-        let lang = self.lang;
-        let (trace, pending) = self.trace();
-        let mut h = H::default();
-        h.leaf("h2", "pl-title", self.t(T::Title));
-        h.leaf("p", "pl-intro", self.t(T::Intro));
-        let walks = [
-            ("0", T::Walk1.get(lang)),
-            ("1", T::Walk2.get(lang)),
-            ("2", T::Walk3.get(lang)),
-        ];
-        let current = self.current_walk().map(|i| i.to_string());
-        ui::choices(
-            &mut h,
-            "pl-merge-walks pl-controls",
-            "walk",
-            self.t(T::Walks),
-            &walks,
-            current.as_deref(),
-        );
-        h.tag("div", "pl-merge-setup");
-        self.request(&mut h);
-        self.hook_controls(&mut h);
-        h.close("div");
-        self.candidates(&trace, &mut h);
-        self.flow(&trace, pending, &mut h);
-        let status = if pending {
-            format!("{} {}", self.t(T::Final), self.t(T::Pending))
-        } else {
-            format!("{} {}", self.t(T::Final), trace.audit_line())
-        };
-        h.open("p")
-            .a("class", "pl-live pl-merge-final")
-            .a(
-                "data-final",
-                if pending {
-                    "pending"
+/// The scene (`data-scene="merge"`): the walkthroughs, the request and hook controls, each
+/// participant's candidate, and the stages after the merge (the prompt only for `ask`).
+#[component]
+pub fn MergeScene(
+    /// The state to start from (`Merge::new(lang)`).
+    init: Merge,
+) -> impl IntoView {
+    let lang = init.lang;
+    let t = move |k: T| k.get(lang);
+    let model = RwSignal::new(init);
+    // Bumped when a walkthrough (not typing) sets the path: only then is the field written.
+    let arg_set = RwSignal::new(0u32);
+    let traced = Memo::new(move |_| model.with(Merge::trace));
+    let status =
+        Memo::new(move |_| traced.with(|(tr, p)| model.with_untracked(|m| m.status(tr, *p))));
+    super::host::announce(Memo::new(move |_| vec![status.get()]));
+    let walks = vec![
+        ("0".to_string(), t(T::Walk1).to_string()),
+        ("1".to_string(), t(T::Walk2).to_string()),
+        ("2".to_string(), t(T::Walk3).to_string()),
+    ];
+    let current = Signal::derive(move || model.with(|m| m.current_walk().map(|i| i.to_string())));
+    let walk = Callback::new(move |arg: String| {
+        if let Ok(i) = arg.parse() {
+            model.update(|m| m.choose_walk(i));
+            arg_set.update(|n| *n += 1);
+        }
+    });
+    let final_line = move || {
+        traced.with(|(tr, pending)| {
+            let icon = (!pending).then(|| {
+                let d = if tr.decision.behavior == Behavior::Allow {
+                    Decision::Allow
                 } else {
-                    trace.decision.behavior.as_str()
-                },
-            )
-            .gt();
-        if !pending {
-            let d = if trace.decision.behavior == Behavior::Allow {
-                Decision::Allow
-            } else {
-                Decision::Deny
-            };
-            h.raw("<span aria-hidden=\"true\">")
-                .t(ui::icon(d))
-                .raw(" </span>");
-        }
-        h.raw("<span data-live=\"\">").t(&status).raw("</span></p>");
-        h.s
-    }
-
-    fn act(&mut self, e: &Event) -> bool {
-        let before = self.clone();
-        match (e.kind, e.act) {
-            ("click", "walk") => {
-                if let Ok(i) = e.arg.parse() {
-                    self.walk(i);
-                }
-            }
-            ("change", "tool") => {
-                if let Some(&(t, eff)) = TOOLS.iter().find(|(t, _)| *t == e.value) {
-                    self.tool = t.into();
-                    self.effect = eff;
-                }
-            }
-            ("change", "effect") => {
-                if let Some(&eff) = [Effect::Read, Effect::Write, Effect::Execute]
-                    .iter()
-                    .find(|x| effect_slug(**x) == e.value)
-                {
-                    self.effect = eff;
-                }
-            }
-            ("input", "arg") => self.arg = e.value.to_string(),
-            ("change", "hook") => self.hook = e.value == "true",
-            ("change", "hook-behavior") => {
-                if let Some(b) = behavior_of(e.value) {
-                    self.hook_behavior = b;
-                }
-            }
-            ("change", "hook-tool") => {
-                if e.value == "*" || TOOLS.iter().any(|(t, _)| *t == e.value) {
-                    self.hook_tool = e.value.to_string();
-                }
-            }
-            ("click", "answer") => {
-                self.answer = match e.arg {
-                    "y" => Some(Answer::Yes),
-                    "n" => Some(Answer::No),
-                    "fail" => Some(Answer::Fail),
-                    _ => self.answer,
+                    Decision::Deny
                 };
-                return self.answer != before.answer;
+                view! { <span aria-hidden="true">{ui::icon(d)}" "</span> }
+            });
+            view! { {icon}<span data-live="">{status.get()}</span> }
+        })
+    };
+    view! {
+        <h2 class="pl-title">{t(T::Title)}</h2>
+        <p class="pl-intro">{t(T::Intro)}</p>
+        <Choices class="pl-merge-walks pl-controls" label=t(T::Walks) options=walks pressed=current press=walk/>
+        <div class="pl-merge-setup">
+            <RequestControls model arg_set/>
+            <HookControls model/>
+        </div>
+        {move || model.with(|m| traced.with(|(tr, _)| candidates(m, tr)))}
+        <Flow model traced/>
+        <p class="pl-live pl-merge-final"
+            data-final=move || traced.with(|(tr, p)| if *p { "pending" } else { tr.decision.behavior.as_str() })>
+            {final_line}
+        </p>
+    }
+}
+
+/// The request: tool, effect, path or command.
+#[component]
+fn RequestControls(
+    /// The scene's state.
+    model: RwSignal<Merge>,
+    /// Bumped when the path is set from outside the field.
+    arg_set: RwSignal<u32>,
+) -> impl IntoView {
+    let lang = model.with_untracked(|m| m.lang);
+    let t = move |k: T| k.get(lang);
+    let tools: Vec<(String, String)> = TOOLS
+        .iter()
+        .map(|(n, _)| (n.to_string(), n.to_string()))
+        .collect();
+    let effects = vec![
+        ("read".to_string(), t(T::EffRead).to_string()),
+        ("write".to_string(), t(T::EffWrite).to_string()),
+        ("execute".to_string(), t(T::EffExec).to_string()),
+    ];
+    let execute = Memo::new(move |_| model.with(|m| m.effect == Effect::Execute));
+    view! {
+        <fieldset class="pl-merge-request">
+            <legend>{t(T::Request)}</legend>
+            <Select class="pl-merge-tool" label=t(T::Tool) options=tools
+                selected=Signal::derive(move || model.with(|m| m.tool.clone()))
+                set=Callback::new(move |v: String| model.update(|m| m.set_tool(&v)))/>
+            <Select class="pl-merge-effect" label=t(T::Effect) options=effects
+                selected=Signal::derive(move || model.with(|m| effect_slug(m.effect).to_string()))
+                set=Callback::new(move |v: String| model.update(|m| m.set_effect(&v)))/>
+            <Field class="pl-merge-arg"
+                label=Signal::derive(move || t(if execute.get() { T::Command } else { T::Path }))
+                value=Signal::derive(move || { arg_set.track(); model.with_untracked(|m| m.arg.clone()) })
+                input=Callback::new(move |v: String| model.update(|m| m.set_arg(v)))/>
+            <p class="pl-merge-ws">{t(T::Workspace)}": "<code>{WORKSPACE}</code></p>
+        </fieldset>
+    }
+}
+
+/// The hook suggestion: on or off, what it says, which tool it is for.
+#[component]
+fn HookControls(
+    /// The scene's state.
+    model: RwSignal<Merge>,
+) -> impl IntoView {
+    let lang = model.with_untracked(|m| m.lang);
+    let t = move |k: T| k.get(lang);
+    let on = Memo::new(move |_| model.with(|m| m.hook));
+    let behaviors: Vec<(String, String)> = [
+        Behavior::Allow,
+        Behavior::Deny,
+        Behavior::Ask,
+        Behavior::Passthrough,
+    ]
+    .into_iter()
+    .map(|b| (b.as_str().to_string(), behavior_word(lang, b)))
+    .collect();
+    let mut tools: Vec<(String, String)> = vec![("*".into(), t(T::AllTools).into())];
+    tools.extend(TOOLS.iter().map(|(n, _)| (n.to_string(), n.to_string())));
+    view! {
+        <fieldset class="pl-merge-hook">
+            <legend>{t(T::PHook)}</legend>
+            <Checkbox class="pl-merge-hook-on" label=t(T::HookOn) on=on
+                set=Callback::new(move |v: bool| model.update(|m| m.set_hook(v)))/>
+            <Show when=move || on.get()>
+                <Select class="pl-merge-hook-behavior" label=t(T::HookSays) options=behaviors.clone()
+                    selected=Signal::derive(move || model.with(|m| m.hook_behavior.as_str().to_string()))
+                    set=Callback::new(move |v: String| model.update(|m| m.set_hook_behavior(&v)))/>
+                <Select class="pl-merge-hook-tool" label=t(T::HookFor) options=tools.clone()
+                    selected=Signal::derive(move || model.with(|m| m.hook_tool.clone()))
+                    set=Callback::new(move |v: String| model.update(|m| m.set_hook_tool(&v)))/>
+            </Show>
+        </fieldset>
+    }
+}
+
+fn participant_slug(p: &Participant) -> &'static str {
+    match p {
+        Participant::WorkspaceBoundary => "boundary",
+        Participant::ShellDefault => "shell",
+        Participant::Rule(_) => "rule",
+        Participant::Hook(_) => "hook",
+    }
+}
+
+/// Each participant: what it saw and its candidate (the winner starred).
+fn candidates(m: &Merge, trace: &Trace) -> impl IntoView {
+    let lang = m.lang;
+    let t = move |k: T| k.get(lang);
+    let ps = m.participants();
+    let rows = trace
+        .candidates
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let p = ps.get(c.participant)?;
+            let winner = c.decision.as_ref() == Some(&trace.merged);
+            let cand = match &c.decision {
+                None => view! { <span class="pl-none">{t(T::NoOpinion)}</span> }.into_any(),
+                Some(d) => view! {
+                    {behavior_badge(lang, d.behavior)}" "<small>{format!("({})", d.source)}</small>
+                    {winner.then(|| view! {
+                        " "<strong class="pl-win-mark">{format!("★ {}", if lang == Lang::Zh { "胜出" } else { "wins" })}</strong>
+                    })}
+                }
+                .into_any(),
+            };
+            Some(view! {
+                <tr data-participant=participant_slug(p)
+                    data-candidate=c.decision.as_ref().map_or("none", |d| d.behavior.as_str())
+                    class=if winner { "pl-winner" } else { "" }>
+                    <th scope="row">{format!("{} {}", circled(i + 1), m.participant_name(p))}</th>
+                    <td class="pl-saw">{m.saw(p)}</td>
+                    <td class="pl-cand">{cand}</td>
+                </tr>
+            })
+        })
+        .collect_view();
+    view! {
+        <div class="pl-scroll"><table class="pl-merge-cands">
+            <caption>{t(T::CandsCaption)}</caption>
+            <thead><tr>
+                <th scope="col">{t(T::ColWho)}</th><th scope="col">{t(T::ColSaw)}</th><th scope="col">{t(T::ColCand)}</th>
+            </tr></thead>
+            <tbody>{rows}</tbody>
+        </table></div>
+    }
+}
+
+/// How the approval stage goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Approving {
+    /// The merge asks: the prompt and its answers.
+    Prompt,
+    /// An ask was offered but a stronger candidate won: no prompt.
+    Suppressed,
+    /// Nobody asked.
+    NotNeeded,
+}
+
+/// One numbered stage of the flow after the candidates (`n` follows the candidates' count).
+#[component]
+fn MergeStage(
+    /// Its number.
+    #[prop(into)]
+    n: Signal<usize>,
+    /// Its `data-stage`.
+    slug: &'static str,
+    /// Its title.
+    title: &'static str,
+    /// What it shows.
+    children: Children,
+) -> impl IntoView {
+    view! {
+        <li class="pl-merge-stage" data-stage=slug>
+            <h3 class="pl-stage-title">{move || format!("{} {title}", circled(n.get()))}</h3>
+            {children()}
+        </li>
+    }
+}
+
+/// Merge, converge, approval; then (once answered) audit, execution and what the model gets.
+/// The prompt's answer buttons stay the same nodes while the learner answers (focus stays).
+#[component]
+fn Flow(
+    /// The scene's state.
+    model: RwSignal<Merge>,
+    /// The core's trace and whether the prompt is open.
+    traced: Memo<(Trace, bool)>,
+) -> impl IntoView {
+    let lang = model.with_untracked(|m| m.lang);
+    let t = move |k: T| k.get(lang);
+    let n0 = Memo::new(move |_| traced.with(|(tr, _)| tr.candidates.len()));
+    let pending = Memo::new(move |_| traced.with(|(_, p)| *p));
+    let offered = Memo::new(move |_| {
+        traced.with(|(tr, _)| {
+            tr.candidates
+                .iter()
+                .filter_map(|c| c.decision.as_ref().map(|d| d.behavior))
+                .collect::<Vec<_>>()
+        })
+    });
+    let merged = Memo::new(move |_| traced.with(|(tr, _)| tr.merged.clone()));
+    let approving = Memo::new(move |_| {
+        if merged.with(|d| d.behavior) == Behavior::Ask {
+            Approving::Prompt
+        } else if offered.with(|o| o.contains(&Behavior::Ask)) {
+            Approving::Suppressed
+        } else {
+            Approving::NotNeeded
+        }
+    });
+    let result = move || {
+        let b = merged.with(|d| d.behavior);
+        offered.with(|o| match o.len() {
+            0 => t(T::MergeNone).into_any(),
+            1 => view! { {t(T::MergeOne)}{behavior_badge(lang, b)} }.into_any(),
+            _ => {
+                let list: Vec<&str> = o.iter().map(|b| b.as_str()).collect();
+                let text = t(T::MergeMany).replace("{c}", &format!("[{}]", list.join(", ")));
+                view! { {text}{behavior_badge(lang, b)} }.into_any()
             }
-            _ => return false,
+        })
+    };
+    let prompt = move || {
+        let answer = model.with(|m| m.answer);
+        let text = merged.with(|d| model.with_untracked(|m| m.prompt(d)));
+        let tail = match answer {
+            Some(Answer::Yes) => " y",
+            Some(Answer::No) => " ",
+            Some(Answer::Fail) => " …",
+            None => "",
+        };
+        format!("{text}{tail}")
+    };
+    let approval = move || match approving.get() {
+        Approving::Prompt => view! {
+            <p class="pl-hint">{t(T::PromptIs)}</p>
+            <pre class="pl-merge-prompt" lang="zh-CN">{prompt}</pre>
+            <AnswerButtons model/>
+            <Show when=move || pending.get()><p class="pl-merge-waiting">{t(T::Waiting)}</p></Show>
         }
-        // Only the request can have changed here: a new request, and the old answer was to
-        // another prompt.
-        let changed = *self != before;
-        if changed {
-            self.answer = None;
+        .into_any(),
+        Approving::Suppressed => {
+            view! { <p class="pl-merge-noprompt">{t(T::Suppressed)}</p> }.into_any()
         }
-        changed
+        Approving::NotNeeded => {
+            view! { <p class="pl-merge-noprompt">{t(T::NoApproval)}</p> }.into_any()
+        }
+    };
+    let after = move || {
+        traced.with(|(tr, pending)| {
+            (!pending).then(|| {
+                let runs = tr.decision.behavior == Behavior::Allow;
+                let told = match tr.tool_error() {
+                    Some(e) => view! { <pre class="pl-tool-error">{e}</pre> }.into_any(),
+                    None => view! { <p>{t(T::ModelOk)}</p> }.into_any(),
+                };
+                let (audit, line) = (tr.decision.behavior.as_str(), tr.audit_line());
+                view! {
+                    <MergeStage n=Signal::derive(move || n0.get() + 4) slug="audit" title=t(T::Audit)>
+                        <pre class="pl-audit" data-audit=audit>{line}</pre>
+                    </MergeStage>
+                    <MergeStage n=Signal::derive(move || n0.get() + 5) slug="execute" title=t(T::Execute)>
+                        <p class="pl-merge-exec" data-runs=if runs { "true" } else { "false" }>
+                            {t(if runs { T::Runs } else { T::NotRun })}
+                        </p>
+                    </MergeStage>
+                    <MergeStage n=Signal::derive(move || n0.get() + 6) slug="model" title=t(T::Model)>
+                        {told}
+                    </MergeStage>
+                }
+            })
+        })
+    };
+    view! {
+        <ol class="pl-merge-flow">
+            <MergeStage n=Signal::derive(move || n0.get() + 1) slug="merge" title=t(T::Merge)>
+                <p class="pl-merge-result" data-merged=move || merged.with(|d| d.behavior.as_str())>
+                    {result}" "<small>{move || merged.with(|d| format!("({})", d.source))}</small>
+                </p>
+                <p class="pl-hint">{t(T::Order)}</p>
+            </MergeStage>
+            <MergeStage n=Signal::derive(move || n0.get() + 2) slug="converge" title=t(T::Converge)>
+                <p>{move || t(match merged.with(|d| d.behavior) {
+                    Behavior::Passthrough => T::ConvPass,
+                    Behavior::Ask => T::ConvAsk,
+                    _ => T::ConvSame,
+                })}</p>
+            </MergeStage>
+            <MergeStage n=Signal::derive(move || n0.get() + 3) slug="approval" title=t(T::Approval)>
+                {approval}
+            </MergeStage>
+            {after}
+        </ol>
+    }
+}
+
+/// The prompt's three answers (`data-arg` y / n / fail), the given one pressed.
+#[component]
+fn AnswerButtons(
+    /// The scene's state.
+    model: RwSignal<Merge>,
+) -> impl IntoView {
+    let lang = model.with_untracked(|m| m.lang);
+    let t = move |k: T| k.get(lang);
+    let buttons = [("y", T::AnswerY, Answer::Yes), ("n", T::AnswerN, Answer::No), ("fail", T::AnswerFail, Answer::Fail)]
+        .map(|(arg, k, a)| {
+            let pressed = move || if model.with(|m| m.answer) == Some(a) { "true" } else { "false" };
+            view! {
+                <button type="button" class="pl-choice pl-merge-answer" data-arg=arg aria-pressed=pressed
+                    on:click=move |_| model.update(|m| m.answer(a))>{t(k)}</button>
+            }
+        });
+    view! {
+        <div class="pl-choices pl-merge-answers" role="group" aria-label=t(T::Approval)>{buttons}</div>
     }
 }
 
@@ -690,15 +724,21 @@ mod tests {
     use super::*;
 
     fn audit(html: &str) -> Option<String> {
-        let start = html.find("<pre class=\"pl-audit\"")?;
+        let start = html.find("class=\"pl-audit\"")?;
         let rest = &html[start..];
         let open = rest.find('>')? + 1;
         let end = rest.find("</pre>")?;
         Some(rest[open..end].to_string())
     }
 
-    fn walk(m: &mut Merge, i: &str) {
-        assert!(m.act(&Event::click("walk", i)) || m.current_walk() == i.parse().ok());
+    fn walk(m: &mut Merge, i: usize) {
+        m.choose_walk(i);
+        assert_eq!(m.current_walk(), Some(i));
+    }
+
+    fn render(m: &Merge) -> String {
+        let m = m.clone();
+        super::super::html(move || view! { <MergeScene init=m/> })
     }
 
     /// The seed's three walkthroughs, by clicks, give its audit lines (the seed cuts the
@@ -706,8 +746,8 @@ mod tests {
     #[test]
     fn the_seed_walkthroughs_reproduce() {
         let mut m = Merge::new(Lang::Zh);
-        walk(&mut m, "0");
-        let html = m.render();
+        walk(&mut m, 0);
+        let html = render(&m);
         assert_eq!(
             audit(&html).unwrap(),
             "[Permission] glob: allow (default) - No permission rule blocked the request"
@@ -720,31 +760,29 @@ mod tests {
         assert!(html.contains("不需要(合并结果不是 ask)"));
         assert!(!html.contains("pl-merge-prompt"));
 
-        walk(&mut m, "1");
-        let html = m.render();
+        walk(&mut m, 1);
+        let html = render(&m);
         assert!(html.contains("data-participant=\"boundary\" data-candidate=\"none\""));
         assert!(html.contains("data-participant=\"rule\" data-candidate=\"ask\""));
         assert!(html.contains(
-            "工具调用需要批准: write_file\n原因: File writes require explicit approval from chapter 3 onward\n参数: {&quot;path&quot;:&quot;chapter3-note.txt&quot;,&quot;content&quot;:&quot;...&quot;}\n允许本次调用? [y/N]"
+            "工具调用需要批准: write_file\n原因: File writes require explicit approval from chapter 3 onward\n参数: {\"path\":\"chapter3-note.txt\",\"content\":\"...\"}\n允许本次调用? [y/N]"
         ));
         assert_eq!(audit(&html), None, "no audit before the answer");
         assert!(html.contains("data-final=\"pending\""));
-        assert!(m.act(&Event::click("answer", "y")));
-        let html = m.render();
+        m.answer(Answer::Yes);
+        let html = render(&m);
         assert_eq!(
             audit(&html).unwrap(),
             "[Permission] write_file: allow (terminal-approval) - User approved this tool call"
         );
         assert!(html.contains("data-runs=\"true\""));
-        assert!(m.act(&Event::click("answer", "n")));
-        let line = audit(&m.render()).unwrap();
+        m.answer(Answer::No);
+        let line = audit(&render(&m)).unwrap();
         assert!(line.starts_with("[Permission] write_file: deny (terminal-approval)"));
-        assert!(m
-            .render()
-            .contains("Error [permission_denied]: User rejected this tool call"));
+        assert!(render(&m).contains("Error [permission_denied]: User rejected this tool call"));
 
-        walk(&mut m, "2");
-        let html = m.render();
+        walk(&mut m, 2);
+        let html = render(&m);
         assert_eq!(
             audit(&html).unwrap(),
             "[Permission] write_file: deny (workspace-boundary) - Writing outside the workspace is forbidden"
@@ -762,57 +800,54 @@ mod tests {
     #[test]
     fn a_hook_allow_cannot_beat_the_shell_default() {
         let mut m = Merge::new(Lang::En);
-        assert!(m.act(&Event::value("change", "tool", "", "shell")));
+        m.set_tool("shell");
         assert_eq!(m.effect, Effect::Execute);
-        assert!(m.act(&Event::value("input", "arg", "", "ls")));
-        assert!(m.act(&Event::value("change", "hook", "", "true")));
+        m.set_arg("ls".into());
+        m.set_hook(true);
         assert_eq!(m.current_walk(), None);
-        let html = m.render();
+        let html = render(&m);
         assert!(html.contains("data-participant=\"hook\" data-candidate=\"allow\""));
         assert!(html.contains("data-merged=\"ask\""));
-        assert!(html.contains("{&quot;command&quot;:&quot;ls&quot;}"));
+        assert!(html.contains("{\"command\":\"ls\"}"));
         // The hook denies instead: deny wins, no prompt.
-        assert!(m.act(&Event::value("change", "hook-behavior", "", "deny")));
-        let html = m.render();
+        m.set_hook_behavior("deny");
+        let html = render(&m);
         assert!(html.contains(
             "[Permission] shell: deny (hook:pre-tool-use) - Suggested by the PreToolUse hook"
         ));
         assert!(html.contains("never called, the user sees no prompt"));
         // A hook for another tool has no opinion.
-        assert!(m.act(&Event::value("change", "hook-tool", "", "write_file")));
-        assert!(m
-            .render()
-            .contains("data-participant=\"hook\" data-candidate=\"none\""));
+        m.set_hook_tool("write_file");
+        assert!(render(&m).contains("data-participant=\"hook\" data-candidate=\"none\""));
     }
 
     #[test]
     fn answers_and_failures() {
         let mut m = Merge::new(Lang::En);
-        m.act(&Event::click("walk", "1"));
-        assert!(m.act(&Event::click("answer", "fail")));
-        assert!(m.render().contains(
+        m.choose_walk(1);
+        m.answer(Answer::Fail);
+        assert!(render(&m).contains(
             "[Permission] write_file: deny (terminal-approval) - Approval failed: the approval provider threw"
         ));
         // Editing the request forgets the answer.
-        assert!(m.act(&Event::value("input", "arg", "", "notes/a.txt")));
+        m.set_arg("notes/a.txt".into());
         assert_eq!(m.answer, None);
-        assert!(m.render().contains("data-final=\"pending\""));
-        // Unknown events change nothing.
-        assert!(!m.act(&Event::key("walk", "0", "ArrowRight")));
-        assert!(!m.act(&Event::value("change", "tool", "", "rm")));
+        assert!(render(&m).contains("data-final=\"pending\""));
+        // Unknown names change nothing.
+        let before = m.clone();
+        m.set_tool("rm");
+        m.set_effect("delete");
+        m.set_hook_behavior("maybe");
+        m.set_hook_tool("rm");
+        assert!(m == before);
     }
 
     #[test]
     fn hostile_input_is_text() {
         let mut m = Merge::new(Lang::En);
-        m.act(&Event::click("walk", "1"));
-        m.act(&Event::value(
-            "input",
-            "arg",
-            "",
-            "<img src=x onerror=alert(1)>",
-        ));
-        let html = m.render();
+        m.choose_walk(1);
+        m.set_arg("<img src=x onerror=alert(1)>".into());
+        let html = render(&m);
         assert!(!html.contains("<img"));
     }
 }

@@ -3,12 +3,13 @@
 //! widget, a scene computes nothing itself: every verdict, stage and count comes from
 //! `permlab-core`.
 //!
-//! A scene renders itself to one HTML string ([`Scene::render`], through [`crate::html::H`],
-//! which escapes every dynamic string) and reacts to its controls ([`Scene::act`]): each
-//! control carries `data-act` (and `data-arg`, and `data-k` so focus survives a re-render);
-//! `dom` calls `act` with the event and renders again when it returns `true`. Elements marked
-//! `data-live` are announced when their text changes: `dom` keeps one live region per scene
-//! outside the re-rendered markup and repeats their changed texts there.
+//! Each scene is a plain-Rust state machine with methods (tested natively, e.g.
+//! [`timeline::Timeline`]) and a Leptos component over it ([`timeline::TimelineScene`]): the
+//! component holds the state in a signal, derives what it shows through `Memo`s, and wires
+//! typed handlers to the state's methods, so a step updates only what changed — a field keeps
+//! its caret, undo history and IME composition, a screen reader keeps its place. The `data-`
+//! attributes and classes are hooks for tests and course CSS, not dispatch. [`host`] mounts a
+//! scene in its frame with one persistent live region that repeats the scene's announced texts.
 //!
 //! Each scene keeps its words in its own `*_text.rs` file: a zh/en table made with
 //! [`texts!`](texts), the same side-by-side shape as [`crate::i18n`], so a missing translation
@@ -35,6 +36,7 @@ macro_rules! texts {
 
 pub mod claude_flow;
 mod claude_flow_text;
+pub mod host;
 mod lifecycle_text;
 pub mod merge;
 mod merge_text;
@@ -45,98 +47,52 @@ pub mod timeline;
 mod timeline_text;
 pub mod ui;
 
-/// One event on a scene's control.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Event<'a> {
-    /// `click`, `change`, `input` or `keydown`.
-    pub kind: &'a str,
-    /// The control's `data-act`.
-    pub act: &'a str,
-    /// The control's `data-arg` (empty when absent).
-    pub arg: &'a str,
-    /// The control's value (`input`/`select`/`textarea`; `"true"`/`"false"` for a checkbox),
-    /// or the key for `keydown`.
-    pub value: &'a str,
-}
-
-impl<'a> Event<'a> {
-    /// A click on a control (tests and keyboard shortcuts build events this way).
-    pub fn click(act: &'a str, arg: &'a str) -> Self {
-        Event {
-            kind: "click",
-            act,
-            arg,
-            value: "",
-        }
-    }
-
-    /// A value change (`change` for selects and checkboxes, `input` for text).
-    pub fn value(kind: &'a str, act: &'a str, arg: &'a str, value: &'a str) -> Self {
-        Event {
-            kind,
-            act,
-            arg,
-            value,
-        }
-    }
-
-    /// A key pressed on a control.
-    pub fn key(act: &'a str, arg: &'a str, key: &'a str) -> Self {
-        Event {
-            kind: "keydown",
-            act,
-            arg,
-            value: key,
-        }
-    }
-}
-
-/// A scene: state, markup, and what its controls do.
-pub trait Scene {
-    /// The scene's whole markup (a `<section class="pl-widget pl-scene" …>` is put around it).
-    fn render(&self) -> String;
-    /// Applies one event; `true` when the scene changed (it is rendered again) — for
-    /// `keydown`, also that the key was used (its default action is prevented).
-    fn act(&mut self, event: &Event) -> bool;
-}
+/// A scene ready to mount (see [`host::mount`]): builds its component.
+pub type Built = Box<dyn FnOnce() -> leptos::prelude::AnyView>;
 
 /// The scene named `slug` in `lang`, if there is one. `lesson` is the placeholder's lesson
 /// text (`data-lesson`): for `replay`, a rule table in the fixtures format.
-pub fn build(slug: &str, lang: Lang, lesson: Option<&str>) -> Option<Box<dyn Scene>> {
+pub fn build(slug: &str, lang: Lang, lesson: Option<&str>) -> Option<Built> {
+    use leptos::prelude::*;
     if !cfg!(feature = "scenes") {
         // The table widget's bundle: no scene is linked in.
         return None;
     }
-    Some(match slug {
-        "merge" => Box::new(merge::Merge::new(lang)),
-        "timeline" => Box::new(timeline::Timeline::new(lang)),
-        "replay" => Box::new(replay::Replay::new(lang, lesson)),
-        "claude-flow" => Box::new(claude_flow::ClaudeFlow::new(lang)),
-        "opencode-lifecycle" => Box::new(opencode_lifecycle::OpencodeLifecycle::new(lang)),
-        _ => return None,
-    })
+    let view = |f: fn(Lang) -> AnyView| Some(Box::new(move || f(lang)) as Built);
+    match slug {
+        "timeline" => view(|lang| {
+            view! { <timeline::TimelineScene init=timeline::Timeline::new(lang)/> }.into_any()
+        }),
+        "merge" => {
+            view(|lang| view! { <merge::MergeScene init=merge::Merge::new(lang)/> }.into_any())
+        }
+        "replay" => {
+            let init = replay::Replay::new(lang, lesson);
+            Some(Box::new(move || view! { <replay::ReplayScene init/> }.into_any()) as Built)
+        }
+        "claude-flow" => view(|lang| {
+            view! { <claude_flow::ClaudeFlowScene init=claude_flow::ClaudeFlow::new(lang)/> }
+                .into_any()
+        }),
+        "opencode-lifecycle" => view(|lang| {
+            let init = opencode_lifecycle::OpencodeLifecycle::new(lang);
+            view! { <opencode_lifecycle::LifecycleScene init/> }.into_any()
+        }),
+        _ => None,
+    }
 }
 
 /// What a placeholder with an unknown `data-scene` shows: the slugs there are.
-pub struct Unknown(pub String);
-
-impl Scene for Unknown {
-    fn render(&self) -> String {
-        let mut h = crate::html::H::default();
-        h.open("p")
-            .a("class", "pl-scene-unknown")
-            .a("role", "alert")
-            .gt()
-            .t("data-scene=\"")
-            .t(&self.0)
-            .t("\": unknown scene; known: ")
-            .t(&SLUGS.join(", "))
-            .close("p");
-        h.s
-    }
-
-    fn act(&mut self, _: &Event) -> bool {
-        false
+#[leptos::component]
+pub fn Unknown(
+    /// The slug asked for.
+    slug: String,
+) -> impl leptos::prelude::IntoView {
+    use leptos::prelude::*;
+    view! {
+        <p class="pl-scene-unknown" role="alert">
+            {format!("data-scene=\"{slug}\": unknown scene; known: {}", SLUGS.join(", "))}
+        </p>
     }
 }
 
@@ -149,6 +105,15 @@ pub const SLUGS: [&str; 5] = [
     "replay",
 ];
 
+/// A view as HTML, rendered natively (the scenes' unit tests read their markup this way).
+#[cfg(test)]
+pub(crate) fn html<V: leptos::prelude::IntoView + 'static>(f: impl FnOnce() -> V) -> String {
+    use leptos::tachys::view::RenderHtml;
+    let owner = leptos::prelude::Owner::new();
+    // `<!>` separates adjacent text nodes for hydration; the tests read the text.
+    owner.with(|| f().into_view().to_html().replace("<!>", ""))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,11 +122,14 @@ mod tests {
     fn every_slug_builds_in_both_languages() {
         for slug in SLUGS {
             for lang in [Lang::Zh, Lang::En] {
-                let s = build(slug, lang, None).unwrap_or_else(|| panic!("{slug}"));
-                let html = s.render();
+                let html = html(build(slug, lang, None).unwrap_or_else(|| panic!("{slug}")));
                 assert!(html.contains("<h2"), "{slug}: a heading");
             }
         }
         assert!(build("nope", Lang::Zh, None).is_none());
+        let unknown = html(|| leptos::view! { <Unknown slug="nope".into()/> });
+        assert!(
+            unknown.contains("data-scene=\"nope\": unknown scene; known: timeline, claude-flow")
+        );
     }
 }

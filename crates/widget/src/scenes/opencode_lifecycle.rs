@@ -15,9 +15,10 @@ use permlab_core::opencode::lifecycle::{
 use permlab_core::opencode::Rule;
 use permlab_core::{json, Action};
 
+use leptos::prelude::*;
+
 use super::lifecycle_text::T;
-use super::{ui, Event, Scene};
-use crate::html::H;
+use super::ui::{self, Checkbox, Choices, Field, Move, Scroll, Stepper};
 use crate::i18n::Lang;
 
 /// The seed's command.
@@ -26,6 +27,7 @@ pub const SEED_COMMAND: &str = "rm -rf /tmp/cache";
 const LAST: usize = StageKind::ORDER.len() - 1;
 
 /// The scene's state.
+#[derive(Clone)]
 pub struct OpencodeLifecycle {
     lang: Lang,
     scenario: Scenario,
@@ -172,656 +174,619 @@ impl OpencodeLifecycle {
         s
     }
 
-    fn controls(&self, h: &mut H) {
-        ui::choices(
-            h,
-            "pl-lc-runtime",
-            "runtime",
-            self.t(T::Runtime),
-            &[("classic", self.t(T::Classic)), ("next", self.t(T::Next))],
-            Some(self.runtime.slug()),
-        );
-        h.tag("div", "pl-lc-call");
-        ui::field(
-            h,
-            "pl-lc-command",
-            "command",
-            self.t(T::Command),
-            &self.command,
-        );
-        h.tag("div", "pl-rp-tools pl-controls");
-        h.button("pl-lc-seed", "seed-command", "")
-            .flag("disabled", self.command == SEED_COMMAND)
-            .gt()
-            .t(self.t(T::SeedCommand))
-            .close("button");
-        h.close("div");
-        ui::checkbox(
-            h,
-            "pl-lc-long",
-            "long-output",
-            self.t(T::LongOutput),
-            self.build_log.is_some(),
-        );
-        h.close("div");
-    }
-
-    fn rules(&self, h: &mut H, l: &Lifecycle) {
-        h.tag("div", "pl-lc-rules");
-        h.leaf("h3", "", self.t(T::Rules));
-        h.tag("ol", "pl-lc-rule-list");
-        let saved = if self.runtime == Runtime::Classic {
-            T::SavedClassic
-        } else {
-            T::SavedNext
-        };
-        let setup = &self.scenario.setup;
-        let mut n = 0;
-        for (label, rules) in [
-            (T::Configured, setup.agent_rules.as_slice()),
-            (saved, setup.approvals.rules()),
-        ] {
-            for r in rules {
-                h.open("li")
-                    .a("value", &n.to_string())
-                    .a("data-rule", &rule_text(r))
-                    .gt()
-                    .raw("<code>")
-                    .t(&format!("{} {}", r.permission, r.pattern))
-                    .raw("</code> ");
-                ui::badge(h, action_decision(r.action), self.lang.action(r.action));
-                h.raw(" <small>").t(self.t(label)).raw("</small></li>");
-                n += 1;
-            }
-        }
-        h.close("ol");
-        let before = setup.approvals.rules().len();
-        let added = l.approvals.rules().get(before..).unwrap_or(&[]);
-        if !added.is_empty() {
-            h.tag("p", "pl-lc-added").t(self.t(T::After)).t(" ");
-            for (i, r) in added.iter().enumerate() {
-                if i > 0 {
-                    h.t(", ");
-                }
-                h.raw("<code>").t(&rule_text(r)).raw("</code>");
-            }
-            h.close("p");
-        }
-        h.close("div");
-    }
-
-    fn check(&self, h: &mut H, c: &PatternCheck) {
-        let n = c.position.map_or(0, |p| p).to_string();
-        let layer = self
-            .t(match (c.layer, self.runtime) {
-                (Layer::Agent, _) => T::LAgent,
-                (Layer::Session, _) => T::LSession,
-                (Layer::Approved, Runtime::Classic) => T::LApprovedClassic,
-                (Layer::Approved, Runtime::Next) => T::LApprovedNext,
-                (Layer::Default, _) => T::LDefault,
-            })
-            .replace("{n}", &n);
-        let text = self
-            .t(T::Check)
-            .replace("{p}", &c.pattern)
-            .replace("{r}", &rule_text(&c.rule))
-            .replace("{l}", &layer);
-        h.open("li")
-            .a("data-pattern", &c.pattern)
-            .a("data-layer", c.layer.slug())
-            .a("data-action", c.rule.action.as_str())
-            .gt();
-        ui::badge(
-            h,
-            action_decision(c.rule.action),
-            self.lang.action(c.rule.action),
-        );
-        h.t(" ").t(&text);
-        if c.configured_alone {
-            h.raw("<br><small>")
-                .t(self.t(T::ConfiguredAlone))
-                .raw("</small>");
-        }
-        h.close("li");
-    }
-
-    fn prompt(&self, h: &mut H, p: &Prompt) {
-        h.open("div")
-            .a("class", "pl-lc-prompt")
-            .a("data-permission", &p.request.permission)
-            .a("data-reply", p.reply.as_ref().map_or("none", |r| r.slug()))
-            .gt();
-        h.tag("p", "")
-            .raw("<strong>")
-            .t(self.t(T::Prompt))
-            .raw("</strong> ")
-            .raw("<code>")
-            .t(&p.request.permission)
-            .raw("</code>: ");
-        for (i, pat) in p.request.patterns.iter().enumerate() {
-            if i > 0 {
-                h.t(", ");
-            }
-            h.raw("<code>").t(pat).raw("</code>");
-        }
-        h.close("p");
-        h.tag("p", "pl-hint")
-            .t(self.t(T::Buttons))
-            .t(" ")
-            .t(&BUTTONS.join(" · "))
-            .close("p");
-        h.tag("p", "pl-lc-reply");
-        match &p.reply {
-            None => {
-                h.t(self.t(T::NoReply));
-            }
-            Some(r) => {
-                h.raw("<strong>").t(self.t(T::Answer)).raw(":</strong> ");
-                h.t(self.t(match r {
-                    Reply::Once => T::AOnce,
-                    Reply::Always => T::AAlways,
-                    Reply::Reject(None) => T::AReject,
-                    Reply::Reject(Some(_)) => T::AFeedback,
-                }));
-                h.t(" → ")
-                    .t(self.t(if p.proceeds { T::Proceeds } else { T::Stops }));
-                if !p.proceeds {
-                    h.t(" · ").t(self.t(if p.loop_continues {
-                        T::LoopGoesOn
-                    } else {
-                        T::LoopStops
-                    }));
-                }
-            }
-        }
-        h.close("p");
-        if let Some(c) = p.confirmation {
-            h.tag("p", "pl-lc-confirm").t(c).t(": ");
-            for (i, a) in p.request.always.iter().enumerate() {
-                if i > 0 {
-                    h.t(", ");
-                }
-                h.raw("<code>").t(a).raw("</code>");
-            }
-            h.close("p");
-        }
-        if !p.stored.is_empty() {
-            h.tag("p", "").t(self.t(T::Stores)).t(" ");
-            for (i, r) in p.stored.iter().enumerate() {
-                if i > 0 {
-                    h.t(", ");
-                }
-                h.raw("<code>").t(&rule_text(r)).raw("</code>");
-            }
-            h.close("p");
-        }
-        if matches!(p.reply, Some(Reply::Reject(_))) {
-            self.model_told(h, p.model_message.as_deref());
-        }
-        h.close("div");
-    }
-
-    fn model_told(&self, h: &mut H, text: Option<&str>) {
-        h.tag("div", "pl-lc-model");
-        h.leaf("p", "pl-label", self.t(T::ModelTold));
-        match text {
-            Some(t) => {
-                h.open("pre")
-                    .a("class", "pl-lc-model-text")
-                    .a("tabindex", "0")
-                    .a("aria-label", self.t(T::ModelTold))
-                    .gt()
-                    .t(t)
-                    .close("pre");
-            }
-            None => {
-                h.leaf("p", "pl-lc-not-stated", self.t(T::NotStated));
-            }
-        }
-        h.close("div");
-    }
-
-    fn detail(&self, h: &mut H, d: &Detail) {
-        let row = |h: &mut H, k: T, v: &str| {
-            h.raw("<dt>")
-                .t(self.t(k))
-                .raw("</dt><dd>")
-                .t(v)
-                .raw("</dd>");
-        };
-        match d {
-            Detail::Lookup(l) => {
-                h.tag("dl", "pl-lc-facts");
-                row(h, T::Requested, &l.requested);
-                row(h, T::Resolved, l.resolved.as_deref().unwrap_or("—"));
-                if let Some(a) = &l.active {
-                    row(
-                        h,
-                        T::Active,
-                        &format!("{} ({}, {})", a.name, a.source.slug(), a.origin),
-                    );
-                }
-                if !l.others.is_empty() {
-                    let o: Vec<String> = l
-                        .others
-                        .iter()
-                        .map(|d| format!("{} ({})", d.name, d.source.slug()))
-                        .collect();
-                    row(h, T::Others, &o.join(", "));
-                }
-                h.close("dl");
-                if let Some(m) = &l.invalid_message {
-                    self.model_told(h, Some(m));
-                }
-            }
-            Detail::Arguments(a) => {
-                h.tag("dl", "pl-lc-facts");
-                let source = self.t(match a.timeout_source {
-                    TimeoutSource::Argument => T::FromArgument,
-                    TimeoutSource::Environment => T::FromEnv,
-                    TimeoutSource::Default => T::FromDefault,
-                });
-                let mut timeout = format!("{} ms · {source}", a.timeout_ms);
-                if let Some(m) = a.max_timeout_ms {
-                    timeout.push_str(&format!(" · {} {m} ms", self.t(T::MaxTimeout)));
-                }
-                if a.over_max {
-                    timeout.push_str(&format!(" · {}", self.t(T::OverMax)));
-                }
-                row(h, T::Timeout, &timeout);
-                row(h, T::Cwd, &a.cwd);
-                h.close("dl");
-                if let Some(e) = &a.error {
-                    self.model_told(h, Some(e));
-                }
-            }
-            Detail::Parse(p) => {
-                if p.commands.is_empty() {
-                    h.leaf("p", "pl-hint", self.t(T::NoParse));
-                } else {
-                    ui::scroll(h, self.t(T::SubCommands));
-                    h.tag("table", "pl-lc-parse");
-                    h.raw("<caption>")
-                        .t(self.t(T::SubCommands))
-                        .raw("</caption><thead><tr>");
-                    for k in [T::ColText, T::ColPattern, T::ColAlways, T::ColDirs] {
-                        h.raw("<th scope=\"col\">").t(self.t(k)).raw("</th>");
-                    }
-                    h.raw("</tr></thead><tbody>");
-                    for c in &p.commands {
-                        h.open("tr").a("data-sub", &c.text).gt();
-                        h.raw("<th scope=\"row\"><code>")
-                            .t(&c.text)
-                            .raw("</code></th>");
-                        for v in [c.pattern.as_deref(), c.always.as_deref()] {
-                            h.raw("<td>");
-                            match v {
-                                Some(v) => {
-                                    h.raw("<code>").t(v).raw("</code>");
-                                }
-                                None => {
-                                    h.t("—");
-                                }
-                            }
-                            h.raw("</td>");
-                        }
-                        h.tag("td", "").t(&c.dirs.join(", ")).close("td");
-                        h.close("tr");
-                    }
-                    h.raw("</tbody></table></div>");
-                }
-                if !p.advisory_dirs.is_empty() {
-                    h.tag("p", "pl-hint")
-                        .t(self.t(T::Advisory))
-                        .t(" ")
-                        .t(&p.advisory_dirs.join(", "))
-                        .close("p");
-                }
-            }
-            Detail::Permission(p) => {
-                h.tag("p", "")
-                    .t(self.t(T::Permission))
-                    .t(" ")
-                    .raw("<code>")
-                    .t(&p.request.permission)
-                    .raw("</code> · ")
-                    .t(self.t(T::Patterns))
-                    .t(": ");
-                for (i, pat) in p.request.patterns.iter().enumerate() {
-                    if i > 0 {
-                        h.t(", ");
-                    }
-                    h.raw("<code>").t(pat).raw("</code>");
-                }
-                h.close("p");
-                h.tag("ul", "pl-lc-checks");
-                for c in &p.checks {
-                    self.check(h, c);
-                }
-                h.close("ul");
-                let (class, k) = match &p.decision {
-                    Decision::Allow => ("allow", T::DAllow),
-                    Decision::Ask => ("ask", T::DAsk),
-                    Decision::Deny { .. } => ("deny", T::DDeny),
-                };
-                h.open("p")
-                    .a("class", &format!("pl-lc-decision pl-v-{class}"))
-                    .a("data-decision", p.decision.slug())
-                    .gt()
-                    .raw("<strong>")
-                    .t(self.t(k))
-                    .raw("</strong></p>");
-                if let Decision::Deny { message, .. } = &p.decision {
-                    self.model_told(h, message.as_deref());
-                }
-            }
-            Detail::Confirmation(prompts) => {
-                for p in prompts {
-                    self.prompt(h, p);
-                }
-            }
-            Detail::Execution(x) => {
-                h.tag("dl", "pl-lc-facts");
-                row(h, T::Shell, &x.shell);
-                row(h, T::Timeout, &format!("{} ms", x.timeout_ms));
-                row(h, T::Timer, &format!("{} ms", x.timer_ms));
-                row(h, T::ForceKill, &format!("{} ms", x.force_kill_after_ms));
-                let end = match x.end {
-                    RunEnd::Exited(c) => format!("{} {c}", self.t(T::Exited)),
-                    RunEnd::TimedOut => self.t(T::TimedOut).into(),
-                    RunEnd::Aborted => self.t(T::Aborted).into(),
-                };
-                row(h, T::End, &end);
-                h.close("dl");
-            }
-            Detail::Output(o) => {
-                let limits = self.scenario.setup.limits;
-                h.leaf(
-                    "p",
-                    "pl-hint",
-                    &self
-                        .t(T::Limits)
-                        .replace("{l}", &limits.max_lines.to_string())
-                        .replace("{b}", &limits.max_bytes.to_string()),
-                );
-                h.open("p")
-                    .a("class", "pl-lc-truncated")
-                    .aria("data-truncated", o.truncated)
-                    .gt();
-                if let Some(c) = o.classic.as_ref().filter(|c| c.truncated) {
-                    h.t(&self
-                        .t(T::ClassicCut)
-                        .replace("{k}", &c.kept_lines.to_string())
-                        .replace("{b}", &c.kept_bytes.to_string())
-                        .replace("{n}", &c.total_lines.to_string())
-                        .replace("{t}", &c.total_bytes.to_string()));
-                    if let Some(f) = &c.file {
-                        h.t(" · ")
-                            .t(self.t(T::SavedTo))
-                            .t(" ")
-                            .raw("<code>")
-                            .t(f)
-                            .raw("</code>");
-                    }
-                } else if let Some(n) = o.next.as_ref().filter(|n| n.truncated) {
-                    h.t(&self
-                        .t(T::NextCut)
-                        .replace("{h}", &n.head_lines.to_string())
-                        .replace("{t}", &n.tail_lines.to_string())
-                        .replace("{n}", &n.total_lines.to_string()));
-                } else {
-                    h.t(self.t(T::NotTruncated));
-                }
-                h.close("p");
-            }
+    /// The runtime; the answers so far were to its prompts, so they are forgotten.
+    pub fn set_runtime(&mut self, r: Runtime) {
+        if r != self.runtime {
+            self.runtime = r;
+            self.answers.clear();
         }
     }
 
-    fn claims(&self, h: &mut H, s: &Stage) {
-        h.tag("div", "pl-lc-claims");
-        h.open("p")
-            .a("class", "pl-lc-claims-head")
-            .a("data-seed-matches", s.seed_matches.slug())
-            .gt()
-            .raw("<strong>")
-            .t(self.t(T::Seed))
-            .raw("</strong>: ")
-            .t(self.t(match s.seed_matches {
-                SeedMatch::Both => T::SBoth,
-                SeedMatch::Classic => T::SClassic,
-                SeedMatch::Next => T::SNext,
-                SeedMatch::Neither => T::SNeither,
-            }))
-            .close("p");
-        h.tag("ul", "");
-        for c in s.claims {
-            let holds = c.matches.holds_for(self.runtime);
-            h.open("li")
-                .a("data-claim", c.claim)
-                .a("data-matches", c.matches.slug())
-                .aria("data-holds", holds)
-                .gt()
-                .t(claim_text(c.claim).map_or(c.claim, |k| self.t(k)))
-                .t(" — ")
-                .t(self.t(match_word(c.matches)))
-                .raw(" <strong class=\"")
-                .t(if holds { "pl-v-allow" } else { "pl-v-deny" })
-                .raw("\">")
-                .t(self.t(if holds { T::HoldsHere } else { T::NotHere }))
-                .raw("</strong></li>");
-        }
-        h.raw("</ul></div>");
-    }
-
-    fn stage(&self, h: &mut H, i: usize, s: &Stage) {
-        let place = match i.cmp(&self.step) {
-            std::cmp::Ordering::Less => "",
-            std::cmp::Ordering::Equal => " pl-current",
-            std::cmp::Ordering::Greater => " pl-future",
-        };
-        h.open("li")
-            .a(
-                "class",
-                &format!("pl-flow-stage pl-st-{}{place}", s.status.slug()),
-            )
-            .a("data-stage", s.kind.slug())
-            .a("data-status", s.status.slug());
-        if i == self.step {
-            h.a("aria-current", "step");
-        }
-        h.gt();
-        h.tag("h4", "pl-flow-title")
-            .t(self.t(kind_name(s.kind)))
-            .close("h4");
-        h.tag("p", "pl-flow-status")
-            .raw("<strong>")
-            .t(self.t(status_word(s.status)))
-            .raw("</strong>")
-            .close("p");
-        if let Some(d) = &s.detail {
-            self.detail(h, d);
-        }
-        if s.kind == StageKind::Confirmation && s.status == Status::Waiting {
-            self.answer_buttons(h, "pl-lc-answers-inline");
-        }
-        if !s.claims.is_empty() {
-            self.claims(h, s);
-        }
-        h.close("li");
-    }
-
-    fn answer_buttons(&self, h: &mut H, class: &str) {
-        h.open("div")
-            .a("class", &format!("pl-choices pl-lc-answers {class}"))
-            .a("role", "group")
-            .a("aria-label", self.t(T::Answer))
-            .gt();
-        for (arg, k) in [
-            ("once", T::AOnce),
-            ("always", T::AAlways),
-            ("reject", T::AReject),
-            ("feedback", T::AFeedback),
-        ] {
-            h.button("pl-choice pl-lc-answer", &format!("answer{class}"), arg)
-                .a("data-answer", arg)
-                .gt()
-                .t(self.t(k))
-                .close("button");
-        }
-        h.close("div");
-    }
-
-    fn result(&self, h: &mut H, l: &Lifecycle) {
-        h.open("section")
-            .a("class", "pl-lc-result")
-            .a("data-end", l.end.slug())
-            .gt();
-        h.leaf("h3", "", self.t(T::Result));
-        h.open("p")
-            .a("class", "pl-live pl-lc-end")
-            .a("data-live", "")
-            .gt()
-            .t(self.t(T::End))
-            .t(": ")
-            .t(self.t(end_word(l.end)));
-        if let Some(k) = l.stopped_at() {
-            h.t(" · ").t(self.t(kind_name(k)));
-        }
-        h.close("p");
-        if l.end == End::Waiting {
-            let waiting = l.stages.iter().find_map(|s| match &s.detail {
-                Some(Detail::Confirmation(ps)) => ps.iter().find(|p| p.reply.is_none()).cloned(),
-                _ => None,
-            });
-            if let Some(p) = waiting {
-                h.tag("p", "pl-lc-waiting")
-                    .t(self.t(T::WaitingFor))
-                    .t(" ")
-                    .raw("<code>")
-                    .t(&p.request.permission)
-                    .raw("</code> ")
-                    .t(&p.request.patterns.join(", "))
-                    .close("p");
-            }
-            self.answer_buttons(h, "");
-        } else {
-            self.model_told(h, l.model_receives.as_deref());
-        }
-        if !self.answers.is_empty() {
-            h.tag("div", "pl-rp-tools pl-controls");
-            h.button("pl-lc-restart", "restart", "")
-                .gt()
-                .t(self.t(T::Restart))
-                .close("button");
-            h.close("div");
-        }
-        h.close("section");
-    }
-
-    fn reset_answers(&mut self) {
+    /// The command as typed (a new call: no answers yet).
+    pub fn set_command(&mut self, text: String) {
+        self.command = text;
         self.answers.clear();
     }
-}
 
-impl Scene for OpencodeLifecycle {
-    fn render(&self) -> String {
-        let l = self.lifecycle();
-        let mut h = H::default();
-        h.leaf("h2", "pl-title", self.t(T::Title));
-        h.leaf("p", "pl-intro", self.t(T::Intro));
-        h.tag("div", "pl-lc-top");
-        h.tag("div", "");
-        self.controls(&mut h);
-        h.leaf("p", "pl-label", self.t(T::Call));
-        h.open("pre")
-            .a("class", "pl-lc-call-json")
-            .gt()
-            .raw("<code>")
-            .t(&self.call_json())
-            .raw("</code></pre></div>");
-        self.rules(&mut h, &l);
-        h.close("div");
+    /// Back to the seed's command.
+    pub fn seed_command(&mut self) {
+        self.set_command(SEED_COMMAND.into());
+    }
+
+    /// The seed's 5000-line build log as the command's output, or the seed's short one.
+    pub fn set_long_output(&mut self, on: bool) {
+        self.build_log = on.then(seed_build_log);
+    }
+
+    /// Whether the long build log is the output.
+    pub fn long_output(&self) -> bool {
+        self.build_log.is_some()
+    }
+
+    /// Answers the open prompt by its button's slug (`once`, `always`, `reject`, `feedback`);
+    /// nothing when no prompt is open or the slug is unknown.
+    pub fn reply(&mut self, slug: &str) {
+        if self.lifecycle().end != End::Waiting {
+            return;
+        }
+        let reply = match slug {
+            "once" => Reply::Once,
+            "always" => Reply::Always,
+            "reject" => Reply::Reject(None),
+            "feedback" => Reply::Reject(Some(T::Feedback.get(self.lang).into())),
+            _ => return,
+        };
+        self.answers.push(reply);
+    }
+
+    /// Forgets every answer (the call starts again).
+    pub fn restart(&mut self) {
+        self.answers.clear();
+    }
+
+    /// One stepper move.
+    pub fn step(&mut self, m: Move) {
+        self.step = m.apply(self.step, LAST);
+    }
+
+    /// "第 4 / 8 步:… — 等待回答" (the stepper's line, announced).
+    pub fn now(&self, l: &Lifecycle) -> String {
         let kind = StageKind::ORDER[self.step.min(LAST)];
-        let now = format!(
+        format!(
             "{} — {}",
             self.t(T::StepOf)
                 .replace("{k}", &(self.step + 1).to_string())
                 .replace("{s}", self.t(kind_name(kind))),
             self.t(status_word(l.stage(kind).status))
-        );
-        ui::open_stages(
-            &mut h,
-            self.lang,
-            "pl-lc-flow",
-            self.t(T::Stages),
-            self.step,
-            LAST,
-            &now,
-        );
-        for (i, s) in l.stages.iter().enumerate() {
-            self.stage(&mut h, i, s);
-        }
-        h.raw("</ol></section>");
-        self.result(&mut h, &l);
-        h.s
+        )
     }
 
-    fn act(&mut self, e: &Event) -> bool {
-        match (e.kind, e.act) {
-            ("click", "runtime") => {
-                let r = match e.arg {
-                    "classic" => Runtime::Classic,
-                    "next" => Runtime::Next,
-                    _ => return false,
-                };
-                if r == self.runtime {
-                    return false;
-                }
-                self.runtime = r;
-                self.reset_answers();
-            }
-            ("input", "command") => {
-                self.command = e.value.to_string();
-                self.reset_answers();
-            }
-            ("click", "seed-command") => {
-                self.command = SEED_COMMAND.into();
-                self.reset_answers();
-            }
-            ("change", "long-output") => {
-                self.build_log = (e.value == "true").then(seed_build_log);
-            }
-            ("click", a) if a.starts_with("answer") => {
-                if self.lifecycle().end != End::Waiting {
-                    return false;
-                }
-                let reply = match e.arg {
-                    "once" => Reply::Once,
-                    "always" => Reply::Always,
-                    "reject" => Reply::Reject(None),
-                    "feedback" => Reply::Reject(Some(T::Feedback.get(self.lang).into())),
-                    _ => return false,
-                };
-                self.answers.push(reply);
-            }
-            ("click", "restart") => self.reset_answers(),
-            (_, "step") => {
-                let Some(m) = ui::step_move(e) else {
-                    return false;
-                };
-                let before = self.step;
-                self.step = ui::stepped(self.step, LAST, m);
-                return e.kind == "keydown" || self.step != before;
-            }
-            _ => return false,
+    /// "结局: …" (announced).
+    pub fn end_line(&self, l: &Lifecycle) -> String {
+        let mut s = format!("{}: {}", self.t(T::End), self.t(end_word(l.end)));
+        if let Some(k) = l.stopped_at() {
+            s.push_str(&format!(" · {}", self.t(kind_name(k))));
         }
-        true
+        s
+    }
+}
+
+/// `<code>a</code>, <code>b</code>`.
+fn codes(items: Vec<String>) -> impl IntoView {
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, d)| view! { {(i > 0).then_some(", ")}<code>{d}</code> })
+        .collect_view()
+}
+
+/// The scene (`data-scene="opencode-lifecycle"`): runtime, command and output; the rules; the
+/// eight stages with the one shown marked (a step moves the mark only); the result and the
+/// prompt's answers. The command field is never rewritten while typing.
+#[component]
+pub fn LifecycleScene(
+    /// The state to start from (`OpencodeLifecycle::new(lang)`).
+    init: OpencodeLifecycle,
+) -> impl IntoView {
+    let lang = init.lang;
+    let t = move |k: T| k.get(lang);
+    let model = RwSignal::new(init);
+    // Bumped when the seed button (not typing) sets the command.
+    let command_set = RwSignal::new(0u32);
+    let life = Memo::new(move |_| model.with(OpencodeLifecycle::lifecycle));
+    let step = Memo::new(move |_| model.with(|m| m.step));
+    let now = Memo::new(move |_| life.with(|l| model.with(|m| m.now(l))));
+    let end_line = Memo::new(move |_| life.with(|l| model.with_untracked(|m| m.end_line(l))));
+    super::host::announce(Memo::new(move |_| vec![now.get(), end_line.get()]));
+    let go = Callback::new(move |m: Move| model.update(|s| s.step(m)));
+    let runtimes = vec![
+        ("classic".to_string(), t(T::Classic).to_string()),
+        ("next".to_string(), t(T::Next).to_string()),
+    ];
+    let runtime = Signal::derive(move || Some(model.with(|m| m.runtime.slug().to_string())));
+    let set_runtime = Callback::new(move |slug: String| {
+        let r = match slug.as_str() {
+            "classic" => Runtime::Classic,
+            "next" => Runtime::Next,
+            _ => return,
+        };
+        model.update(|m| m.set_runtime(r));
+    });
+    let call_json = move || model.with(OpencodeLifecycle::call_json);
+    let rules = move || life.with(|l| model.with(|m| rules_view(m, l)));
+    let stages = move || {
+        life.with(|l| {
+            let m = model.get_untracked();
+            l.stages
+                .iter()
+                .enumerate()
+                .map(|(i, s)| stage_view(&m, model, i, s, step))
+                .collect_view()
+        })
+    };
+    let result =
+        move || life.with(|l| model.with_untracked(|m| result_view(m, model, l, end_line)));
+    view! {
+        <h2 class="pl-title">{t(T::Title)}</h2>
+        <p class="pl-intro">{t(T::Intro)}</p>
+        <div class="pl-lc-top">
+            <div>
+                <Choices class="pl-lc-runtime" label=t(T::Runtime) options=runtimes pressed=runtime press=set_runtime/>
+                <div class="pl-lc-call">
+                    <Field class="pl-lc-command" label=t(T::Command)
+                        value=Signal::derive(move || { command_set.track(); model.with_untracked(|m| m.command.clone()) })
+                        input=Callback::new(move |v: String| model.update(|m| m.set_command(v)))/>
+                    <div class="pl-rp-tools pl-controls">
+                        <button type="button" class="pl-lc-seed"
+                            disabled=move || model.with(|m| m.command == SEED_COMMAND)
+                            on:click=move |_| { model.update(OpencodeLifecycle::seed_command); command_set.update(|n| *n += 1) }>
+                            {t(T::SeedCommand)}
+                        </button>
+                    </div>
+                    <Checkbox class="pl-lc-long" label=t(T::LongOutput)
+                        on=Signal::derive(move || model.with(OpencodeLifecycle::long_output))
+                        set=Callback::new(move |on: bool| model.update(|m| m.set_long_output(on)))/>
+                </div>
+                <p class="pl-label">{t(T::Call)}</p>
+                <pre class="pl-lc-call-json"><code>{call_json}</code></pre>
+            </div>
+            {rules}
+        </div>
+        <section class="pl-lc-flow" aria-label=t(T::Stages)>
+            <h3>{t(T::Stages)}</h3>
+            <Stepper lang label=t(T::Stages) k=step last=LAST now go/>
+            <ol class="pl-flow">{stages}</ol>
+        </section>
+        {result}
+    }
+}
+
+fn rules_view(m: &OpencodeLifecycle, l: &Lifecycle) -> impl IntoView {
+    let lang = m.lang;
+    let t = move |k: T| k.get(lang);
+    let saved = if m.runtime == Runtime::Classic {
+        T::SavedClassic
+    } else {
+        T::SavedNext
+    };
+    let setup = &m.scenario.setup;
+    let items = [
+        (T::Configured, setup.agent_rules.as_slice()),
+        (saved, setup.approvals.rules()),
+    ]
+    .into_iter()
+    .flat_map(|(label, rules)| rules.iter().map(move |r| (label, r)))
+    .enumerate()
+    .map(|(n, (label, r))| {
+        view! {
+            <li value=n data-rule=rule_text(r)>
+                <code>{format!("{} {}", r.permission, r.pattern)}</code>" "
+                {ui::verdict(action_decision(r.action), lang.action(r.action))}
+                " "<small>{t(label)}</small>
+            </li>
+        }
+    })
+    .collect_view();
+    let before = setup.approvals.rules().len();
+    let added = l.approvals.rules().get(before..).unwrap_or(&[]);
+    let added = (!added.is_empty()).then(|| {
+        view! { <p class="pl-lc-added">{t(T::After)}" "{codes(added.iter().map(rule_text).collect())}</p> }
+    });
+    view! {
+        <div class="pl-lc-rules">
+            <h3>{t(T::Rules)}</h3>
+            <ol class="pl-lc-rule-list">{items}</ol>
+            {added}
+        </div>
+    }
+}
+
+fn check_view(m: &OpencodeLifecycle, c: &PatternCheck) -> impl IntoView {
+    let n = c.position.map_or(0, |p| p).to_string();
+    let layer = m
+        .t(match (c.layer, m.runtime) {
+            (Layer::Agent, _) => T::LAgent,
+            (Layer::Session, _) => T::LSession,
+            (Layer::Approved, Runtime::Classic) => T::LApprovedClassic,
+            (Layer::Approved, Runtime::Next) => T::LApprovedNext,
+            (Layer::Default, _) => T::LDefault,
+        })
+        .replace("{n}", &n);
+    let text = m
+        .t(T::Check)
+        .replace("{p}", &c.pattern)
+        .replace("{r}", &rule_text(&c.rule))
+        .replace("{l}", &layer);
+    let alone = c
+        .configured_alone
+        .then(|| view! { <br/><small>{m.t(T::ConfiguredAlone)}</small> });
+    view! {
+        <li data-pattern=c.pattern.clone() data-layer=c.layer.slug() data-action=c.rule.action.as_str()>
+            {ui::verdict(action_decision(c.rule.action), m.lang.action(c.rule.action))}" "{text}{alone}
+        </li>
+    }
+}
+
+fn model_told(m: &OpencodeLifecycle, text: Option<&str>) -> impl IntoView {
+    let lang = m.lang;
+    let t = move |k: T| k.get(lang);
+    let body = match text {
+        Some(s) => view! {
+            <pre class="pl-lc-model-text" tabindex="0" aria-label=t(T::ModelTold)>{s.to_string()}</pre>
+        }
+        .into_any(),
+        None => view! { <p class="pl-lc-not-stated">{t(T::NotStated)}</p> }.into_any(),
+    };
+    view! {
+        <div class="pl-lc-model">
+            <p class="pl-label">{t(T::ModelTold)}</p>
+            {body}
+        </div>
+    }
+}
+
+fn prompt_view(m: &OpencodeLifecycle, p: &Prompt) -> impl IntoView {
+    let lang = m.lang;
+    let t = move |k: T| k.get(lang);
+    let reply = match &p.reply {
+        None => t(T::NoReply).into_any(),
+        Some(r) => {
+            let word = t(match r {
+                Reply::Once => T::AOnce,
+                Reply::Always => T::AAlways,
+                Reply::Reject(None) => T::AReject,
+                Reply::Reject(Some(_)) => T::AFeedback,
+            });
+            let mut then = format!(" → {}", t(if p.proceeds { T::Proceeds } else { T::Stops }));
+            if !p.proceeds {
+                then.push_str(&format!(
+                    " · {}",
+                    t(if p.loop_continues {
+                        T::LoopGoesOn
+                    } else {
+                        T::LoopStops
+                    })
+                ));
+            }
+            view! { <strong>{format!("{}:", t(T::Answer))}</strong>" "{word}{then} }.into_any()
+        }
+    };
+    let confirm = p.confirmation.map(|c| {
+        view! { <p class="pl-lc-confirm">{c}": "{codes(p.request.always.clone())}</p> }
+    });
+    let stored = (!p.stored.is_empty()).then(
+        || view! { <p>{t(T::Stores)}" "{codes(p.stored.iter().map(rule_text).collect())}</p> },
+    );
+    let told = matches!(p.reply, Some(Reply::Reject(_)))
+        .then(|| model_told(m, p.model_message.as_deref()));
+    view! {
+        <div class="pl-lc-prompt" data-permission=p.request.permission.clone()
+            data-reply=p.reply.as_ref().map_or("none", |r| r.slug())>
+            <p>
+                <strong>{t(T::Prompt)}</strong>" "<code>{p.request.permission.clone()}</code>": "
+                {codes(p.request.patterns.clone())}
+            </p>
+            <p class="pl-hint">{format!("{} {}", t(T::Buttons), BUTTONS.join(" · "))}</p>
+            <p class="pl-lc-reply">{reply}</p>
+            {confirm}
+            {stored}
+            {told}
+        </div>
+    }
+}
+
+fn facts(m: &OpencodeLifecycle, rows: Vec<(T, String)>) -> impl IntoView {
+    let rows = rows
+        .into_iter()
+        .map(|(k, v)| view! { <dt>{m.t(k)}</dt><dd>{v}</dd> })
+        .collect_view();
+    view! { <dl class="pl-lc-facts">{rows}</dl> }
+}
+
+fn detail_view(m: &OpencodeLifecycle, d: &Detail) -> AnyView {
+    let lang = m.lang;
+    let t = move |k: T| k.get(lang);
+    match d {
+        Detail::Lookup(l) => {
+            let mut rows = vec![
+                (T::Requested, l.requested.clone()),
+                (
+                    T::Resolved,
+                    l.resolved.clone().unwrap_or_else(|| "—".into()),
+                ),
+            ];
+            if let Some(a) = &l.active {
+                rows.push((
+                    T::Active,
+                    format!("{} ({}, {})", a.name, a.source.slug(), a.origin),
+                ));
+            }
+            if !l.others.is_empty() {
+                let o: Vec<String> = l
+                    .others
+                    .iter()
+                    .map(|d| format!("{} ({})", d.name, d.source.slug()))
+                    .collect();
+                rows.push((T::Others, o.join(", ")));
+            }
+            let told = l.invalid_message.as_deref().map(|s| model_told(m, Some(s)));
+            view! { {facts(m, rows)}{told} }.into_any()
+        }
+        Detail::Arguments(a) => {
+            let source = t(match a.timeout_source {
+                TimeoutSource::Argument => T::FromArgument,
+                TimeoutSource::Environment => T::FromEnv,
+                TimeoutSource::Default => T::FromDefault,
+            });
+            let mut timeout = format!("{} ms · {source}", a.timeout_ms);
+            if let Some(x) = a.max_timeout_ms {
+                timeout.push_str(&format!(" · {} {x} ms", t(T::MaxTimeout)));
+            }
+            if a.over_max {
+                timeout.push_str(&format!(" · {}", t(T::OverMax)));
+            }
+            let told = a.error.as_deref().map(|s| model_told(m, Some(s)));
+            view! { {facts(m, vec![(T::Timeout, timeout), (T::Cwd, a.cwd.clone())])}{told} }
+                .into_any()
+        }
+        Detail::Parse(p) => {
+            let table = if p.commands.is_empty() {
+                view! { <p class="pl-hint">{t(T::NoParse)}</p> }.into_any()
+            } else {
+                let code_or_dash = |v: Option<&str>| match v {
+                    Some(v) => view! { <code>{v.to_string()}</code> }.into_any(),
+                    None => "—".into_any(),
+                };
+                let rows = p
+                    .commands
+                    .iter()
+                    .map(|c| {
+                        view! {
+                            <tr data-sub=c.text.clone()>
+                                <th scope="row"><code>{c.text.clone()}</code></th>
+                                <td>{code_or_dash(c.pattern.as_deref())}</td>
+                                <td>{code_or_dash(c.always.as_deref())}</td>
+                                <td>{c.dirs.join(", ")}</td>
+                            </tr>
+                        }
+                    })
+                    .collect_view();
+                view! {
+                    <Scroll label=t(T::SubCommands)>
+                        <table class="pl-lc-parse">
+                            <caption>{t(T::SubCommands)}</caption>
+                            <thead><tr>
+                                <th scope="col">{t(T::ColText)}</th><th scope="col">{t(T::ColPattern)}</th>
+                                <th scope="col">{t(T::ColAlways)}</th><th scope="col">{t(T::ColDirs)}</th>
+                            </tr></thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                    </Scroll>
+                }
+                .into_any()
+            };
+            let advisory = (!p.advisory_dirs.is_empty()).then(|| {
+                view! { <p class="pl-hint">{format!("{} {}", t(T::Advisory), p.advisory_dirs.join(", "))}</p> }
+            });
+            view! { {table}{advisory} }.into_any()
+        }
+        Detail::Permission(p) => {
+            let checks = p.checks.iter().map(|c| check_view(m, c)).collect_view();
+            let (class, k) = match &p.decision {
+                Decision::Allow => ("allow", T::DAllow),
+                Decision::Ask => ("ask", T::DAsk),
+                Decision::Deny { .. } => ("deny", T::DDeny),
+            };
+            let told = match &p.decision {
+                Decision::Deny { message, .. } => Some(model_told(m, message.as_deref())),
+                _ => None,
+            };
+            view! {
+                <p>
+                    {t(T::Permission)}" "<code>{p.request.permission.clone()}</code>" · "{t(T::Patterns)}": "
+                    {codes(p.request.patterns.clone())}
+                </p>
+                <ul class="pl-lc-checks">{checks}</ul>
+                <p class=format!("pl-lc-decision pl-v-{class}") data-decision=p.decision.slug()><strong>{t(k)}</strong></p>
+                {told}
+            }
+            .into_any()
+        }
+        Detail::Confirmation(prompts) => prompts
+            .iter()
+            .map(|p| prompt_view(m, p))
+            .collect_view()
+            .into_any(),
+        Detail::Execution(x) => {
+            let end = match x.end {
+                RunEnd::Exited(c) => format!("{} {c}", t(T::Exited)),
+                RunEnd::TimedOut => t(T::TimedOut).into(),
+                RunEnd::Aborted => t(T::Aborted).into(),
+            };
+            facts(
+                m,
+                vec![
+                    (T::Shell, x.shell.clone()),
+                    (T::Timeout, format!("{} ms", x.timeout_ms)),
+                    (T::Timer, format!("{} ms", x.timer_ms)),
+                    (T::ForceKill, format!("{} ms", x.force_kill_after_ms)),
+                    (T::End, end),
+                ],
+            )
+            .into_any()
+        }
+        Detail::Output(o) => {
+            let limits = m.scenario.setup.limits;
+            let cut = if let Some(c) = o.classic.as_ref().filter(|c| c.truncated) {
+                let text = t(T::ClassicCut)
+                    .replace("{k}", &c.kept_lines.to_string())
+                    .replace("{b}", &c.kept_bytes.to_string())
+                    .replace("{n}", &c.total_lines.to_string())
+                    .replace("{t}", &c.total_bytes.to_string());
+                let file = c
+                    .file
+                    .clone()
+                    .map(|f| view! { " · "{t(T::SavedTo)}" "<code>{f}</code> });
+                view! { {text}{file} }.into_any()
+            } else if let Some(n) = o.next.as_ref().filter(|n| n.truncated) {
+                t(T::NextCut)
+                    .replace("{h}", &n.head_lines.to_string())
+                    .replace("{t}", &n.tail_lines.to_string())
+                    .replace("{n}", &n.total_lines.to_string())
+                    .into_any()
+            } else {
+                t(T::NotTruncated).into_any()
+            };
+            let limits = t(T::Limits)
+                .replace("{l}", &limits.max_lines.to_string())
+                .replace("{b}", &limits.max_bytes.to_string());
+            view! {
+                <p class="pl-hint">{limits}</p>
+                <p class="pl-lc-truncated" data-truncated=if o.truncated { "true" } else { "false" }>{cut}</p>
+            }
+            .into_any()
+        }
+    }
+}
+
+fn claims_view(m: &OpencodeLifecycle, s: &Stage) -> impl IntoView {
+    let lang = m.lang;
+    let t = move |k: T| k.get(lang);
+    let items = s
+        .claims
+        .iter()
+        .map(|c| {
+            let holds = c.matches.holds_for(m.runtime);
+            view! {
+                <li data-claim=c.claim data-matches=c.matches.slug() data-holds=if holds { "true" } else { "false" }>
+                    {claim_text(c.claim).map_or(c.claim, t)}" — "{t(match_word(c.matches))}" "
+                    <strong class=if holds { "pl-v-allow" } else { "pl-v-deny" }>
+                        {t(if holds { T::HoldsHere } else { T::NotHere })}
+                    </strong>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="pl-lc-claims">
+            <p class="pl-lc-claims-head" data-seed-matches=s.seed_matches.slug()>
+                <strong>{t(T::Seed)}</strong>": "
+                {t(match s.seed_matches {
+                    SeedMatch::Both => T::SBoth,
+                    SeedMatch::Classic => T::SClassic,
+                    SeedMatch::Next => T::SNext,
+                    SeedMatch::Neither => T::SNeither,
+                })}
+            </p>
+            <ul>{items}</ul>
+        </div>
+    }
+}
+
+/// Stage `i`; `step` marks the one shown (only its class and `aria-current` follow a step).
+fn stage_view(
+    m: &OpencodeLifecycle,
+    model: RwSignal<OpencodeLifecycle>,
+    i: usize,
+    s: &Stage,
+    step: Memo<usize>,
+) -> impl IntoView {
+    let status = s.status.slug();
+    let class = move || {
+        let place = match i.cmp(&step.get()) {
+            std::cmp::Ordering::Less => "",
+            std::cmp::Ordering::Equal => " pl-current",
+            std::cmp::Ordering::Greater => " pl-future",
+        };
+        format!("pl-flow-stage pl-st-{status}{place}")
+    };
+    let detail = s.detail.as_ref().map(|d| detail_view(m, d));
+    let answers = (s.kind == StageKind::Confirmation && s.status == Status::Waiting)
+        .then(|| answer_buttons(m.lang, model, "pl-lc-answers-inline"));
+    let claims = (!s.claims.is_empty()).then(|| claims_view(m, s));
+    view! {
+        <li class=class data-stage=s.kind.slug() data-status=status
+            aria-current=move || (step.get() == i).then_some("step")>
+            <h4 class="pl-flow-title">{m.t(kind_name(s.kind))}</h4>
+            <p class="pl-flow-status"><strong>{m.t(status_word(s.status))}</strong></p>
+            {detail}
+            {answers}
+            {claims}
+        </li>
+    }
+}
+
+fn answer_buttons(lang: Lang, model: RwSignal<OpencodeLifecycle>, class: &str) -> impl IntoView {
+    let buttons = [
+        ("once", T::AOnce),
+        ("always", T::AAlways),
+        ("reject", T::AReject),
+        ("feedback", T::AFeedback),
+    ]
+    .map(|(arg, k)| {
+        view! {
+            <button type="button" class="pl-choice pl-lc-answer" data-arg=arg data-answer=arg
+                on:click=move |_| model.update(|m| m.reply(arg))>{k.get(lang)}</button>
+        }
+    });
+    view! {
+        <div class=format!("pl-choices pl-lc-answers {class}") role="group" aria-label=T::Answer.get(lang)>
+            {buttons}
+        </div>
+    }
+}
+
+fn result_view(
+    m: &OpencodeLifecycle,
+    model: RwSignal<OpencodeLifecycle>,
+    l: &Lifecycle,
+    end_line: Memo<String>,
+) -> impl IntoView {
+    let lang = m.lang;
+    let t = move |k: T| k.get(lang);
+    let body = if l.end == End::Waiting {
+        let waiting = l.stages.iter().find_map(|s| match &s.detail {
+            Some(Detail::Confirmation(ps)) => ps.iter().find(|p| p.reply.is_none()).cloned(),
+            _ => None,
+        });
+        let waiting = waiting.map(|p| {
+            view! {
+                <p class="pl-lc-waiting">
+                    {t(T::WaitingFor)}" "<code>{p.request.permission.clone()}</code>" "{p.request.patterns.join(", ")}
+                </p>
+            }
+        });
+        view! { {waiting}{answer_buttons(m.lang, model, "")} }.into_any()
+    } else {
+        model_told(m, l.model_receives.as_deref()).into_any()
+    };
+    let restart = (!m.answers.is_empty()).then(|| {
+        view! {
+            <div class="pl-rp-tools pl-controls">
+                <button type="button" class="pl-lc-restart" on:click=move |_| model.update(OpencodeLifecycle::restart)>
+                    {t(T::Restart)}
+                </button>
+            </div>
+        }
+    });
+    view! {
+        <section class="pl-lc-result" data-end=l.end.slug()>
+            <h3>{t(T::Result)}</h3>
+            <p class="pl-live pl-lc-end" data-live="">{move || end_line.get()}</p>
+            {body}
+            {restart}
+        </section>
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn render(s: &OpencodeLifecycle) -> String {
+        let s = s.clone();
+        super::super::html(move || view! { <LifecycleScene init=s/> })
+    }
 
     fn end(s: &OpencodeLifecycle) -> &'static str {
         s.lifecycle().end.slug()
@@ -832,54 +797,52 @@ mod tests {
     #[test]
     fn the_seed_example_on_the_classic_runtime() {
         let mut s = OpencodeLifecycle::new(Lang::Zh);
-        let html = s.render();
+        let html = render(&s);
         assert_eq!(end(&s), "waiting");
         assert!(html.contains("data-stage=\"external-directory\" data-status=\"waiting\""));
         assert!(html.contains(
             "<li data-pattern=\"/tmp/cache/*\" data-layer=\"agent\" data-action=\"ask\">"
         ));
         assert!(html.contains("<tr data-sub=\"rm -rf /tmp/cache\"><th scope=\"row\"><code>rm -rf /tmp/cache</code></th><td><code>rm -rf /tmp/cache</code></td><td><code>rm *</code></td>"));
-        assert!(s.act(&Event::click("answer", "once")));
-        let html = s.render();
+        s.reply("once");
+        let html = render(&s);
         assert_eq!(end(&s), "completed");
         assert!(html.contains(
             "<li data-pattern=\"rm -rf /tmp/cache\" data-layer=\"approved\" data-action=\"allow\">"
         ));
         assert!(html.contains(
-            "<pre class=\"pl-lc-model-text\" tabindex=\"0\" aria-label=\"模型收到:\">(no output)</pre>"
+            "<pre tabindex=\"0\" aria-label=\"模型收到:\" class=\"pl-lc-model-text\">(no output)</pre>"
         ));
         // Claims: the configured deny is overridable here; the seed's saved pattern is neither's.
         assert!(html.contains("data-claim=\"configured-deny-not-overridable\" data-matches=\"next\" data-holds=\"false\""));
         assert!(html.contains("data-claim=\"saved-pattern-rm-rf-star\" data-matches=\"neither\""));
         // Always on the directory: the TUI's confirmation and what it stores.
-        s.act(&Event::click("restart", ""));
-        assert!(s.act(&Event::click("answer", "always")));
-        let html = s.render();
+        s.restart();
+        s.reply("always");
+        let html = render(&s);
         assert!(html.contains("This will allow the following patterns until OpenCode is restarted: <code>/tmp/cache/*</code>"));
         assert!(html.contains("external_directory /tmp/cache/* allow"));
         // Reject: what the model is told, and the loop.
-        s.act(&Event::click("restart", ""));
-        assert!(s.act(&Event::click("answer", "reject")));
+        s.restart();
+        s.reply("reject");
         assert_eq!(end(&s), "rejected");
-        assert!(s
-            .render()
-            .contains("The user rejected permission to use this specific tool call."));
-        s.act(&Event::click("restart", ""));
-        assert!(s.act(&Event::click("answer", "feedback")));
-        assert!(s
-            .render()
-            .contains("with the following feedback: 先列出要删除的文件,我确认后再删"));
+        assert!(render(&s).contains("The user rejected permission to use this specific tool call."));
+        s.restart();
+        s.reply("feedback");
+        assert!(render(&s).contains("with the following feedback: 先列出要删除的文件,我确认后再删"));
         // No more answers once it ended.
-        assert!(!s.act(&Event::click("answer", "once")));
+        let n = s.answers.len();
+        s.reply("once");
+        assert_eq!(s.answers.len(), n);
     }
 
     /// The next runtime: no directory prompt, the configured `bash rm *` deny wins.
     #[test]
     fn the_seed_example_on_the_next_runtime() {
         let mut s = OpencodeLifecycle::new(Lang::En);
-        assert!(s.act(&Event::click("runtime", "next")));
+        s.set_runtime(Runtime::Next);
         assert_eq!(end(&s), "denied");
-        let html = s.render();
+        let html = render(&s);
         assert!(html.contains("data-stage=\"external-directory\" data-status=\"skipped\""));
         assert!(html.contains("data-stage=\"command\" data-status=\"stopped\""));
         assert!(html.contains("data-layer=\"agent\" data-action=\"deny\""));
@@ -891,9 +854,9 @@ mod tests {
     #[test]
     fn long_output_and_other_commands() {
         let mut s = OpencodeLifecycle::new(Lang::En);
-        assert!(s.act(&Event::value("change", "long-output", "", "true")));
-        s.act(&Event::click("answer", "once"));
-        let html = s.render();
+        s.set_long_output(true);
+        s.reply("once");
+        let html = render(&s);
         let at = html.find("pl-lc-truncated").unwrap_or(0);
         assert!(
             // The byte limit bites first: 51 200 bytes hold the last 1708 lines.
@@ -901,17 +864,17 @@ mod tests {
             "{}",
             html.get(at..at + 400).unwrap_or("")
         );
-        s.act(&Event::click("runtime", "next"));
-        s.act(&Event::value("input", "command", "", "ls && git status"));
+        s.set_runtime(Runtime::Next);
+        s.set_command("ls && git status".into());
         assert_eq!(s.answers.len(), 0);
-        s.act(&Event::click("answer", "once"));
-        let html = s.render();
+        s.reply("once");
+        let html = render(&s);
         assert!(
             html.contains("keeps the first 998 + last 998 lines (of 5000)"),
             "{}",
             end(&s)
         );
-        assert!(s.act(&Event::key("step", "1", "End")));
+        s.step(Move::Last);
         assert_eq!(s.step, 7);
     }
 }

@@ -9,9 +9,10 @@ use permlab_core::replay::{self, DECISIONS};
 use permlab_core::trace;
 use permlab_core::{EngineId, RuleTable};
 
+use leptos::prelude::*;
+
 use super::replay_text::T;
-use super::{ui, Event, Scene};
-use crate::html::H;
+use super::ui::{self, Scroll};
 use crate::i18n::{one_line, Lang};
 use crate::presets::{self, Preset};
 
@@ -35,6 +36,7 @@ pub const SAMPLE: &str = r#"{"type":"system","subtype":"init","session_id":"samp
 pub const SHOWN: usize = 40;
 
 /// The scene's state.
+#[derive(Clone)]
 pub struct Replay {
     lang: Lang,
     /// The trace as typed.
@@ -66,7 +68,9 @@ impl Replay {
         r
     }
 
-    fn set_rules(&mut self, text: String) {
+    /// The rule table as typed: a readable one is used, an unreadable one is kept as text and
+    /// said so (the last readable table stays in use).
+    pub fn set_rules(&mut self, text: String) {
         match presets::parse_custom(&text) {
             Ok((table, _)) => {
                 self.table = table;
@@ -81,64 +85,39 @@ impl Replay {
         k.get(self.lang)
     }
 
-    fn inputs(&self, h: &mut H) {
-        h.tag("div", "pl-rp-inputs");
-        h.tag("div", "pl-rp-trace");
-        h.tag("label", "pl-field");
-        h.leaf("span", "", self.t(T::TraceLabel));
-        h.open("textarea")
-            .a("class", "pl-rp-trace-text")
-            .a("rows", "9")
-            .a("spellcheck", "false")
-            .a("wrap", "off")
-            .a("data-act", "trace")
-            .a("data-k", "trace")
-            .gt()
-            .t(&self.trace_text)
-            .raw("</textarea></label>");
-        h.tag("div", "pl-rp-tools pl-controls");
-        h.button("pl-rp-sample", "sample", "")
-            .gt()
-            .t(self.t(T::Sample))
-            .close("button");
-        h.button("pl-rp-clear", "clear", "")
-            .gt()
-            .t(self.t(T::Clear))
-            .close("button");
-        h.raw("</div></div>");
-        h.tag("div", "pl-rp-rules");
-        h.tag("label", "pl-field");
-        h.leaf("span", "", self.t(T::RulesLabel));
-        h.open("textarea")
-            .a("class", "pl-rp-rules-text")
-            .a("rows", "9")
-            .a("spellcheck", "false")
-            .a("data-act", "rules")
-            .a("data-k", "rules")
-            .gt()
-            .t(&self.rules_text)
-            .raw("</textarea></label>");
-        h.tag("div", "pl-rp-tools pl-controls");
-        h.button("pl-rp-rules-reset", "rules-reset", "")
-            .gt()
-            .t(self.t(T::RulesReset))
-            .close("button");
-        h.close("div");
-        h.open("p")
-            .a("class", "pl-rp-rules-error")
-            .a("role", "alert")
-            .gt();
-        if let Some(e) = &self.rules_error {
-            h.t(self.t(T::RulesError)).t(" ").t(e);
-        }
-        h.raw("</p></div></div>");
+    /// The trace as typed.
+    pub fn set_trace(&mut self, text: String) {
+        self.trace_text = text;
     }
 
-    fn results(&self, h: &mut H) {
+    /// Back to the sample trace.
+    pub fn sample(&mut self) {
+        self.trace_text = SAMPLE.to_string();
+    }
+
+    /// An empty trace.
+    pub fn clear(&mut self) {
+        self.trace_text.clear();
+    }
+
+    /// Back to the lesson's (or miniagent's) rule table.
+    pub fn reset_rules(&mut self) {
+        self.set_rules(self.default_rules.clone());
+    }
+
+    /// The rule table in use (the last readable one).
+    pub fn table(&self) -> &RuleTable {
+        &self.table
+    }
+
+    /// Why the typed rule table cannot be read, if it cannot.
+    pub fn rules_error(&self) -> Option<&str> {
+        self.rules_error.as_deref()
+    }
+
+    /// "读到 10 次工具调用(calls: 4, …);跳过 2 行其他内容;0 行读不了;规则 10 条".
+    pub fn summary(&self, tr: &trace::Trace, r: &replay::Replay) -> String {
         let lang = self.lang;
-        let tr = trace::parse(&self.trace_text);
-        let calls = tr.common_calls();
-        let r = replay::replay(&self.table, &calls);
         let n = |k: T, v: usize| self.t(k).replace("{n}", &v.to_string());
         let mut parts = vec![n(T::Read, r.calls)];
         let formats: Vec<String> = tr
@@ -157,212 +136,240 @@ impl Replay {
         parts.push(n(T::Skipped, tr.skipped));
         parts.push(n(T::Bad, tr.malformed.len()));
         parts.push(n(T::Rules, self.table.len()));
-        h.open("p")
-            .a("class", "pl-live pl-rp-summary")
-            .a("data-live", "")
-            .a("data-calls", &r.calls.to_string())
-            .a("data-malformed", &tr.malformed.len().to_string())
-            .gt()
-            .t(&parts.join(if lang == Lang::Zh { ";" } else { "; " }))
-            .close("p");
-        if !tr.malformed.is_empty() {
-            h.tag("section", "pl-rp-bad");
-            h.leaf("h3", "", self.t(T::BadTitle));
-            h.tag("ul", "pl-rp-bad-list");
-            for m in &tr.malformed {
-                h.open("li")
-                    .a("data-line", &m.line.to_string())
-                    .gt()
-                    .raw("<strong>")
-                    .t(&n(T::Line, m.line))
-                    .raw("</strong>: ")
-                    .t(&m.message)
-                    .close("li");
-            }
-            h.raw("</ul></section>");
-        }
-        if r.calls == 0 {
-            h.leaf("p", "pl-rp-empty", self.t(T::Empty));
-            return;
-        }
-        if let Some(cc) = r.lane(EngineId::CoreCoder, Some("interactive")) {
-            let ask = cc.tally.ask;
-            let text = self
-                .t(T::Headline)
+        parts.join(if lang == Lang::Zh { ";" } else { "; " })
+    }
+
+    /// The seed's sentence for this trace: "10 次工具调用,在 CoreCoder 交互模式下有 9 次要停下来问(90%)。"
+    pub fn headline(&self, r: &replay::Replay) -> Option<String> {
+        let cc = r.lane(EngineId::CoreCoder, Some("interactive"))?;
+        Some(
+            self.t(T::Headline)
                 .replace("{n}", &r.calls.to_string())
-                .replace("{a}", &ask.to_string())
+                .replace("{a}", &cc.tally.ask.to_string())
                 .replace(
                     "{p}",
                     &cc.tally.percent(permlab_core::Decision::Ask).to_string(),
-                );
-            h.leaf("p", "pl-rp-headline", &text);
-        }
-        self.lanes(&r, h);
-        self.disagreements(&r, &tr, h);
-    }
-
-    fn lanes(&self, r: &replay::Replay, h: &mut H) {
-        let lang = self.lang;
-        ui::scroll(h, self.t(T::Lanes));
-        h.tag("table", "pl-rp-lanes");
-        h.raw("<caption>")
-            .t(self.t(T::Lanes))
-            .raw("</caption><thead><tr>");
-        h.raw("<th scope=\"col\">")
-            .t(self.t(T::ColEngine))
-            .raw("</th>");
-        h.raw("<th scope=\"col\">")
-            .t(self.t(T::ColMode))
-            .raw("</th>");
-        for d in DECISIONS {
-            h.raw("<th scope=\"col\"><span aria-hidden=\"true\">")
-                .t(ui::icon(d))
-                .raw(" </span>")
-                .t(lang.decision(d))
-                .raw("</th>");
-        }
-        h.raw("</tr></thead><tbody>");
-        for l in &r.lanes {
-            h.open("tr")
-                .a("class", if l.primary { "pl-rp-primary" } else { "" })
-                .a("data-engine", l.engine.slug())
-                .a("data-mode", l.mode.unwrap_or(""))
-                .gt();
-            h.raw("<th scope=\"row\">")
-                .t(lang.engine(l.engine))
-                .raw("</th>");
-            h.tag("td", "pl-rp-mode");
-            if let Some(m) = l.mode {
-                h.raw("<code>").t(m).raw("</code>");
-            } else {
-                h.t("—");
-            }
-            if l.primary {
-                h.open("span")
-                    .a("class", "pl-rp-star")
-                    .a("title", self.t(T::Primary))
-                    .gt()
-                    .raw(" ★")
-                    .leaf("span", "pl-sr", self.t(T::Primary))
-                    .close("span");
-            }
-            h.close("td");
-            for d in DECISIONS {
-                let k = l.tally.get(d);
-                h.open("td")
-                    .a(
-                        "class",
-                        &format!(
-                            "pl-rp-cell pl-v-{}{}",
-                            d.as_str(),
-                            if k == 0 { " pl-zero" } else { "" }
-                        ),
-                    )
-                    .a("data-decision", d.as_str())
-                    .a("data-count", &k.to_string())
-                    .gt()
-                    .t(&format!("{k} ({}%)", l.tally.percent(d)))
-                    .close("td");
-            }
-            h.close("tr");
-        }
-        h.raw("</tbody></table></div>");
-    }
-
-    fn disagreements(&self, r: &replay::Replay, tr: &trace::Trace, h: &mut H) {
-        let lang = self.lang;
-        h.tag("section", "pl-rp-disagree");
-        h.leaf("h3", "", self.t(T::Disagree));
-        if r.disagreements.is_empty() {
-            h.leaf("p", "", self.t(T::NoDisagree));
-            h.close("section");
-            return;
-        }
-        let head = self
-            .t(T::DisagreeCount)
-            .replace("{d}", &r.disagreements.len().to_string())
-            .replace("{n}", &r.calls.to_string());
-        h.open("p")
-            .a("class", "pl-rp-disagree-count")
-            .a("data-count", &r.disagreements.len().to_string())
-            .gt()
-            .t(&head)
-            .close("p");
-        h.tag("ol", "pl-rp-disagree-list");
-        for d in r.disagreements.iter().take(SHOWN) {
-            let line = tr.calls.get(d.index).map_or(0, |c| c.line);
-            h.open("li")
-                .a("data-index", &(d.index + 1).to_string())
-                .a("data-line", &line.to_string())
-                .gt();
-            h.raw("<p class=\"pl-rp-call\"><span class=\"pl-hint\">#")
-                .n(d.index + 1)
-                .t(" · ")
-                .t(&self.t(T::Line).replace("{n}", &line.to_string()))
-                .raw("</span> <code>")
-                .t(&one_line(&d.call.to_string()))
-                .raw("</code></p><ul class=\"pl-rp-verdicts\">");
-            for (e, (dec, row)) in r.engines.iter().zip(&d.verdicts) {
-                h.open("li")
-                    .a("data-engine", e.slug())
-                    .a("data-verdict", dec.as_str())
-                    .gt()
-                    .t(lang.engine(*e))
-                    .t(": ");
-                ui::badge(h, *dec, lang.decision(*dec));
-                if let Some(row) = row {
-                    h.raw(" <small>")
-                        .t(self.t(T::Row))
-                        .t(&format!(" #{}", row + 1))
-                        .raw("</small>");
-                }
-                h.close("li");
-            }
-            h.raw("</ul></li>");
-        }
-        h.close("ol");
-        if r.disagreements.len() > SHOWN {
-            h.leaf(
-                "p",
-                "pl-hint",
-                &self
-                    .t(T::More)
-                    .replace("{n}", &(r.disagreements.len() - SHOWN).to_string()),
-            );
-        }
-        h.close("section");
+                ),
+        )
     }
 }
 
-impl Scene for Replay {
-    fn render(&self) -> String {
-        let mut h = H::default();
-        h.leaf("h2", "pl-title", self.t(T::Title));
-        h.leaf("p", "pl-intro", self.t(T::Intro));
-        self.inputs(&mut h);
-        self.results(&mut h);
-        h.s
+/// The scene (`data-scene="replay"`): the two texts as typed, and what they replay to. Typing
+/// never writes a textarea back (so its caret, undo history and an IME composition survive);
+/// the buttons that set a text (sample, clear, reset) write it.
+#[component]
+pub fn ReplayScene(
+    /// The state to start from (`Replay::new(lang, lesson)`).
+    init: Replay,
+) -> impl IntoView {
+    let lang = init.lang;
+    let t = move |k: T| k.get(lang);
+    let model = RwSignal::new(init);
+    // Bumped when a button (not typing) sets a text: only then is the textarea written.
+    let trace_set = RwSignal::new(0u32);
+    let rules_set = RwSignal::new(0u32);
+    let parsed = Memo::new(move |_| model.with(|m| trace::parse(&m.trace_text)));
+    let table = Memo::new(move |_| model.with(|m| m.table.clone()));
+    let run =
+        Memo::new(move |_| table.with(|t| parsed.with(|tr| replay::replay(t, &tr.common_calls()))));
+    let summary = Memo::new(move |_| {
+        parsed.with(|tr| run.with(|r| model.with_untracked(|m| m.summary(tr, r))))
+    });
+    let rules_error = Memo::new(move |_| model.with(|m| m.rules_error.clone()));
+    super::host::announce(Memo::new(move |_| vec![summary.get()]));
+    let bad = move || {
+        parsed.with(|tr| {
+            (!tr.malformed.is_empty()).then(|| {
+                let items = tr
+                    .malformed
+                    .iter()
+                    .map(|b| {
+                        let line = t(T::Line).replace("{n}", &b.line.to_string());
+                        view! { <li data-line=b.line><strong>{line}</strong>": "{b.message.clone()}</li> }
+                    })
+                    .collect_view();
+                view! {
+                    <section class="pl-rp-bad">
+                        <h3>{t(T::BadTitle)}</h3>
+                        <ul class="pl-rp-bad-list">{items}</ul>
+                    </section>
+                }
+            })
+        })
+    };
+    let results = move || {
+        run.with(|r| {
+            if r.calls == 0 {
+                return view! { <p class="pl-rp-empty">{t(T::Empty)}</p> }.into_any();
+            }
+            let headline = model.with_untracked(|m| m.headline(r));
+            view! {
+                {headline.map(|h| view! { <p class="pl-rp-headline">{h}</p> })}
+                {lanes(lang, r)}
+                {parsed.with_untracked(|tr| disagreements(lang, r, tr))}
+            }
+            .into_any()
+        })
+    };
+    view! {
+        <h2 class="pl-title">{t(T::Title)}</h2>
+        <p class="pl-intro">{t(T::Intro)}</p>
+        <div class="pl-rp-inputs">
+            <div class="pl-rp-trace">
+                <label class="pl-field">
+                    <span>{t(T::TraceLabel)}</span>
+                    <textarea class="pl-rp-trace-text" rows="9" spellcheck="false" wrap="off"
+                        prop:value=move || { trace_set.track(); model.with_untracked(|m| m.trace_text.clone()) }
+                        on:input=move |e| model.update(|m| m.set_trace(event_target_value(&e)))></textarea>
+                </label>
+                <div class="pl-rp-tools pl-controls">
+                    <button type="button" class="pl-rp-sample"
+                        on:click=move |_| { model.update(Replay::sample); trace_set.update(|n| *n += 1) }>{t(T::Sample)}</button>
+                    <button type="button" class="pl-rp-clear"
+                        on:click=move |_| { model.update(Replay::clear); trace_set.update(|n| *n += 1) }>{t(T::Clear)}</button>
+                </div>
+            </div>
+            <div class="pl-rp-rules">
+                <label class="pl-field">
+                    <span>{t(T::RulesLabel)}</span>
+                    <textarea class="pl-rp-rules-text" rows="9" spellcheck="false"
+                        prop:value=move || { rules_set.track(); model.with_untracked(|m| m.rules_text.clone()) }
+                        on:input=move |e| model.update(|m| m.set_rules(event_target_value(&e)))></textarea>
+                </label>
+                <div class="pl-rp-tools pl-controls">
+                    <button type="button" class="pl-rp-rules-reset"
+                        on:click=move |_| { model.update(Replay::reset_rules); rules_set.update(|n| *n += 1) }>{t(T::RulesReset)}</button>
+                </div>
+                <p class="pl-rp-rules-error" role="alert">
+                    {move || rules_error.get().map(|e| format!("{} {e}", t(T::RulesError)))}
+                </p>
+            </div>
+        </div>
+        <p class="pl-live pl-rp-summary" data-live="" data-calls=move || run.with(|r| r.calls)
+            data-malformed=move || parsed.with(|tr| tr.malformed.len())>{move || summary.get()}</p>
+        {bad}
+        {results}
     }
+}
 
-    fn act(&mut self, e: &Event) -> bool {
-        match (e.kind, e.act) {
-            ("input", "trace") => self.trace_text = e.value.to_string(),
-            ("input", "rules") => self.set_rules(e.value.to_string()),
-            ("click", "sample") => self.trace_text = SAMPLE.to_string(),
-            ("click", "clear") => self.trace_text.clear(),
-            ("click", "rules-reset") => self.set_rules(self.default_rules.clone()),
-            _ => return false,
-        }
-        true
+/// Per engine and mode, the count and share of each decision.
+fn lanes(lang: Lang, r: &replay::Replay) -> impl IntoView {
+    let t = move |k: T| k.get(lang);
+    let heads = DECISIONS.map(|d| {
+        view! { <th scope="col"><span aria-hidden="true">{ui::icon(d)}" "</span>{lang.decision(d)}</th> }
+    });
+    let rows = r
+        .lanes
+        .iter()
+        .map(|l| {
+            let mode = match l.mode {
+                Some(m) => view! { <code>{m}</code> }.into_any(),
+                None => "—".into_any(),
+            };
+            let star = l.primary.then(|| {
+                view! {
+                    <span class="pl-rp-star" title=t(T::Primary)>" ★"<span class="pl-sr">{t(T::Primary)}</span></span>
+                }
+            });
+            let cells = DECISIONS.map(|d| {
+                let k = l.tally.get(d);
+                let class = format!("pl-rp-cell pl-v-{}{}", d.as_str(), if k == 0 { " pl-zero" } else { "" });
+                view! {
+                    <td class=class data-decision=d.as_str() data-count=k>
+                        {format!("{k} ({}%)", l.tally.percent(d))}
+                    </td>
+                }
+            });
+            view! {
+                <tr class=if l.primary { "pl-rp-primary" } else { "" } data-engine=l.engine.slug()
+                    data-mode=l.mode.unwrap_or("")>
+                    <th scope="row">{lang.engine(l.engine)}</th>
+                    <td class="pl-rp-mode">{mode}{star}</td>
+                    {cells}
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <Scroll label=t(T::Lanes)>
+            <table class="pl-rp-lanes">
+                <caption>{t(T::Lanes)}</caption>
+                <thead><tr>
+                    <th scope="col">{t(T::ColEngine)}</th><th scope="col">{t(T::ColMode)}</th>{heads}
+                </tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </Scroll>
     }
+}
+
+/// The calls where the default-mode engines disagree (the first [`SHOWN`]).
+fn disagreements(lang: Lang, r: &replay::Replay, tr: &trace::Trace) -> impl IntoView {
+    let t = move |k: T| k.get(lang);
+    if r.disagreements.is_empty() {
+        return view! {
+            <section class="pl-rp-disagree"><h3>{t(T::Disagree)}</h3><p>{t(T::NoDisagree)}</p></section>
+        }
+        .into_any();
+    }
+    let head = t(T::DisagreeCount)
+        .replace("{d}", &r.disagreements.len().to_string())
+        .replace("{n}", &r.calls.to_string());
+    let items = r
+        .disagreements
+        .iter()
+        .take(SHOWN)
+        .map(|d| {
+            let line = tr.calls.get(d.index).map_or(0, |c| c.line);
+            let verdicts = r
+                .engines
+                .iter()
+                .zip(&d.verdicts)
+                .map(|(e, (dec, row))| {
+                    view! {
+                        <li data-engine=e.slug() data-verdict=dec.as_str()>
+                            {lang.engine(*e)}": "{ui::verdict(*dec, lang.decision(*dec))}
+                            {row.map(|row| view! { " "<small>{format!("{} #{}", t(T::Row), row + 1)}</small> })}
+                        </li>
+                    }
+                })
+                .collect_view();
+            view! {
+                <li data-index=d.index + 1 data-line=line>
+                    <p class="pl-rp-call">
+                        <span class="pl-hint">{format!("#{} · {}", d.index + 1, t(T::Line).replace("{n}", &line.to_string()))}</span>
+                        " "<code>{one_line(&d.call.to_string())}</code>
+                    </p>
+                    <ul class="pl-rp-verdicts">{verdicts}</ul>
+                </li>
+            }
+        })
+        .collect_view();
+    let more = (r.disagreements.len() > SHOWN).then(|| {
+        view! { <p class="pl-hint">{t(T::More).replace("{n}", &(r.disagreements.len() - SHOWN).to_string())}</p> }
+    });
+    view! {
+        <section class="pl-rp-disagree">
+            <h3>{t(T::Disagree)}</h3>
+            <p class="pl-rp-disagree-count" data-count=r.disagreements.len()>{head}</p>
+            <ol class="pl-rp-disagree-list">{items}</ol>
+            {more}
+        </section>
+    }
+    .into_any()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn render(r: &Replay) -> String {
+        let r = r.clone();
+        super::super::html(move || view! { <ReplayScene init=r/> })
+    }
+
     fn lane_cell(html: &str, engine: &str, mode: &str, d: &str) -> usize {
-        let row = format!("data-engine=\"{engine}\" data-mode=\"{mode}\">");
+        let row = format!("data-engine=\"{engine}\" data-mode=\"{mode}\"");
         let start = html.find(&row).unwrap_or_else(|| panic!("{row}"));
         let rest = &html[start..];
         let cell = format!("data-decision=\"{d}\" data-count=\"");
@@ -373,7 +380,7 @@ mod tests {
     #[test]
     fn the_sample_replays_through_every_lane() {
         let r = Replay::new(Lang::Zh, None);
-        let html = r.render();
+        let html = render(&r);
         // 10 calls: 4 `{tool, input}`, 3 Claude Code, 3 Codex (apply_patch's one file).
         assert!(html.contains("data-calls=\"10\" data-malformed=\"0\""));
         assert!(html.contains(
@@ -390,7 +397,7 @@ mod tests {
         assert_eq!(lane("codex", ""), [0, 10, 0, 0]);
         // The test run by #8 under first-match, by #9 under OpenCode.
         assert!(html.contains("<li data-index=\"2\" data-line=\"4\">"));
-        assert!(html.contains("data-count=\"10\">10 / 10 次调用上"));
+        assert!(html.contains("data-count=\"10\" class=\"pl-rp-disagree-count\">10 / 10 次调用上"));
         assert!(html.contains("pl-rp-disagree-list"));
     }
 
@@ -398,8 +405,8 @@ mod tests {
     fn unreadable_lines_are_listed_and_the_text_is_kept() {
         let mut r = Replay::new(Lang::En, None);
         let text = "{\"tool\": \"bash\", \"input\": \"git status\"}\n{oops\n{\"tool\": \"bash\"}\n";
-        assert!(r.act(&Event::value("input", "trace", "", text)));
-        let html = r.render();
+        r.set_trace(text.into());
+        let html = render(&r);
         assert!(html.contains("data-calls=\"1\" data-malformed=\"2\""));
         assert!(
             html.contains("<li data-line=\"2\"><strong>line 2</strong>: invalid JSON at column 2")
@@ -407,23 +414,22 @@ mod tests {
         assert!(html.contains("<li data-line=\"3\"><strong>line 3</strong>: a call line needs"));
         assert_eq!(r.trace_text, text);
         // A broken rule table keeps the last good one and says so; the text stays.
-        assert!(r.act(&Event::value("input", "rules", "", "[{\"tool\": \"bash\"")));
-        let html = r.render();
+        r.set_rules("[{\"tool\": \"bash\"".into());
+        assert!(r.rules_error().is_some());
+        let html = render(&r);
         assert!(html.contains("cannot be read"));
         assert!(html.contains("10 rules"));
-        assert!(r.act(&Event::value(
-            "input",
-            "rules",
-            "",
-            r#"[{"tool":"bash","pattern":"git *","action":"deny"}]"#
-        )));
-        let html = r.render();
+        r.set_rules(r#"[{"tool":"bash","pattern":"git *","action":"deny"}]"#.into());
+        assert_eq!(r.rules_error(), None);
+        assert_eq!(r.table().len(), 1);
+        let html = render(&r);
         assert!(html.contains("1 rules"));
         assert_eq!(lane_cell(&html, "opencode", "", "deny"), 1);
-        assert!(r.act(&Event::click("clear", "")));
-        assert!(r.render().contains("Nothing to replay yet"));
-        assert!(r.act(&Event::click("sample", "")));
-        assert!(r.act(&Event::click("rules-reset", "")));
-        assert!(r.render().contains("10 rules"));
+        r.clear();
+        assert!(render(&r).contains("Nothing to replay yet"));
+        r.sample();
+        r.reset_rules();
+        assert_eq!(r.trace_text, SAMPLE);
+        assert!(render(&r).contains("10 rules"));
     }
 }

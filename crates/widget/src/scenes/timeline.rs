@@ -11,13 +11,15 @@ use permlab_core::lcc;
 use permlab_core::timeline::{self, Amount, Figure, Gate, Screened, Stage, StageId};
 use permlab_core::Decision;
 
+use leptos::prelude::*;
+
 use super::timeline_text::T;
-use super::{ui, Event, Scene};
-use crate::html::H;
+use super::ui::{self, Field, Move, Scroll, Stepper};
 use crate::i18n::Lang;
 use crate::presets::Preset;
 
 /// The scene's state.
+#[derive(Clone)]
 pub struct Timeline {
     lang: Lang,
     /// The stage shown (0-based, [`StageId::ALL`] order).
@@ -100,6 +102,62 @@ impl Timeline {
         k.get(self.lang)
     }
 
+    /// The last stage's index.
+    pub const LAST: usize = StageId::ALL.len() - 1;
+
+    /// Shows stage `i` (clamped).
+    pub fn go(&mut self, i: usize) {
+        self.stage = i.min(Self::LAST);
+    }
+
+    /// One stepper move.
+    pub fn step(&mut self, m: Move) {
+        self.stage = m.apply(self.stage, Self::LAST);
+    }
+
+    /// The learner's command, as typed.
+    pub fn set_command(&mut self, text: String) {
+        self.command = text;
+    }
+
+    /// "第 2 / 6 个阶段:朴素 · 黑名单:子串或正则" (the stepper's line, announced).
+    pub fn now(&self) -> String {
+        let [tag, name, ..] = stage_texts(StageId::ALL[self.stage.min(Self::LAST)]);
+        self.t(T::StepOf)
+            .replace("{k}", &(self.stage + 1).to_string())
+            .replace("{s}", &format!("{} · {}", self.t(tag), self.t(name)))
+    }
+
+    /// The stage shown.
+    pub fn current(&self) -> Option<&Stage> {
+        self.stages.get(self.stage)
+    }
+
+    /// The note under a figure: the differing sentence, else the figure's own note.
+    pub fn note(&self, f: &Figure) -> Option<String> {
+        self.differs_sentence(f)
+            .or_else(|| f.note.and_then(note_text).map(|k| self.t(k).to_string()))
+    }
+
+    /// A footer tally: "漏拦 4/6" (dangerous) or "误拦 1/4" (everyday).
+    pub fn tally(&self, t: &timeline::GateTally, dangerous: bool) -> String {
+        if dangerous {
+            format!(
+                "{} {}/{}",
+                self.t(T::Missed),
+                t.missed().count(),
+                t.dangerous.len()
+            )
+        } else {
+            format!(
+                "{} {}/{}",
+                self.t(T::WronglyBlocked),
+                t.wrongly_blocked().count(),
+                t.everyday.len()
+            )
+        }
+    }
+
     /// The sentence for a differing figure: "课程原文说 2/5,实际算出 1/4:…".
     pub fn differs_sentence(&self, f: &Figure) -> Option<String> {
         let (Some(c), Some(n)) = (f.claimed, f.computed) else {
@@ -117,384 +175,306 @@ impl Timeline {
         }
         Some(s)
     }
+}
 
-    fn nav(&self, h: &mut H) {
-        h.open("nav")
-            .a("class", "pl-tl-nav")
-            .a("aria-label", self.t(T::Stages))
-            .gt();
-        h.tag("ol", "pl-tl-list");
-        for (i, id) in StageId::ALL.into_iter().enumerate() {
+/// The scene (`data-scene="timeline"`): the stage list, the stepper and the stage shown. A step
+/// re-renders the stage's words and figures only; the blacklist lab (its tables and the
+/// learner's field) is built once and hidden on the other stages, so the field keeps its text,
+/// caret and undo history across steps.
+#[component]
+pub fn TimelineScene(
+    /// The state to start from (`Timeline::new(lang)`).
+    init: Timeline,
+) -> impl IntoView {
+    let lang = init.lang;
+    let t = move |k: T| k.get(lang);
+    let model = RwSignal::new(init);
+    let stage = Memo::new(move |_| model.with(|m| m.stage));
+    let now = Memo::new(move |_| model.with(Timeline::now));
+    let command = Memo::new(move |_| model.with(|m| m.command.clone()));
+    let go = Callback::new(move |m: Move| model.update(|s| s.step(m)));
+    let try_text = Memo::new(move |_| {
+        model.with(|m| {
+            if m.command.trim().is_empty() {
+                return m.t(T::TryEmpty).to_string();
+            }
+            [(Gate::Lcc, T::LccName), (Gate::CoreCoder, T::CcName)]
+                .map(|(g, name)| {
+                    let hits = timeline::screen(g, &m.command);
+                    let word = if hits.is_empty() { T::Runs } else { T::Blocked };
+                    format!("{}: {}", m.t(name), m.t(word))
+                })
+                .join(" · ")
+        })
+    });
+    super::host::announce(Memo::new(move |_| {
+        if stage.get() == 1 {
+            vec![now.get(), try_text.get()]
+        } else {
+            vec![now.get()]
+        }
+    }));
+    let nav = StageId::ALL
+        .into_iter()
+        .enumerate()
+        .map(|(i, id)| {
             let [tag, name, ..] = stage_texts(id);
-            h.open("li")
-                .a(
-                    "class",
-                    if i == self.stage {
-                        "pl-tl-item pl-current"
-                    } else {
-                        "pl-tl-item"
-                    },
-                )
-                .gt();
-            h.button("pl-tl-stage", "stage", &i.to_string())
-                .a("data-stage", id.slug())
-                .a("aria-keyshortcuts", "ArrowLeft ArrowRight Home End");
-            if i == self.stage {
-                h.a("aria-current", "step");
+            let here = (id == StageId::Rules)
+                .then(|| view! { " "<em class="pl-tl-here">{t(T::Here)}</em> });
+            view! {
+                <li class=move || if stage.get() == i { "pl-tl-item pl-current" } else { "pl-tl-item" }>
+                    <button type="button" class="pl-tl-stage" data-arg=i data-stage=id.slug()
+                        aria-keyshortcuts="ArrowLeft ArrowRight Home End"
+                        aria-current=move || (stage.get() == i).then_some("step")
+                        on:click=move |_| model.update(|m| m.go(i)) on:keydown=ui::on_step_key(go)>
+                        <span class="pl-tl-tag">{t(tag)}</span>" "{t(name)}{here}
+                    </button>
+                </li>
             }
-            h.gt()
-                .raw("<span class=\"pl-tl-tag\">")
-                .t(self.t(tag))
-                .raw("</span> ")
-                .t(self.t(name));
-            if id == StageId::Rules {
-                h.raw(" <em class=\"pl-tl-here\">")
-                    .t(self.t(T::Here))
-                    .raw("</em>");
-            }
-            h.close("button").close("li");
-        }
-        h.raw("</ol></nav>");
-    }
-
-    fn figures(&self, stage: &Stage, h: &mut H) {
-        if stage.figures.is_empty() {
-            return;
-        }
-        h.tag("div", "pl-scroll");
-        h.tag("table", "pl-tl-figures");
-        h.raw("<caption>")
-            .t(self.t(T::Figures))
-            .raw("</caption><thead><tr>");
-        for k in [T::ColWhat, T::ColClaimed, T::ColComputed] {
-            h.raw("<th scope=\"col\">").t(self.t(k)).raw("</th>");
-        }
-        h.raw("</tr></thead><tbody>");
-        for f in &stage.figures {
-            h.open("tr")
-                .a("data-figure", f.slug)
-                .aria("data-differs", f.differs())
-                .gt();
-            h.raw("<th scope=\"row\">")
-                .t(figure_label(f.slug).map_or(f.slug, |k| self.t(k)))
-                .raw("</th>");
-            h.leaf(
-                "td",
-                "pl-claimed",
-                &f.claimed
-                    .map_or_else(|| self.t(T::NotClaimed).into(), |a| amount(self.lang, a)),
-            );
-            h.tag("td", "pl-computed");
-            match f.computed {
-                Some(a) => {
-                    h.raw("<strong>").t(&amount(self.lang, a)).raw("</strong>");
-                }
-                None => {
-                    h.t(self.t(T::NotComputed));
-                }
-            }
-            h.close("td").close("tr");
-            let note = self
-                .differs_sentence(f)
-                .or_else(|| f.note.and_then(note_text).map(|k| self.t(k).to_string()));
-            if let Some(note) = note {
-                h.open("tr").a("class", "pl-tl-note-row").gt();
-                h.open("td").a("colspan", "3").gt();
-                h.open("p")
-                    .a(
-                        "class",
-                        if f.differs() {
-                            "pl-tl-note pl-differs"
-                        } else {
-                            "pl-tl-note"
-                        },
-                    )
-                    .gt();
-                if f.differs() {
-                    h.raw("<span aria-hidden=\"true\">⚠ </span>");
-                }
-                h.t(&note).raw("</p></td></tr>");
-            }
-        }
-        h.raw("</tbody></table></div>");
-    }
-
-    fn cell(&self, h: &mut H, gate: Gate, s: &Screened, dangerous: bool) {
-        let blocked = s.blocked();
-        let mark = match (dangerous, blocked) {
-            (true, false) => Some(("missed", T::Missed)),
-            (false, true) => Some(("wrongly-blocked", T::WronglyBlocked)),
-            _ => None,
-        };
-        h.open("td")
-            .a("class", "pl-gate-cell")
-            .a("data-gate", gate.slug())
-            .aria("data-blocked", blocked)
-            .a_opt("data-mark", mark.map(|m| m.0))
-            .gt();
-        self.verdict(h, &s.hits);
-        if let Some((slug, k)) = mark {
-            h.open("strong")
-                .a("class", &format!("pl-tl-mark pl-tl-mark-{slug}"))
-                .gt()
-                .raw("<span aria-hidden=\"true\"> ⚠ </span>")
-                .t(self.t(k))
-                .close("strong");
-        }
-        h.close("td");
-    }
-
-    fn verdict(&self, h: &mut H, hits: &[timeline::Hit]) {
-        if hits.is_empty() {
-            ui::badge(h, Decision::Allow, self.t(T::Runs));
-            return;
-        }
-        ui::badge(h, Decision::Deny, self.t(T::Blocked));
-        h.raw(" <span class=\"pl-hit\">").t(self.t(T::By)).t(" ");
-        for (i, hit) in hits.iter().enumerate() {
-            if i > 0 {
-                h.t(", ");
-            }
-            h.open("code")
-                .a("data-entry", &hit.index.to_string())
-                .gt()
-                .t(hit.entry)
-                .close("code");
-            if let Some(r) = hit.reason {
-                h.t(" (").t(r).t(")");
-            }
-        }
-        h.raw("</span>");
-    }
-
-    fn gate_table(&self, h: &mut H, dangerous: bool) {
-        let tallies = Gate::REAL.map(timeline::screen_lists);
-        ui::scroll(
-            h,
-            self.t(if dangerous { T::Dangerous } else { T::Everyday }),
-        );
-        h.open("table")
-            .a("class", "pl-tl-gates")
-            .a(
-                "data-list",
-                if dangerous { "dangerous" } else { "everyday" },
-            )
-            .gt();
-        h.raw("<caption>")
-            .t(self.t(if dangerous { T::Dangerous } else { T::Everyday }))
-            .raw("</caption><thead><tr>");
-        for k in [T::ColCommand, T::LccName, T::CcName] {
-            h.raw("<th scope=\"col\">").t(self.t(k)).raw("</th>");
-        }
-        h.raw("</tr></thead><tbody>");
-        let n = if dangerous {
-            tallies[0].dangerous.len()
-        } else {
-            tallies[0].everyday.len()
-        };
-        for i in 0..n {
-            let list = |t: &timeline::GateTally| {
-                if dangerous {
-                    t.dangerous.get(i).cloned()
-                } else {
-                    t.everyday.get(i).cloned()
-                }
-            };
-            let Some(first) = list(&tallies[0]) else {
-                continue;
-            };
-            h.open("tr").a("data-command", first.command).gt();
-            h.raw("<th scope=\"row\"><code>")
-                .t(first.command)
-                .raw("</code></th>");
-            for t in &tallies {
-                if let Some(s) = list(t) {
-                    self.cell(h, t.gate, &s, dangerous);
-                }
-            }
-            h.close("tr");
-        }
-        h.raw("</tbody><tfoot><tr><th scope=\"row\">")
-            .t(self.t(T::Total))
-            .raw("</th>");
-        for t in &tallies {
-            let (m, w) = (t.missed().count(), t.wrongly_blocked().count());
-            let text = if dangerous {
-                format!("{} {m}/{}", self.t(T::Missed), t.dangerous.len())
-            } else {
-                format!("{} {w}/{}", self.t(T::WronglyBlocked), t.everyday.len())
-            };
-            h.open("td")
-                .a("data-gate", t.gate.slug())
-                .a("class", "pl-tl-tally")
-                .gt()
-                .t(&text)
-                .close("td");
-        }
-        h.raw("</tr></tfoot></table></div>");
-    }
-
-    fn lab(&self, h: &mut H) {
-        h.tag("section", "pl-tl-lab");
-        h.leaf("h3", "", self.t(T::Lab));
-        h.leaf("p", "pl-hint", self.t(T::LabIntro));
-        self.gate_table(h, true);
-        self.gate_table(h, false);
-        h.tag("div", "pl-tl-entries");
-        h.tag("div", "");
-        h.leaf(
-            "h4",
-            "",
-            &format!("{} · {}", self.t(T::Entries), self.t(T::LccName)),
-        );
-        h.tag("ol", "pl-tl-entry-list");
-        for e in lcc::BLACKLIST {
-            h.raw("<li><code>").t(e).raw("</code></li>");
-        }
-        h.raw("</ol></div><div>");
-        h.leaf(
-            "h4",
-            "",
-            &format!("{} · {}", self.t(T::Entries), self.t(T::CcName)),
-        );
-        h.tag("ol", "pl-tl-entry-list");
-        for p in DANGEROUS_PATTERNS.iter() {
-            h.raw("<li><code>")
-                .t(p.regex)
-                .raw("</code> <small>")
-                .t(p.reason)
-                .raw("</small></li>");
-        }
-        h.raw("</ol></div></div>");
-        h.tag("div", "pl-tl-try");
-        h.leaf("h4", "", self.t(T::Try));
-        ui::field(
-            h,
-            "pl-tl-command",
-            "command",
-            self.t(T::TryLabel),
-            &self.command,
-        );
-        h.open("div")
-            .a("class", "pl-tl-try-result")
-            .a("data-live", "")
-            .gt();
-        if self.command.trim().is_empty() {
-            h.leaf("p", "pl-hint", self.t(T::TryEmpty));
-        } else {
-            h.tag("ul", "pl-tl-try-list");
-            for (gate, name) in [(Gate::Lcc, T::LccName), (Gate::CoreCoder, T::CcName)] {
-                let hits = timeline::screen(gate, &self.command);
-                h.open("li")
-                    .a("data-gate", gate.slug())
-                    .aria("data-blocked", !hits.is_empty())
-                    .gt()
-                    .raw("<strong>")
-                    .t(self.t(name))
-                    .raw("</strong>: ");
-                self.verdict(h, &hits);
-                h.close("li");
-            }
-            h.close("ul");
-        }
-        h.raw("</div></div></section>");
-    }
-
-    fn detail(&self, h: &mut H) {
-        let Some(stage) = self.stages.get(self.stage) else {
-            return;
-        };
-        let [tag, name, users, solved, stuck] = stage_texts(stage.id);
-        h.open("section")
-            .a("class", "pl-tl-detail")
-            .a("data-stage", stage.id.slug())
-            .gt();
-        h.open("h3")
-            .gt()
-            .raw("<span class=\"pl-tl-tag\">")
-            .t(self.t(tag))
-            .raw("</span> ")
-            .t(self.t(name))
-            .close("h3");
-        h.tag("dl", "pl-tl-facts");
-        for (k, v) in [(T::Users, users), (T::Solved, solved), (T::Stuck, stuck)] {
-            h.leaf("dt", "", self.t(k)).leaf("dd", "", self.t(v));
-        }
-        h.close("dl");
-        self.figures(stage, h);
-        if stage.id == StageId::Rules {
-            let (tool, input) = timeline::RULES_STAGE_CALL;
-            if let Some(Amount::Verdict { decision, row }) =
-                stage.figures.first().and_then(|f| f.computed)
-            {
-                h.tag("p", "pl-tl-rules");
-                h.t(self.t(T::RulesNow)).t(" ");
-                h.raw("<code>")
-                    .t(&format!("{tool}: {input}"))
-                    .raw("</code>");
-                h.t(" → ");
-                ui::badge(
-                    h,
-                    decision,
-                    &amount(self.lang, Amount::Verdict { decision, row }),
-                );
-                h.close("p");
-            }
-        }
-        if stage.id == StageId::Blacklist {
-            self.lab(h);
-        }
-        h.close("section");
+        })
+        .collect_view();
+    view! {
+        <h2 class="pl-title">{t(T::Title)}</h2>
+        <nav class="pl-tl-nav" aria-label=t(T::Stages)><ol class="pl-tl-list">{nav}</ol></nav>
+        <Stepper lang label=t(T::Stages) k=stage last=Timeline::LAST now go/>
+        <section class="pl-tl-detail" data-stage=move || StageId::ALL[stage.get()].slug()>
+            {move || {
+                stage.track();
+                model.with_untracked(|m| m.current().map(|s| stage_view(m, s)))
+            }}
+            <Lab model command hidden=Signal::derive(move || StageId::ALL[stage.get()] != StageId::Blacklist)/>
+        </section>
     }
 }
 
-impl Scene for Timeline {
-    fn render(&self) -> String {
-        let mut h = H::default();
-        h.leaf("h2", "pl-title", self.t(T::Title));
-        self.nav(&mut h);
-        let id = StageId::ALL[self.stage.min(5)];
-        let [tag, name, ..] = stage_texts(id);
-        let now = self
-            .t(T::StepOf)
-            .replace("{k}", &(self.stage + 1).to_string())
-            .replace("{s}", &format!("{} · {}", self.t(tag), self.t(name)));
-        ui::stepper(
-            &mut h,
-            self.lang,
-            "step",
-            self.t(T::Stages),
-            self.stage,
-            5,
-            &now,
-        );
-        self.detail(&mut h);
-        h.s
-    }
-
-    fn act(&mut self, e: &Event) -> bool {
-        let before = self.stage;
-        match (e.kind, e.act) {
-            ("click", "stage") => {
-                if let Ok(i) = e.arg.parse::<usize>() {
-                    self.stage = i.min(5);
-                }
-            }
-            (_, "step") | ("keydown", "stage") => {
-                let Some(m) = ui::step_move(e) else {
-                    return false;
+/// A stage's heading, facts, figures and (the rules stage) the call it decides.
+fn stage_view(m: &Timeline, stage: &Stage) -> impl IntoView {
+    let lang = m.lang;
+    let t = move |k: T| k.get(lang);
+    let [tag, name, users, solved, stuck] = stage_texts(stage.id);
+    let facts = [(T::Users, users), (T::Solved, solved), (T::Stuck, stuck)]
+        .map(|(k, v)| view! { <dt>{t(k)}</dt><dd>{t(v)}</dd> });
+    let figures = (!stage.figures.is_empty()).then(|| {
+        let rows = stage
+            .figures
+            .iter()
+            .map(|f| {
+                let claimed = f.claimed.map_or_else(|| t(T::NotClaimed).into(), |a| amount(lang, a));
+                let computed = match f.computed {
+                    Some(a) => view! { <strong>{amount(lang, a)}</strong> }.into_any(),
+                    None => t(T::NotComputed).into_any(),
                 };
-                self.stage = ui::stepped(self.stage, 5, m);
-                // A key was used even at an end (no scrolling the page by arrow).
-                return e.kind == "keydown" || self.stage != before;
-            }
-            ("input", "command") => {
-                self.command = e.value.to_string();
-                return true;
-            }
-            _ => return false,
+                let differs = f.differs();
+                let note = m.note(f).map(|note| {
+                    view! {
+                        <tr class="pl-tl-note-row"><td colspan="3">
+                            <p class=if differs { "pl-tl-note pl-differs" } else { "pl-tl-note" }>
+                                {differs.then(|| view! { <span aria-hidden="true">"⚠ "</span> })}{note}
+                            </p>
+                        </td></tr>
+                    }
+                });
+                view! {
+                    <tr data-figure=f.slug data-differs=if differs { "true" } else { "false" }>
+                        <th scope="row">{figure_label(f.slug).map_or(f.slug, t)}</th>
+                        <td class="pl-claimed">{claimed}</td>
+                        <td class="pl-computed">{computed}</td>
+                    </tr>
+                    {note}
+                }
+            })
+            .collect_view();
+        view! {
+            <div class="pl-scroll"><table class="pl-tl-figures">
+                <caption>{t(T::Figures)}</caption>
+                <thead><tr>
+                    <th scope="col">{t(T::ColWhat)}</th><th scope="col">{t(T::ColClaimed)}</th>
+                    <th scope="col">{t(T::ColComputed)}</th>
+                </tr></thead>
+                <tbody>{rows}</tbody>
+            </table></div>
         }
-        self.stage != before
+    });
+    let rules = (stage.id == StageId::Rules)
+        .then(|| match stage.figures.first().and_then(|f| f.computed) {
+            Some(Amount::Verdict { decision, row }) => {
+                let (tool, input) = timeline::RULES_STAGE_CALL;
+                Some(view! {
+                    <p class="pl-tl-rules">
+                        {t(T::RulesNow)}" "<code>{format!("{tool}: {input}")}</code>" → "
+                        {ui::verdict(decision, amount(lang, Amount::Verdict { decision, row }))}
+                    </p>
+                })
+            }
+            _ => None,
+        })
+        .flatten();
+    view! {
+        <h3><span class="pl-tl-tag">{t(tag)}</span>" "{t(name)}</h3>
+        <dl class="pl-tl-facts">{facts}</dl>
+        {figures}
+        {rules}
+    }
+}
+
+/// "Blocked by `sudo`, `reboot` (reason)" or "Runs".
+fn hits_view(lang: Lang, hits: &[timeline::Hit]) -> impl IntoView {
+    let t = move |k: T| k.get(lang);
+    if hits.is_empty() {
+        return ui::verdict(Decision::Allow, t(T::Runs)).into_any();
+    }
+    let list = hits
+        .iter()
+        .enumerate()
+        .map(|(i, hit)| {
+            view! {
+                {(i > 0).then_some(", ")}
+                <code data-entry=hit.index>{hit.entry}</code>
+                {hit.reason.map(|r| format!(" ({r})"))}
+            }
+        })
+        .collect_view();
+    view! {
+        {ui::verdict(Decision::Deny, t(T::Blocked))}
+        " "<span class="pl-hit">{t(T::By)}" "{list}</span>
+    }
+    .into_any()
+}
+
+/// One of the two lists (dangerous / everyday) through both real blacklists.
+fn gate_table(m: &Timeline, dangerous: bool) -> impl IntoView {
+    let lang = m.lang;
+    let t = move |k: T| k.get(lang);
+    let tallies = Gate::REAL.map(timeline::screen_lists);
+    let list_of = move |g: &timeline::GateTally| {
+        if dangerous {
+            g.dangerous.clone()
+        } else {
+            g.everyday.clone()
+        }
+    };
+    let lists = tallies.each_ref().map(list_of);
+    let rows = lists[0]
+        .iter()
+        .enumerate()
+        .map(|(i, first)| {
+            let cells = tallies
+                .iter()
+                .zip(&lists)
+                .filter_map(|(g, l)| l.get(i).map(|s| cell(lang, g.gate, s, dangerous)))
+                .collect_view();
+            view! {
+                <tr data-command=first.command>
+                    <th scope="row"><code>{first.command}</code></th>
+                    {cells}
+                </tr>
+            }
+        })
+        .collect_view();
+    let foot = tallies
+        .iter()
+        .map(|g| view! { <td data-gate=g.gate.slug() class="pl-tl-tally">{m.tally(g, dangerous)}</td> })
+        .collect_view();
+    let title = t(if dangerous { T::Dangerous } else { T::Everyday });
+    view! {
+        <Scroll label=title>
+            <table class="pl-tl-gates" data-list=if dangerous { "dangerous" } else { "everyday" }>
+                <caption>{title}</caption>
+                <thead><tr>
+                    <th scope="col">{t(T::ColCommand)}</th><th scope="col">{t(T::LccName)}</th>
+                    <th scope="col">{t(T::CcName)}</th>
+                </tr></thead>
+                <tbody>{rows}</tbody>
+                <tfoot><tr><th scope="row">{t(T::Total)}</th>{foot}</tr></tfoot>
+            </table>
+        </Scroll>
+    }
+}
+
+fn cell(lang: Lang, gate: Gate, s: &Screened, dangerous: bool) -> impl IntoView {
+    let blocked = s.blocked();
+    let mark = match (dangerous, blocked) {
+        (true, false) => Some(("missed", T::Missed)),
+        (false, true) => Some(("wrongly-blocked", T::WronglyBlocked)),
+        _ => None,
+    };
+    view! {
+        <td class="pl-gate-cell" data-gate=gate.slug() data-blocked=if blocked { "true" } else { "false" }
+            data-mark=mark.map(|m| m.0)>
+            {hits_view(lang, &s.hits)}
+            {mark.map(|(slug, k)| view! {
+                <strong class=format!("pl-tl-mark pl-tl-mark-{slug}")>
+                    <span aria-hidden="true">" ⚠ "</span>{k.get(lang)}
+                </strong>
+            })}
+        </td>
+    }
+}
+
+/// The blacklist stage's lab: both lists through both blacklists, their entries, and a field
+/// for a command of the learner's own (judged as it is typed).
+#[component]
+fn Lab(
+    /// The scene's state.
+    model: RwSignal<Timeline>,
+    /// The learner's command (what the result follows).
+    command: Memo<String>,
+    /// Hidden on the other stages (kept, so the field keeps its undo history).
+    #[prop(into)]
+    hidden: Signal<bool>,
+) -> impl IntoView {
+    let m = model.get_untracked();
+    let lang = m.lang;
+    let t = move |k: T| k.get(lang);
+    let lcc = lcc::BLACKLIST
+        .iter()
+        .map(|e| view! { <li><code>{*e}</code></li> })
+        .collect_view();
+    let cc = DANGEROUS_PATTERNS
+        .iter()
+        .map(|p| view! { <li><code>{p.regex}</code>" "<small>{p.reason}</small></li> })
+        .collect_view();
+    // The field is read only when the scene starts: typing never writes it back.
+    let start = m.command.clone();
+    let result = move || {
+        let c = command.get();
+        if c.trim().is_empty() {
+            return view! { <p class="pl-hint">{t(T::TryEmpty)}</p> }.into_any();
+        }
+        let items = [(Gate::Lcc, T::LccName), (Gate::CoreCoder, T::CcName)]
+            .map(|(gate, name)| {
+                let hits = timeline::screen(gate, &c);
+                view! {
+                    <li data-gate=gate.slug() data-blocked=if hits.is_empty() { "false" } else { "true" }>
+                        <strong>{t(name)}</strong>": "{hits_view(lang, &hits)}
+                    </li>
+                }
+            });
+        view! { <ul class="pl-tl-try-list">{items}</ul> }.into_any()
+    };
+    view! {
+        <section class="pl-tl-lab" hidden=move || hidden.get()>
+            <h3>{t(T::Lab)}</h3>
+            <p class="pl-hint">{t(T::LabIntro)}</p>
+            {gate_table(&m, true)}
+            {gate_table(&m, false)}
+            <div class="pl-tl-entries">
+                <div>
+                    <h4>{format!("{} · {}", t(T::Entries), t(T::LccName))}</h4>
+                    <ol class="pl-tl-entry-list">{lcc}</ol>
+                </div>
+                <div>
+                    <h4>{format!("{} · {}", t(T::Entries), t(T::CcName))}</h4>
+                    <ol class="pl-tl-entry-list">{cc}</ol>
+                </div>
+            </div>
+            <div class="pl-tl-try">
+                <h4>{t(T::Try)}</h4>
+                <Field class="pl-tl-command" label=t(T::TryLabel) value=Signal::stored(start)
+                    input=Callback::new(move |v: String| model.update(|m| m.set_command(v)))/>
+                <div class="pl-tl-try-result" data-live="">{result}</div>
+            </div>
+        </section>
     }
 }
 
@@ -502,12 +482,18 @@ impl Scene for Timeline {
 mod tests {
     use super::*;
 
+    fn render(t: &Timeline) -> String {
+        let t = t.clone();
+        super::super::html(move || view! { <TimelineScene init=t/> })
+    }
+
     #[test]
     fn the_blacklist_stage_shows_the_computed_figures_and_says_where_they_differ() {
         let mut t = Timeline::new(Lang::Zh);
-        assert!(t.act(&Event::key("step", "1", "ArrowRight")));
+        t.step(Move::Next);
         assert_eq!(t.stage, 1);
-        let html = t.render();
+        assert_eq!(t.now(), "第 2 / 6 个阶段:朴素 · 黑名单:子串或正则");
+        let html = render(&t);
         assert!(html.contains("第 2 / 6 个阶段:朴素 · 黑名单:子串或正则"));
         assert!(html.contains("课程原文说 2/5,实际算出 1/4:课程没有列出它的 5 条日常命令"));
         assert!(html.contains("data-figure=\"lcc-missed\" data-differs=\"false\""));
@@ -525,44 +511,56 @@ mod tests {
         );
         assert_eq!(html.matches("data-mark=\"wrongly-blocked\"").count(), 1);
         assert!(html.contains(
-            "<tr data-command=\"cat sudoku_solver.py\"><th scope=\"row\"><code>cat sudoku_solver.py</code></th><td class=\"pl-gate-cell\" data-gate=\"lcc\" data-blocked=\"true\" data-mark=\"wrongly-blocked\">"
+            "<tr data-command=\"cat sudoku_solver.py\"><th scope=\"row\"><code>cat sudoku_solver.py</code></th><td data-gate=\"lcc\" data-blocked=\"true\" data-mark=\"wrongly-blocked\" class=\"pl-gate-cell\">"
         ));
         assert!(html.contains("<code data-entry=\"1\">sudo</code>"));
         assert!(html.contains("(raw disk write)"));
         assert!(html.contains("漏拦 4/6") && html.contains("漏拦 3/6"));
         assert!(html.contains("误拦 1/4") && html.contains("误拦 0/4"));
+        // The lab is shown on this stage only (and kept, hidden, on the others).
+        assert!(html.contains("<section class=\"pl-tl-lab\">"));
+        t.go(0);
+        assert!(render(&t).contains("<section hidden class=\"pl-tl-lab\">"));
     }
 
     #[test]
     fn a_typed_command_is_judged_by_both_blacklists() {
         let mut t = Timeline::new(Lang::En);
-        t.act(&Event::click("stage", "1"));
-        assert!(t.act(&Event::value("input", "command", "", "rm -fr /")));
-        let html = t.render();
+        t.go(1);
+        t.set_command("rm -fr /".into());
+        let html = render(&t);
         assert!(html.contains("<li data-gate=\"lcc\" data-blocked=\"false\">"));
         assert!(html.contains("<li data-gate=\"corecoder\" data-blocked=\"true\">"));
         assert!(html.contains("(force recursive delete)"));
-        t.act(&Event::value("input", "command", "", "sudo reboot"));
-        let html = t.render();
-        assert!(html
-            .contains("<code data-entry=\"1\">sudo</code>, <code data-entry=\"3\">reboot</code>"));
+        t.set_command("sudo reboot".into());
+        let html = render(&t);
+        assert!(html.contains("<code data-entry=\"1\">sudo</code>"));
+        assert!(html.contains("<code data-entry=\"3\">reboot</code>"));
+        t.set_command("  ".into());
+        assert!(render(&t).contains("pl-tl-try-result"));
     }
 
     #[test]
     fn stepping_through_every_stage() {
         let mut t = Timeline::new(Lang::En);
-        assert!(!t.act(&Event::click("step", "-1")));
-        assert!(t.act(&Event::key("step", "2", "End")));
+        t.step(Move::Prev);
+        assert_eq!(t.stage, 0, "no step before the first");
+        t.step(Move::Last);
         assert_eq!(t.stage, 5);
-        let html = t.render();
+        t.step(Move::Next);
+        assert_eq!(t.stage, 5, "no step after the last");
+        let html = render(&t);
         assert!(html.contains("The lesson says 4/4; computed: 2/2."));
-        assert!(t.act(&Event::click("step", "-1")));
-        assert!(t.act(&Event::click("step", "-1")));
-        let html = t.render();
+        assert!(html.contains("aria-current=\"step\""));
+        t.step(Move::Prev);
+        t.step(Move::Prev);
+        let html = render(&t);
         assert!(html.contains("data-stage=\"rules\""));
         assert!(html.contains("deny (#8)"));
-        assert!(t.act(&Event::key("stage", "3", "Home")));
+        t.step(Move::First);
         assert_eq!(t.stage, 0);
-        assert!(t.render().contains("<strong>6/6</strong>"));
+        assert!(render(&t).contains("<strong>6/6</strong>"));
+        t.go(99);
+        assert_eq!(t.stage, 5);
     }
 }

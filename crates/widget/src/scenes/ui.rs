@@ -1,214 +1,12 @@
-//! Controls and marks the scenes share: labelled selects and fields, pressed-button groups, a
-//! stepper driven by buttons and arrow keys, a live region, verdict badges (an icon and a word,
-//! never colour alone). Only markup: what the controls do is each scene's `act`.
+//! Controls and marks the scenes share, as Leptos components: labelled selects and fields,
+//! pressed-button groups, a stepper driven by buttons and arrow keys, verdict badges (an icon
+//! and a word, never colour alone). What a control does is a typed callback into the scene's
+//! state.
 
+use leptos::prelude::*;
 use permlab_core::Decision;
 
-use crate::html::H;
 use crate::i18n::Lang;
-
-/// A `<label>` around a `<select data-act=act>`: `options` are `(value, text)`.
-pub fn select(
-    h: &mut H,
-    class: &str,
-    act: &str,
-    label: &str,
-    options: &[(&str, &str)],
-    selected: &str,
-) {
-    h.tag("label", &format!("pl-field {class}"));
-    h.leaf("span", "", label);
-    h.open("select").a("data-act", act).a("data-k", act).gt();
-    for (value, text) in options {
-        h.open("option")
-            .a("value", value)
-            .flag("selected", *value == selected)
-            .gt()
-            .t(text)
-            .close("option");
-    }
-    h.close("select").close("label");
-}
-
-/// A `<label>` around a one-line text field (`data-act=act`, rewritten on every render: the
-/// page keeps the caret, see `dom::render_scene`).
-pub fn field(h: &mut H, class: &str, act: &str, label: &str, value: &str) {
-    h.tag("label", &format!("pl-field {class}"));
-    h.leaf("span", "", label);
-    h.open("input")
-        .a("type", "text")
-        .a("spellcheck", "false")
-        .a("autocomplete", "off")
-        .a("data-act", act)
-        .a("data-k", act)
-        .a("value", value)
-        .gt()
-        .close("label");
-}
-
-/// A `<label>` around a checkbox.
-pub fn checkbox(h: &mut H, class: &str, act: &str, label: &str, on: bool) {
-    h.tag("label", &format!("pl-checkbox {class}"));
-    h.open("input")
-        .a("type", "checkbox")
-        .a("data-act", act)
-        .a("data-k", act)
-        .flag("checked", on)
-        .gt()
-        .t(label)
-        .close("label");
-}
-
-/// A group of buttons of which one is pressed (`aria-pressed`): `options` are `(arg, text)`.
-pub fn choices(
-    h: &mut H,
-    class: &str,
-    act: &str,
-    label: &str,
-    options: &[(&str, &str)],
-    pressed: Option<&str>,
-) {
-    h.open("div")
-        .a("class", &format!("pl-choices {class}"))
-        .a("role", "group")
-        .a("aria-label", label)
-        .gt();
-    h.leaf("span", "pl-label", label);
-    for (arg, text) in options {
-        h.button("pl-choice", act, arg)
-            .aria("aria-pressed", pressed == Some(*arg))
-            .gt()
-            .t(text)
-            .close("button");
-    }
-    h.close("div");
-}
-
-/// Which stepper move a click (`arg`) or key means: `-2` first, `-1` previous, `1` next, `2`
-/// last.
-pub fn step_move(e: &super::Event) -> Option<i8> {
-    match e.kind {
-        "click" => e.arg.parse().ok(),
-        "keydown" => match e.value {
-            "ArrowRight" | "ArrowDown" => Some(1),
-            "ArrowLeft" | "ArrowUp" => Some(-1),
-            "Home" => Some(-2),
-            "End" => Some(2),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// Position `k` of `0..=last` after move `m` (see [`step_move`]).
-pub fn stepped(k: usize, last: usize, m: i8) -> usize {
-    match m {
-        -2 => 0,
-        -1 => k.saturating_sub(1),
-        1 => (k + 1).min(last),
-        _ => last,
-    }
-}
-
-/// First / previous / next / last buttons (`data-act=act`; arrow keys on any of them step
-/// too) for position `k` of `0..=last`, and a line saying where we are (announced, see
-/// [`live`]).
-pub fn stepper(h: &mut H, lang: Lang, act: &str, label: &str, k: usize, last: usize, now: &str) {
-    h.open("div")
-        .a("class", "pl-scene-steps pl-controls")
-        .a("role", "group")
-        .a("aria-label", label)
-        .gt();
-    let zh = lang == Lang::Zh;
-    for (arg, pre, text, post, off) in [
-        ("-2", "« ", if zh { "第一步" } else { "First" }, "", k == 0),
-        (
-            "-1",
-            "◀ ",
-            if zh { "上一步" } else { "Previous" },
-            "",
-            k == 0,
-        ),
-        ("1", "", if zh { "下一步" } else { "Next" }, " ▶", k >= last),
-        (
-            "2",
-            "",
-            if zh { "最后一步" } else { "Last" },
-            " »",
-            k >= last,
-        ),
-    ] {
-        h.button(&format!("pl-scene-step pl-step-{arg}"), act, arg)
-            .a("aria-keyshortcuts", "ArrowLeft ArrowRight Home End")
-            .a("aria-disabled", if off { "true" } else { "false" })
-            .gt()
-            .t(pre)
-            .t(text)
-            .t(post)
-            .close("button");
-    }
-    h.close("div");
-    h.open("p")
-        .a("class", "pl-scene-now")
-        .a("data-live", "")
-        .gt()
-        .t(now)
-        .raw("<span class=\"pl-hint pl-controls\"> · ")
-        .t(if zh {
-            "在按钮上用 ← / → 逐步"
-        } else {
-            "Use ← / → on the buttons to step"
-        })
-        .raw("</span></p>");
-}
-
-/// Opens a stage walk (the decision flow's and the lifecycle's): a `<section class=class>` with
-/// its heading, the [`stepper`] and an `<ol class="pl-flow">` for the stages — close it with
-/// `</ol></section>`.
-pub fn open_stages(
-    h: &mut H,
-    lang: Lang,
-    class: &str,
-    title: &str,
-    k: usize,
-    last: usize,
-    now: &str,
-) {
-    h.open("section")
-        .a("class", class)
-        .a("aria-label", title)
-        .gt();
-    h.leaf("h3", "", title);
-    stepper(h, lang, "step", title, k, last, now);
-    h.tag("ol", "pl-flow");
-}
-
-/// Opens a horizontally scrolling wrapper (close with `</div>`): keyboard-focusable and named,
-/// so a keyboard user can scroll a wide table.
-pub fn scroll(h: &mut H, label: &str) {
-    h.open("div")
-        .a("class", "pl-scroll")
-        .a("tabindex", "0")
-        .a("role", "region")
-        .a("aria-label", label)
-        .gt();
-}
-
-/// `<code>text</code>`.
-pub fn code(h: &mut H, text: &str) {
-    h.raw("<code>").t(text).raw("</code>");
-}
-
-/// A line the page announces when its text changes (`data-live`: `dom` repeats it in the
-/// scene's one persistent live region).
-pub fn live(h: &mut H, class: &str, text: &str) {
-    h.open("p")
-        .a("class", &format!("pl-live {class}"))
-        .a("data-live", "")
-        .gt()
-        .t(text)
-        .close("p");
-}
 
 /// The icon of a decision (shape, not colour, tells them apart).
 pub fn icon(d: Decision) -> &'static str {
@@ -220,44 +18,287 @@ pub fn icon(d: Decision) -> &'static str {
     }
 }
 
+/// A stepper move: the buttons' `data-arg` (`-2` `-1` `1` `2`, kept as hooks) and the keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
+    /// « First (Home).
+    First,
+    /// ◀ Previous (←, ↑).
+    Prev,
+    /// Next ▶ (→, ↓).
+    Next,
+    /// Last » (End).
+    Last,
+}
+
+impl Move {
+    /// The move a key means, if any.
+    pub fn of_key(key: &str) -> Option<Move> {
+        Some(match key {
+            "ArrowRight" | "ArrowDown" => Move::Next,
+            "ArrowLeft" | "ArrowUp" => Move::Prev,
+            "Home" => Move::First,
+            "End" => Move::Last,
+            _ => return None,
+        })
+    }
+
+    /// Position `k` of `0..=last` after this move.
+    pub fn apply(self, k: usize, last: usize) -> usize {
+        match self {
+            Move::First => 0,
+            Move::Prev => k.saturating_sub(1),
+            Move::Next => (k + 1).min(last),
+            Move::Last => last,
+        }
+    }
+
+    /// The button's `data-arg` (the e2e tests' hook).
+    pub fn arg(self) -> &'static str {
+        match self {
+            Move::First => "-2",
+            Move::Prev => "-1",
+            Move::Next => "1",
+            Move::Last => "2",
+        }
+    }
+}
+
+/// A keydown handler for anything that steps with ←/→/Home/End: the key is used (no page
+/// scroll) even at an end of the walk.
+pub fn on_step_key(go: Callback<Move>) -> impl Fn(leptos::ev::KeyboardEvent) + Copy + 'static {
+    move |e: leptos::ev::KeyboardEvent| {
+        if let Some(m) = Move::of_key(&e.key()) {
+            e.prevent_default();
+            go.run(m);
+        }
+    }
+}
+
+/// First / previous / next / last buttons (←/→/Home/End on any of them step too) and the line
+/// saying where we are (`.pl-scene-now`, `data-live`: the scene announces it, see
+/// [`super::host::announce`]). The ends are `aria-disabled`, not `disabled`: a focused button
+/// keeps its focus at the end of the walk. The buttons are never re-created, so focus stays.
+#[component]
+pub fn Stepper(
+    /// The page's language (the buttons' words).
+    lang: Lang,
+    /// The group's name.
+    label: &'static str,
+    /// The position, `0..=last`.
+    #[prop(into)]
+    k: Signal<usize>,
+    /// The last position.
+    last: usize,
+    /// "Step k of n: …".
+    #[prop(into)]
+    now: Signal<String>,
+    /// What a move does.
+    go: Callback<Move>,
+) -> impl IntoView {
+    let zh = lang == Lang::Zh;
+    let key = on_step_key(go);
+    let buttons = [
+        (Move::First, "« ", if zh { "第一步" } else { "First" }, ""),
+        (Move::Prev, "◀ ", if zh { "上一步" } else { "Previous" }, ""),
+        (Move::Next, "", if zh { "下一步" } else { "Next" }, " ▶"),
+        (Move::Last, "", if zh { "最后一步" } else { "Last" }, " »"),
+    ]
+    .map(|(m, pre, text, post)| {
+        let off = move || {
+            let k = k.get();
+            let end = if matches!(m, Move::First | Move::Prev) { k == 0 } else { k >= last };
+            if end { "true" } else { "false" }
+        };
+        view! {
+            <button type="button" class=format!("pl-scene-step pl-step-{}", m.arg()) data-arg=m.arg()
+                aria-keyshortcuts="ArrowLeft ArrowRight Home End" aria-disabled=off
+                on:click=move |_| go.run(m) on:keydown=key>{pre}{text}{post}</button>
+        }
+    });
+    let hint = if zh {
+        "在按钮上用 ← / → 逐步"
+    } else {
+        "Use ← / → on the buttons to step"
+    };
+    view! {
+        <div class="pl-scene-steps pl-controls" role="group" aria-label=label>{buttons}</div>
+        <p class="pl-scene-now" data-live="">{move || now.get()}<span class="pl-hint pl-controls">" · "{hint}</span></p>
+    }
+}
+
+/// A `<label class="pl-field …">` around a one-line text field. Typing never writes the field
+/// back (the page only reads it), so the caret, the undo history (Ctrl+Z) and an IME
+/// composition (拼音) survive every update the typing causes.
+#[component]
+pub fn Field(
+    /// Extra classes of the label (the tests' hooks, e.g. `pl-tl-command`).
+    class: &'static str,
+    /// The visible label (it may follow the state, e.g. path or command).
+    #[prop(into)]
+    label: Signal<&'static str>,
+    /// The text, re-read only when it is set from outside the field (a reset button): make it
+    /// track a signal that typing does not change.
+    #[prop(into)]
+    value: Signal<String>,
+    /// What typing does (the field's whole text).
+    input: Callback<String>,
+) -> impl IntoView {
+    view! {
+        <label class=format!("pl-field {class}")>
+            <span>{move || label.get()}</span>
+            <input type="text" spellcheck="false" autocomplete="off" prop:value=move || value.get()
+                on:input=move |e| input.run(event_target_value(&e))/>
+        </label>
+    }
+}
+
+/// A `<label class="pl-checkbox …">` around a checkbox.
+#[component]
+pub fn Checkbox(
+    /// Extra classes of the label.
+    class: &'static str,
+    /// The visible label.
+    label: &'static str,
+    /// Whether it is ticked.
+    #[prop(into)]
+    on: Signal<bool>,
+    /// What a change does.
+    set: Callback<bool>,
+) -> impl IntoView {
+    view! {
+        <label class=format!("pl-checkbox {class}")>
+            <input type="checkbox" prop:checked=move || on.get()
+                on:change=move |e| set.run(event_target_checked(&e))/>
+            {label}
+        </label>
+    }
+}
+
+/// A `<label class="pl-field …">` around a native `<select>` (keyboard-operable as it is):
+/// `options` are `(value, text)`.
+#[component]
+pub fn Select(
+    /// Extra classes of the label.
+    class: &'static str,
+    /// The visible label.
+    label: &'static str,
+    /// `(value, text)` of each option.
+    options: Vec<(String, String)>,
+    /// The selected value.
+    #[prop(into)]
+    selected: Signal<String>,
+    /// What choosing a value does.
+    set: Callback<String>,
+) -> impl IntoView {
+    let options = options
+        .into_iter()
+        .map(|(v, t)| {
+            let value = v.clone();
+            view! { <option value=v selected=move || selected.with(|s| *s == value)>{t}</option> }
+        })
+        .collect_view();
+    view! {
+        <label class=format!("pl-field {class}")>
+            <span>{label}</span>
+            <select prop:value=move || selected.get() on:change=move |e| set.run(event_target_value(&e))>
+                {options}
+            </select>
+        </label>
+    }
+}
+
+/// A group of buttons of which one is pressed (`aria-pressed`); `options` are `(arg, text)`,
+/// `arg` also the button's `data-arg` hook.
+#[component]
+pub fn Choices(
+    /// Extra classes of the group.
+    class: &'static str,
+    /// The group's name.
+    label: &'static str,
+    /// `(arg, text)` of each button.
+    options: Vec<(String, String)>,
+    /// The pressed button's arg.
+    #[prop(into)]
+    pressed: Signal<Option<String>>,
+    /// What pressing a button does.
+    press: Callback<String>,
+) -> impl IntoView {
+    let buttons = options
+        .into_iter()
+        .map(|(arg, text)| {
+            let a = arg.clone();
+            let on = move || {
+                if pressed.with(|p| p.as_deref() == Some(a.as_str())) {
+                    "true"
+                } else {
+                    "false"
+                }
+            };
+            let a = arg.clone();
+            view! {
+                <button type="button" class="pl-choice" data-arg=arg aria-pressed=on
+                    on:click=move |_| press.run(a.clone())>{text}</button>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class=format!("pl-choices {class}") role="group" aria-label=label>
+            <span class="pl-label">{label}</span>
+            {buttons}
+        </div>
+    }
+}
+
 /// A verdict badge: `<span class="pl-badge pl-v-…" data-verdict=…>✓ 放行</span>`.
-pub fn badge(h: &mut H, d: Decision, word: &str) {
-    h.open("span")
-        .a("class", &format!("pl-badge pl-v-{}", d.as_str()))
-        .a("data-verdict", d.as_str())
-        .gt()
-        .raw("<span aria-hidden=\"true\">")
-        .t(icon(d))
-        .raw(" </span>")
-        .t(word)
-        .close("span");
+pub fn verdict(d: Decision, word: impl Into<String>) -> impl IntoView {
+    let word = word.into();
+    view! {
+        <span class=format!("pl-badge pl-v-{}", d.as_str()) data-verdict=d.as_str()>
+            <span aria-hidden="true">{icon(d)}" "</span>{word}
+        </span>
+    }
+}
+
+/// A horizontally scrolling wrapper: keyboard-focusable and named, so a keyboard user can
+/// scroll a wide table.
+#[component]
+pub fn Scroll(
+    /// Its name.
+    label: &'static str,
+    /// What scrolls.
+    children: Children,
+) -> impl IntoView {
+    view! { <div class="pl-scroll" tabindex="0" role="region" aria-label=label>{children()}</div> }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenes::Event;
 
     #[test]
-    fn arrow_keys_and_buttons_step() {
-        assert_eq!(step_move(&Event::key("s", "", "ArrowRight")), Some(1));
-        assert_eq!(step_move(&Event::key("s", "", "Home")), Some(-2));
-        assert_eq!(step_move(&Event::key("s", "", "Enter")), None);
-        assert_eq!(step_move(&Event::click("s", "2")), Some(2));
-        assert_eq!(stepped(0, 5, -1), 0);
-        assert_eq!(stepped(4, 5, 1), 5);
-        assert_eq!(stepped(5, 5, 1), 5);
-        assert_eq!(stepped(3, 5, -2), 0);
-        assert_eq!(stepped(3, 5, 2), 5);
+    fn moves_of_keys_and_their_positions() {
+        assert_eq!(Move::of_key("ArrowRight"), Some(Move::Next));
+        assert_eq!(Move::of_key("ArrowUp"), Some(Move::Prev));
+        assert_eq!(Move::of_key("Home"), Some(Move::First));
+        assert_eq!(Move::of_key("Enter"), None);
+        assert_eq!(Move::Prev.apply(0, 5), 0);
+        assert_eq!(Move::Next.apply(4, 5), 5);
+        assert_eq!(Move::Next.apply(5, 5), 5);
+        assert_eq!(Move::First.apply(3, 5), 0);
+        assert_eq!(Move::Last.apply(3, 5), 5);
     }
 
     #[test]
     fn stepper_disables_the_ends_without_losing_focus() {
-        let mut h = H::default();
-        stepper(&mut h, Lang::En, "go", "Steps", 0, 3, "Step 0 of 3");
+        let go = Callback::new(|_: Move| {});
+        let html = crate::scenes::html(move || {
+            view! { <Stepper lang=Lang::En label="Steps" k=0usize last=3 now="Step 1 of 4".to_string() go/> }
+        });
         // aria-disabled, not disabled: a focused button keeps focus at the end of the walk.
-        assert!(h.s.contains("data-arg=\"-1\" data-k=\"go--1\" aria-keyshortcuts=\"ArrowLeft ArrowRight Home End\" aria-disabled=\"true\""));
-        assert!(!h.s.contains(" disabled"));
-        assert!(h.s.contains("data-live"));
+        assert!(html.contains("data-arg=\"-1\" aria-keyshortcuts=\"ArrowLeft ArrowRight Home End\" aria-disabled=\"true\""), "{html}");
+        assert!(html.contains("data-arg=\"1\" aria-keyshortcuts=\"ArrowLeft ArrowRight Home End\" aria-disabled=\"false\""));
+        assert!(!html.contains(" disabled"));
+        assert!(html.contains("data-live"));
     }
 }

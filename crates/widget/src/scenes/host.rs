@@ -1,0 +1,96 @@
+//! Mounting a scene: the `<section class="pl-widget pl-scene">` around the scene's component,
+//! and the one live region every scene shares (see [`announce`]).
+//!
+//! The placeholder's own content is moved aside into a fragment while the scene is mounted and
+//! moved back by [`unmount`] (nodes, not markup: nothing is parsed again, listeners on it
+//! survive).
+
+use leptos::prelude::*;
+use web_sys::{DocumentFragment, HtmlElement};
+
+use crate::i18n::Lang;
+
+/// The scene's live region: the text the `role="status"` paragraph says (see [`announce`]).
+#[derive(Clone, Copy)]
+pub struct Live(pub RwSignal<String>);
+
+/// Says, in the scene's one persistent live region, the texts of `texts` that changed since the
+/// last time (index by index; nothing on the first run). A scene passes the texts it marks
+/// `data-live` (the stepper's "step k of n", a result line): a live region inserted anew is not
+/// reliably announced, a persistent one is.
+pub fn announce(texts: Memo<Vec<String>>) {
+    let Some(Live(live)) = use_context::<Live>() else {
+        return;
+    };
+    Effect::new(move |before: Option<Vec<String>>| {
+        let now = texts.get();
+        if let Some(before) = before {
+            let changed: Vec<&str> = now
+                .iter()
+                .enumerate()
+                .filter(|(i, t)| before.get(*i) != Some(*t))
+                .map(|(_, t)| t.as_str())
+                .collect();
+            if !changed.is_empty() {
+                live.set(changed.join(" · "));
+            }
+        }
+        now
+    });
+}
+
+/// A mounted scene (see [`mount`]).
+pub struct MountedScene {
+    host: HtmlElement,
+    /// The placeholder's own nodes, while the scene is shown.
+    original: Option<DocumentFragment>,
+    /// Dropping it unmounts the view and disposes of its signals and effects.
+    view: Option<Box<dyn std::any::Any>>,
+}
+
+/// Mounts `scene` (a component, see [`super::view`]) into `host`, whose content comes back on
+/// [`unmount`].
+pub fn mount<V: IntoView + 'static>(
+    host: HtmlElement,
+    slug: &str,
+    lang: Lang,
+    scene: impl FnOnce() -> V + 'static,
+) -> MountedScene {
+    let original = host.owner_document().and_then(|d| {
+        let frag = d.create_document_fragment();
+        while let Some(child) = host.first_child() {
+            frag.append_child(&child).ok()?;
+        }
+        Some(frag)
+    });
+    let slug = slug.to_string();
+    // The scene's frame: `<section class="pl-widget pl-scene" lang data-scene>`, the scene in
+    // `.pl-scene-body`, the live region after it (the scene's texts reach it through `Live`).
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        let live = RwSignal::new(String::new());
+        provide_context(Live(live));
+        let body = scene();
+        view! {
+            <section class="pl-widget pl-scene" lang=lang.tag() data-scene=slug>
+                <div class="pl-scene-body">{body}</div>
+                <p class="pl-sr pl-scene-live" role="status" aria-live="polite">{move || live.get()}</p>
+            </section>
+        }
+    });
+    MountedScene {
+        host,
+        original,
+        view: Some(Box::new(handle)),
+    }
+}
+
+/// Removes a scene and puts the placeholder's content back.
+pub fn unmount(m: &mut MountedScene) {
+    drop(m.view.take());
+    while let Some(child) = m.host.first_child() {
+        let _ = m.host.remove_child(&child);
+    }
+    if let Some(frag) = m.original.take() {
+        let _ = m.host.append_child(&frag);
+    }
+}
