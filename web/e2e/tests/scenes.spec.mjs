@@ -383,10 +383,10 @@ const SEED_001 = [
   // [request, decided by, outcome, deciding rule]
   ['git push --force origin main', 'deny', 'deny', 'Bash(git push --force *)'],
   ['git push origin main', 'ask', 'ask', 'Bash(git push *)'],
-  ['npm run test -- auth', 'mode', 'allow', null],
+  ['npm run test -- auth', 'allow', 'allow', 'Bash(npm run test *)'],
   ['编辑 src/auth.ts', 'mode', 'allow', null],
   ['cat .env', 'deny', 'deny', 'Read(./.env)'],
-  ['node scripts/sync.js', 'mode', 'allow', null],
+  ['node scripts/sync.js', 'callback', 'ask', null],
 ];
 
 test('claude-flow: the seed\'s six requests under its config (acceptEdits, sandbox on) give its verdicts', async ({ page, problems }) => {
@@ -406,9 +406,10 @@ test('claude-flow: the seed\'s six requests under its config (acceptEdits, sandb
   // The force push also matches the ask rule, which the deny beat.
   await s.locator('.pl-cf-request select').selectOption({ label: SEED_001[0][0] });
   await expect(s.locator('.pl-cf-matches')).toHaveText('命中的规则(含没有定案的): Bash(git push --force *), Bash(git push *)');
-  // npm run test: the sandbox decides before the allow rule; switched off, the allow rule does.
+  // npm run test: CLI 2.1.332 auto-allows sandboxed Bash only with autoAllowBashIfSandboxed,
+  // which the seed's settings do not write: the allow rule decides, sandbox on or off.
   await s.locator('.pl-cf-request select').selectOption({ label: SEED_001[2][0] });
-  await expect(s.locator('.pl-cf-note')).toContainText('评估器在 allow 规则之前先检查沙箱自动放行');
+  await expect(s.locator('li[data-stage="allow"] li[data-state="decides"]')).toHaveAttribute('data-rule', 'Bash(npm run test *)');
   await s.locator('.pl-cf-sandbox input').uncheck();
   await expect(result).toHaveAttribute('data-decided-by', 'allow');
   await expect(s.locator('li[data-stage="allow"] li[data-state="decides"]')).toHaveAttribute('data-rule', 'Bash(npm run test *)');
@@ -436,18 +437,27 @@ test('claude-flow: keyboard stepping shows which stage decides; rules are not a 
   await page.keyboard.press('End');
   await expect(s.locator('li.pl-flow-stage[data-stage="sandbox"]')).toContainText('没有放行,不会执行');
   await expect(next).toBeFocused();
-  // /usr/bin/curl: the deny rule misses, the sandbox contains it (example.com is not allowed).
+  // /usr/bin/curl: the docs say the deny rule misses it; CLI 2.1.332 (recorded) denies it.
+  // The scene shows both answers, with the version.
   await s.locator('.pl-cf-request select').selectOption({ label: '/usr/bin/curl https://example.com' });
-  await expect(s.locator('.pl-cf-result')).toHaveAttribute('data-outcome', 'allow');
-  await expect(s.locator('.pl-cf-result')).toHaveAttribute('data-decided-by', 'mode');
-  await expect(s.locator('li[data-stage="deny"] li[data-rule="Bash(curl *)"]')).toHaveAttribute('data-state', 'spec-miss');
+  await expect(s.locator('.pl-cf-result')).toHaveAttribute('data-outcome', 'deny');
+  await expect(s.locator('.pl-cf-result')).toHaveAttribute('data-decided-by', 'deny');
+  await expect(s.locator('li[data-stage="deny"] li[data-rule="Bash(curl *)"]')).toHaveAttribute('data-state', 'decides');
+  const drift = s.locator('.pl-cf-drift');
+  await expect(drift).toHaveAttribute('data-docs', 'ask');
+  await expect(drift).toHaveAttribute('data-cli', 'deny');
+  await expect(drift).toContainText('文档写的是 ask · CLI 2.1.332 实测 deny');
+  await expect(s.locator('.pl-cf-past')).toContainText("sh -c 'curl https://example.com'");
+  await s.locator('.pl-cf-request select').selectOption({ label: 'curl https://example.com' });
+  await expect(s.locator('.pl-cf-result')).toHaveAttribute('data-outcome', 'deny');
+  await expect(s.locator('.pl-cf-drift')).toHaveCount(0);
+  // sh -c 'curl …' gets past the rule: acceptEdits asks; if approved it runs in the sandbox,
+  // where example.com is not an allowed domain.
+  await s.locator('.pl-cf-request select').selectOption({ label: "sh -c 'curl https://example.com'" });
+  await expect(s.locator('.pl-cf-result')).toHaveAttribute('data-outcome', 'ask');
   await expect(s.locator('.pl-cf-contained')).toHaveAttribute('data-sandboxed', 'true');
   await expect(s.locator('.pl-cf-hosts li[data-host="example.com"]')).toHaveAttribute('data-allowed', 'false');
   await expect(s.locator('.pl-cf-note')).toContainText('规则只看命令的字面');
-  await s.locator('.pl-cf-request select').selectOption({ label: 'curl https://example.com' });
-  await expect(s.locator('.pl-cf-result')).toHaveAttribute('data-outcome', 'deny');
-  await s.locator('.pl-cf-request select').selectOption({ label: "sh -c 'curl https://example.com'" });
-  await expect(s.locator('.pl-cf-result')).toHaveAttribute('data-outcome', 'allow');
   // Sandbox off: acceptEdits asks; bypassPermissions runs it unbounded; dontAsk denies.
   const sandbox = s.locator('.pl-cf-sandbox input');
   await sandbox.focus();
@@ -468,6 +478,11 @@ test('claude-flow in English', async ({ page, problems }) => {
   await expect(s.locator('h2')).toHaveText("Claude Code's decision flow: the gates one request passes");
   await s.locator('.pl-scene-step[data-arg="1"]').click();
   await expect(s.locator('.pl-scene-now')).toContainText('Stage 2 of 7: Deny rules — decided here: denied');
+  // The doc drift, in English, with the version.
+  await s.locator('.pl-cf-request select').selectOption({ label: '/usr/bin/curl https://example.com' });
+  await expect(s.locator('.pl-cf-drift')).toContainText('docs: ask · CLI 2.1.332: deny');
+  await expect(s.locator('.pl-cf-past')).toContainText('What gets past Bash(curl *) in CLI 2.1.332');
+  await s.locator('.pl-cf-request select').selectOption({ index: 0 });
   expect(problems).toEqual([]);
 });
 

@@ -10,8 +10,8 @@
 
 use permlab_core::claude_code::eval::{Blocker, Decider, Hook, Via};
 use permlab_core::claude_code::flow::{
-    flow, seed_001, Containment, Flow, RuleCheck, Seed001, Stage, StageKind, StageStatus,
-    Unsandboxed, NOT_A_BOUNDARY,
+    boundary_drift, flow, seed_001, Containment, Flow, RuleCheck, Seed001, Stage, StageKind,
+    StageStatus, Unsandboxed, GETS_PAST_CURL_DENY, NOT_A_BOUNDARY,
 };
 use permlab_core::claude_code::{Mode, Outcome, ToolCall};
 use permlab_core::json;
@@ -581,8 +581,28 @@ fn result_view(m: &ClaudeFlow, f: &Flow) -> impl IntoView {
         }),
         _ => None,
     };
-    let boundary = matches!(m.pick, Pick::Boundary(_))
-        .then(|| view! { <p class="pl-cf-note">{t(T::NotBoundary)}</p> });
+    // The boundary examples: what the real CLI does, where the docs say otherwise both
+    // answers (with the version), and what does get past the deny rule.
+    let boundary =
+        match m.pick {
+            Pick::Boundary(i) => {
+                let drift = NOT_A_BOUNDARY.get(i).and_then(|c| boundary_drift(c)).map(|d| {
+                let label = if lang == Lang::Zh { d.label_zh() } else { d.label() };
+                view! {
+                    <p class="pl-cf-drift" data-docs=d.docs.as_str() data-cli=d.cli.as_str()>
+                        {t(T::Drift)}" "<strong>{label}</strong>
+                    </p>
+                }
+            });
+                let past: Vec<String> = GETS_PAST_CURL_DENY.iter().map(|c| c.to_string()).collect();
+                Some(view! {
+                    <p class="pl-cf-note">{t(T::NotBoundary)}</p>
+                    {drift}
+                    <p class="pl-cf-past">{t(T::GetsPast)}" "{codes(&past)}</p>
+                })
+            }
+            _ => None,
+        };
     view! {
         <section class="pl-cf-result" data-outcome=f.outcome.as_str() data-decided-by=f.decided_by.slug()>
             <h3>{t(T::Result)}</h3>
@@ -613,17 +633,20 @@ mod tests {
         (f.decided_by.slug().into(), f.outcome.as_str().into())
     }
 
-    /// The seed's verdict table with its own settings (acceptEdits, sandbox on), by clicks.
+    /// The seed's verdict table with its own settings (acceptEdits, sandbox on), by clicks, as
+    /// CLI 2.1.332 decides it (recorded): the sandbox auto-allows only with
+    /// `autoAllowBashIfSandboxed: true`, which the seed's settings do not write, so `npm run
+    /// test` is the allow rule's and `node scripts/sync.js` asks.
     #[test]
     fn the_seed_table_reproduces() {
         let mut s = ClaudeFlow::new(Lang::Zh);
         let want = [
             ("deny", "deny"),
             ("ask", "ask"),
-            ("mode", "allow"),
+            ("allow", "allow"),
             ("mode", "allow"),
             ("deny", "deny"),
-            ("mode", "allow"),
+            ("callback", "ask"),
         ];
         for (i, (stage, outcome)) in want.iter().enumerate() {
             let v = format!("s{i}");
@@ -640,26 +663,49 @@ mod tests {
         assert!(html.contains("data-stage=\"ask\" data-status=\"not-reached\""));
         s.set_pick("s4");
         assert!(render(&s).contains("cat 这类命令的文件参数同样受 Read 规则约束"));
-        // npm run test: the sandbox decides first; with it off, the allow rule does.
+        // npm run test: the allow rule decides, with the sandbox on or off.
         s.set_pick("s2");
-        assert!(render(&s).contains("评估器在 allow 规则之前先检查沙箱自动放行"));
+        assert!(render(&s).contains("data-rule=\"Bash(npm run test *)\" data-state=\"decides\""));
         s.set_sandbox(false);
         assert_eq!(decided(&s), ("allow".into(), "allow".into()));
         assert!(render(&s).contains("data-rule=\"Bash(npm run test *)\" data-state=\"decides\""));
     }
 
+    /// `/usr/bin/curl` is denied by `Bash(curl *)` in CLI 2.1.332 although the docs say it gets
+    /// past (the scene shows both answers); `sh -c 'curl …'` gets past and asks.
     #[test]
     fn rules_are_not_a_boundary() {
         let mut s = ClaudeFlow::new(Lang::En);
         s.set_pick("b0");
         assert_eq!(decided(&s), ("deny".into(), "deny".into()));
+        assert!(
+            !render(&s).contains("pl-cf-drift"),
+            "curl itself: docs and CLI agree"
+        );
         s.set_pick("b1");
-        assert_eq!(decided(&s), ("mode".into(), "allow".into()));
+        assert_eq!(decided(&s), ("deny".into(), "deny".into()));
+        let html = render(&s);
+        assert!(
+            html.contains("data-docs=\"ask\" data-cli=\"deny\""),
+            "{html}"
+        );
+        assert!(html.contains("docs: ask · CLI 2.1.332: deny"));
+        assert!(
+            html.contains("<code>sh -c &#39;curl https://example.com&#39;</code>")
+                || html.contains("<code>sh -c 'curl https://example.com'</code>"),
+            "{html}"
+        );
+        s.set_pick("b2");
+        assert_eq!(decided(&s), ("callback".into(), "ask".into()));
         let html = render(&s);
         assert!(html.contains("data-sandboxed=\"true\""));
         assert!(html.contains("data-host=\"example.com\" data-allowed=\"false\""));
-        assert!(html.contains("Rules only see the command's text"));
-        // Sandbox off: acceptEdits asks; bypassPermissions runs it with nothing around it.
+        assert!(
+            html.contains("Rules only see the command&#39;s text")
+                || html.contains("Rules only see the command's text")
+        );
+        // Sandbox off: acceptEdits still asks; bypassPermissions runs it with nothing around
+        // it; dontAsk denies.
         s.set_sandbox(false);
         assert_eq!(decided(&s).1, "ask");
         s.set_mode(Mode::BypassPermissions);
@@ -667,6 +713,10 @@ mod tests {
         assert!(render(&s).contains("The sandbox is off: nothing bounds the command"));
         s.set_mode(Mode::DontAsk);
         assert_eq!(decided(&s).1, "deny");
+
+        let mut z = ClaudeFlow::new(Lang::Zh);
+        z.set_pick("b1");
+        assert!(render(&z).contains("文档写的是 ask · CLI 2.1.332 实测 deny"));
     }
 
     #[test]

@@ -94,7 +94,9 @@ texts! {
     Agrees => "✓ 与现算一致", "✓ agrees with the computation";
     Differs => "✗ 与现算不同(模式或沙箱和课程设定不一样)", "✗ differs (mode or sandbox differ from the lesson's settings)";
     SandboxFirst => "课程表格写的是「命中 allow」;评估器在 allow 规则之前先检查沙箱自动放行,所以这里由「权限模式」一关定案,结果同样是直接执行。关掉沙箱再看一次。", "The lesson's table says \"matches allow\"; the evaluator checks sandbox auto-allow before allow rules, so the mode stage decides here, with the same result. Switch the sandbox off and look again.";
-    NotBoundary => "规则只看命令的字面:Bash(curl *) 拦得住 curl https://…,却拦不住 /usr/bin/curl 或 sh -c 'curl …'。真正兜底的是沙箱。", "Rules only see the command's text: Bash(curl *) stops curl https://… but not /usr/bin/curl or sh -c 'curl …'. The sandbox is what contains them.";
+    NotBoundary => "规则只看命令的字面。CLI 2.1.332 会先把命令名规范化(/usr/bin/curl、\\curl、\"curl\" 都算 curl),所以 Bash(curl *) 拦得住它们;可把命令藏进参数里的写法(sh -c 'curl …')仍然绕得过。真正兜底的是沙箱。", "Rules only see the command's text. CLI 2.1.332 normalises the command name first (/usr/bin/curl, \\curl, \"curl\" all count as curl), so Bash(curl *) stops them; a command hidden in an argument (sh -c 'curl …') still gets past. The sandbox is what contains it.";
+    Drift => "文档与实测不一致:", "The docs and the real CLI disagree:";
+    GetsPast => "CLI 2.1.332 实测绕得过 Bash(curl *) 的写法:", "What gets past Bash(curl *) in CLI 2.1.332 (recorded):";
     ModeDefault => "default(界面上叫 Manual):只有读取不用问", "default (Manual in the UI): only reads need no prompt";
     ModeAcceptEdits => "acceptEdits:读取、工作目录内的编辑和常见文件命令", "acceptEdits: reads, edits and common file commands in the working directory";
     ModePlan => "plan:读取和只读命令,不改源码", "plan: reads and read-only commands, no source changes";
