@@ -223,6 +223,21 @@ impl Lang {
         }
     }
 
+    /// The product version an engine reproduces ([`EngineId::pin`]), as the learner reads it:
+    /// `对照 Claude Code 2.1.332(2026-12-01 实测)` / `as Claude Code 2.1.332 (recorded
+    /// 2026-12-01)`. First-match is the naive design, no product: `None`.
+    pub fn pin(self, e: EngineId) -> Option<String> {
+        let pin = e.pin()?;
+        Some(if self.zh() {
+            match pin.split_once(" (recorded ") {
+                Some((name, date)) => format!("对照 {name}({} 实测)", date.trim_end_matches(')')),
+                None => format!("对照 {pin}"),
+            }
+        } else {
+            format!("as {pin}")
+        })
+    }
+
     /// A row as the learner sees it: `#8 bash * 拒绝`.
     pub fn row(self, table: &RuleTable, row: usize) -> String {
         match table.rules().get(row) {
@@ -616,6 +631,23 @@ mod tests {
             "../../../fixtures/rulesets/miniagent-standard.json"
         ))
         .unwrap()
+    }
+
+    #[test]
+    fn pins_in_both_languages() {
+        assert_eq!(
+            Lang::Zh.pin(EngineId::ClaudeCode).as_deref(),
+            Some("对照 Claude Code 2.1.332(2026-12-01 实测)")
+        );
+        assert_eq!(
+            Lang::En.pin(EngineId::ClaudeCode).as_deref(),
+            Some("as Claude Code 2.1.332 (recorded 2026-12-01)")
+        );
+        assert_eq!(
+            Lang::Zh.pin(EngineId::Codex).as_deref(),
+            Some("对照 Codex 0.171.0")
+        );
+        assert_eq!(Lang::En.pin(EngineId::FirstMatch), None);
     }
 
     #[test]

@@ -1109,6 +1109,7 @@ fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
             data-verdict=move || data.with(|d| d.revealed.then(|| d.decision.as_str()))
             aria-labelledby=heading.clone()>
             <h4 id=heading.clone()>{lang.engine(id)}<small class="pl-gist">{lang.engine_gist(id)}</small></h4>
+            {lang.pin(id).map(|p| view! { <p class="pl-pin">{p}</p> })}
             <Show when=move || !data.with(|d| d.explore)>
                 <div class="pl-guess pl-controls" role="group" aria-label=format!("{}: {}", lang.s(S::YourGuess), lang.engine(id))>
                     {guess_button(Action::Allow)}

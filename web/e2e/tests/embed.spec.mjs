@@ -226,7 +226,7 @@ test('strict CSP page: the widget and its self-check work, no policy violation',
   await host.locator('.pl-engine[data-engine="opencode"] .pl-reveal').click();
   await expect(host.locator('.pl-engine[data-engine="opencode"]')).toHaveAttribute('data-verdict', 'deny');
   await host.locator('.pl-run-check').click();
-  await expect(host.locator('.pl-check')).toHaveCount(5, { timeout: 30_000 });
+  await expect(host.locator('.pl-check')).toHaveCount(7, { timeout: 30_000 });
   for (const name of ['OpenCode', 'Claude Code', 'CoreCoder']) {
     const tally = await host.locator(`.pl-check[data-check="${name}"] .pl-check-tally`).textContent();
     const [a, b] = tally.split('/').map(Number);
@@ -470,7 +470,7 @@ test('dist/ under a sub-path: the demo page loads the widget and the self-check 
     await page.goto(`${origin}${prefix}demo/zh.html`);
     await mounted(page.locator('#naive'), 10);
     await page.locator('#naive .pl-run-check').click();
-    await expect(page.locator('#naive .pl-check')).toHaveCount(5, { timeout: 30_000 });
+    await expect(page.locator('#naive .pl-check')).toHaveCount(7, { timeout: 30_000 });
     await expect(page.locator('#naive .pl-check[data-check="OpenCode"]')).toContainText(/(\d+)\/\1 /);
     expect(bad).toEqual([]);
     expect(paths.filter((p) => !p.startsWith(prefix))).toEqual([]);

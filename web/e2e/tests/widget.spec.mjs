@@ -29,6 +29,21 @@ async function customTable(page, json) {
   await page.locator('.pl-apply').click();
 }
 
+// ---- the product versions each engine reproduces (issue 13) -----------------------------------
+
+test('each engine names the product version it reproduces, in zh and en', async ({ page, problems }) => {
+  await open(page);
+  await expect(panel(page, 'claude-code').locator('.pl-pin')).toHaveText('对照 Claude Code 2.1.332(2026-12-01 实测)');
+  await expect(panel(page, 'opencode').locator('.pl-pin')).toHaveText('对照 OpenCode 1.18.32');
+  await expect(panel(page, 'first-match').locator('.pl-pin')).toHaveCount(0);
+  await page.goto('./demo/en.html');
+  // The second widget (Claude Code, OpenCode, CoreCoder) mounts when it comes near the viewport.
+  await page.locator('[data-permlab]').nth(1).scrollIntoViewIfNeeded();
+  const en = page.locator('.pl-engine[data-engine="claude-code"] .pl-pin').first();
+  await expect(en).toHaveText('as Claude Code 2.1.332 (recorded 2026-12-01)');
+  expect(problems).toEqual([]);
+});
+
 // ---- 1. presets and the editable call -------------------------------------------------------
 
 test('1 presets: miniagent, git pair, aws example; editable call with inline messages', async ({ page, problems }) => {

@@ -328,7 +328,11 @@ pub fn ClaudeFlowScene(
             })
         })
     };
+    // Two requests can flow identically (`curl …` and `/usr/bin/curl …`, both denied by
+    // `Bash(curl *)`) and still read differently: the result follows the pick too.
+    let pick = Memo::new(move |_| model.with(|m| m.pick));
     let result = move || {
+        pick.track();
         flowed.with(|f| {
             f.as_ref()
                 .map(|f| model.with_untracked(|m| result_view(m, f)))
