@@ -1,24 +1,10 @@
 //! `permlab check`: the shipped lessons pass, a wrong answer key is caught (exit 1), an invalid
 //! lesson is reported with its path (exit 1), an unreadable file is exit 2.
 
-use std::process::{Command, Output};
+mod common;
+use common::{permlab, temp_file};
 
 const LESSONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/lessons");
-
-fn permlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_permlab"))
-        .args(args)
-        .output()
-        .expect("permlab runs")
-}
-
-fn temp_file(name: &str, content: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("permlab-check-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, content).unwrap();
-    path.display().to_string()
-}
 
 #[test]
 fn every_shipped_lesson_passes() {

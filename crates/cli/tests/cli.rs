@@ -1,5 +1,8 @@
 //! The CLI as a course author uses it: real files, real processes, exit codes and messages.
 
+mod common;
+use common::{temp_file, text};
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -21,18 +24,6 @@ fn permlab(args: &[&str], stdin: Option<&str>) -> Output {
     pipe.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
     drop(pipe);
     child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn temp_file(name: &str, content: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("permlab-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, content).unwrap();
-    path.to_string_lossy().into_owned()
 }
 
 #[test]

@@ -2,39 +2,17 @@
 //! numbers are stated limits, malformed cases are unusable input, and `check` and `replay`
 //! scale with their input.
 
+mod common;
+use common::{permlab, temp_dir, temp_file, text};
+
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
-use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const RULES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../fixtures/rulesets/miniagent-standard.json"
 );
-
-fn permlab<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_permlab"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("permlab runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn temp_dir() -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("permlab-crafted-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn temp_file(name: &str, content: &str) -> String {
-    let path = temp_dir().join(name);
-    std::fs::write(&path, content).unwrap();
-    path.to_string_lossy().into_owned()
-}
 
 /// `--call 'ba\xed\xa0\x80h: …'`: a lone surrogate encoded as bytes, not UTF-8.
 fn non_utf8(prefix: &[u8], suffix: &[u8]) -> OsString {

@@ -1,26 +1,8 @@
 //! `permlab lint`: exit status 0 clean, 1 findings, 2 unreadable input; `--json`; layers and
 //! `--target`.
 
-use std::process::{Command, Output};
-
-fn permlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_permlab"))
-        .args(args)
-        .output()
-        .expect("permlab runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn temp_file(name: &str, content: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("permlab-lint-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, content).unwrap();
-    path.to_string_lossy().into_owned()
-}
+mod common;
+use common::{permlab, temp_file, text};
 
 #[test]
 fn exit_status_says_clean_findings_or_unreadable() {

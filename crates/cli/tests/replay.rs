@@ -1,7 +1,8 @@
 //! `permlab replay` on the three corpus traces (read in place from `../shared/corpus/traces/`)
 //! with miniagent's standard table: the printed figures, the JSON, and the failure paths.
 
-use std::process::{Command, Output};
+mod common;
+use common::{permlab, temp_file, text};
 
 const RULES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -13,25 +14,6 @@ fn trace(name: &str) -> String {
         "{}/../../../shared/corpus/traces/{name}",
         env!("CARGO_MANIFEST_DIR")
     )
-}
-
-fn permlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_permlab"))
-        .args(args)
-        .output()
-        .expect("permlab runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn temp_file(name: &str, content: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("permlab-replay-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, content).unwrap();
-    path.to_string_lossy().into_owned()
 }
 
 /// The table rows of the text output as `engine mode allow ask deny unavailable` (counts only).

@@ -1,0 +1,40 @@
+//! What every CLI test file needs: run the built `permlab`, read its output, write an input
+//! file. (Each file under `tests/` is its own crate; this module is compiled into each one
+//! that says `mod common;`, so a file may use only some of it.)
+#![allow(dead_code)]
+
+use std::ffi::OsStr;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+/// Runs the `permlab` binary of this build with `args` (no stdin) and waits for it.
+pub fn permlab<S: AsRef<OsStr>>(args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_permlab"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("permlab runs")
+}
+
+/// Output bytes as text (lossy: the tests look for phrases, not exact bytes).
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A scratch directory of this test file and process: `permlab-<file>-test-<pid>`.
+pub fn temp_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "permlab-{}-test-{}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes `content` to `name` in [`temp_dir`] and returns its path.
+pub fn temp_file(name: &str, content: &str) -> String {
+    let path = temp_dir().join(name);
+    std::fs::write(&path, content).unwrap();
+    path.to_string_lossy().into_owned()
+}
