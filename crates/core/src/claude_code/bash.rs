@@ -691,29 +691,13 @@ pub fn file_targets(sub: &Sub) -> Vec<FileTarget> {
         // Recorded (CLI 2.1.332): `grep KEY .env` and `cp .env /tmp/x` are denied by
         // `Read(./.env)`; `less .env` is not (the mode decides).
         "grep" | "egrep" | "fgrep" => {
-            let explicit_pattern = args
-                .iter()
-                .any(|w| matches!(w.value.as_str(), "-e" | "-f" | "--regexp" | "--file"));
-            let mut pattern_seen = explicit_pattern;
-            let mut skip_next = false;
-            for w in args {
-                if skip_next {
-                    skip_next = false;
-                    continue;
-                }
-                if w.value.starts_with('-') && w.value != "-" {
-                    skip_next = matches!(
-                        w.value.as_str(),
-                        "-e" | "-f" | "-m" | "-A" | "-B" | "-C" | "--regexp" | "--file"
-                    );
-                    continue;
-                }
-                if !pattern_seen {
-                    pattern_seen = true;
-                    continue;
-                }
-                out.push(target(w, false, false));
-            }
+            let files = operands_after_script(
+                args,
+                &["-e", "-f", "--regexp", "--file"],
+                &["-e", "-f", "-m", "-A", "-B", "-C", "--regexp", "--file"],
+                true,
+            );
+            out.extend(files.map(|w| target(w, false, false)));
         }
         "cp" => {
             let files: Vec<&Word> = args.iter().filter(|w| !w.value.starts_with('-')).collect();
@@ -727,30 +711,44 @@ pub fn file_targets(sub: &Sub) -> Vec<FileTarget> {
             let in_place = args
                 .iter()
                 .any(|w| w.value.starts_with("-i") || w.value.starts_with("--in-place"));
-            let has_script_flag = args
-                .iter()
-                .any(|w| matches!(w.value.as_str(), "-e" | "-f" | "--expression" | "--file"));
-            let mut script_seen = has_script_flag;
-            let mut skip_next = false;
-            for w in args {
-                if skip_next {
-                    skip_next = false;
-                    continue;
-                }
-                if w.value.starts_with('-') {
-                    skip_next = matches!(w.value.as_str(), "-e" | "-f" | "--expression" | "--file");
-                    continue;
-                }
-                if !script_seen {
-                    script_seen = true;
-                    continue;
-                }
-                out.push(target(w, in_place, false));
-            }
+            let flags = ["-e", "-f", "--expression", "--file"];
+            let files = operands_after_script(args, &flags, &flags, false);
+            out.extend(files.map(|w| target(w, in_place, false)));
         }
         _ => {}
     }
     out
+}
+
+/// The file operands of a command whose first operand is a script or pattern (`grep PATTERN
+/// FILE…`, `sed SCRIPT FILE…`): flags are skipped (and the value after one of `value_flags`),
+/// and the first operand is skipped too unless one of `script_flags` already gave the
+/// script. `dash_is_file`: a lone `-` (stdin) is an operand, as grep reads it.
+fn operands_after_script<'a>(
+    args: &'a [Word],
+    script_flags: &'a [&'a str],
+    value_flags: &'a [&'a str],
+    dash_is_file: bool,
+) -> impl Iterator<Item = &'a Word> + 'a {
+    let mut script_seen = args
+        .iter()
+        .any(|w| script_flags.contains(&w.value.as_str()));
+    let mut skip_next = false;
+    args.iter().filter(move |w| {
+        if skip_next {
+            skip_next = false;
+            return false;
+        }
+        if w.value.starts_with('-') && !(dash_is_file && w.value == "-") {
+            skip_next = value_flags.contains(&w.value.as_str());
+            return false;
+        }
+        if !script_seen {
+            script_seen = true;
+            return false;
+        }
+        true
+    })
 }
 
 fn target(w: &Word, write: bool, redirect: bool) -> FileTarget {
