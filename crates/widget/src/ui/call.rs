@@ -1,0 +1,103 @@
+//! The call: its fields, its messages and the one-line summary.
+
+use super::*;
+
+/// The call's fields: the lesson's calls, the tool and the input. The fields are rewritten
+/// only when the call changes from elsewhere (`call_rev`), so typing never loses the caret.
+#[component]
+pub(crate) fn CallFields(ctx: Ctx) -> impl IntoView {
+    let lang = ctx.lang;
+    let rev = Memo::new(move |_| ctx.w.with(|w| w.call_rev));
+    let options = Memo::new(move |_| {
+        ctx.w.with(|w| {
+            let current = w.calls.iter().position(|c| c == w.lab.call());
+            let labels: Vec<String> = w.calls.iter().map(|c| one_line(&c.to_string())).collect();
+            (labels, current)
+        })
+    });
+    let invalid = Memo::new(move |_| ctx.w.with(|w| w.tool_problem().is_some()));
+    view! {
+        <label class="pl-field">
+            <span>{lang.s(S::CallPreset)}</span>
+            <select class="pl-call-select" on:change=move |e| {
+                if let Ok(i) = event_target_value(&e).parse() {
+                    act(ctx, Msg::PickCall(i));
+                }
+            }>
+                {move || {
+                    let (labels, current) = options.get();
+                    let none = current.is_none();
+                    let first = view! { <option value="" disabled=true prop:selected=none>"—"</option> };
+                    let rest = labels.into_iter().enumerate().map(|(i, l)| view! {
+                        <option value=i.to_string() prop:selected=current == Some(i)>{l}</option>
+                    }).collect_view();
+                    (first, rest)
+                }}
+            </select>
+        </label>
+        <label class="pl-field pl-field-tool">
+            <span>{lang.s(S::CallTool)}</span>
+            <input class="pl-call-tool-input" type="text" spellcheck="false" autocomplete="off"
+                aria-invalid=move || invalid.get().to_string()
+                prop:value=move || { rev.track(); ctx.w.with_untracked(|w| w.tool_text.clone()) }
+                on:input=move |e| { act(ctx, Msg::EditTool(event_target_value(&e))); }/>
+        </label>
+        <label class="pl-field pl-field-input">
+            <span>{lang.s(S::CallInput)}</span>
+            <textarea class="pl-call-input-text" rows="1" spellcheck="false"
+                prop:value=move || { rev.track(); ctx.w.with_untracked(|w| w.input_text.clone()) }
+                on:input=move |e| { act(ctx, Msg::EditInput(event_target_value(&e))); }></textarea>
+        </label>
+    }
+}
+
+/// Why the typed tool cannot be used, and what some engine could not take from the input.
+#[component]
+pub(crate) fn CallMessages(ctx: Ctx) -> impl IntoView {
+    let lang = ctx.lang;
+    let problem = Memo::new(move |_| ctx.w.with(|w| w.tool_problem()));
+    let notes = Memo::new(move |_| {
+        ctx.w.with(|w| {
+            w.evals
+                .iter()
+                .filter(|e| {
+                    matches!(
+                        &e.reason,
+                        Reason::CodexUnsplittable { .. }
+                            | Reason::ClaudeCode(Decider::Mode {
+                                why: Blocker::Unparseable(_),
+                                ..
+                            })
+                    )
+                })
+                .map(|e| {
+                    (
+                        lang.engine(e.engine),
+                        lang.reason(w.table(), e.engine, &e.reason),
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    view! {
+        <p class="pl-call-error" role="alert" data-invalid=move || problem.get().is_some().to_string()>
+            {move || problem.get().unwrap_or("")}
+        </p>
+        <ul class="pl-call-notes">
+            {move || notes.get().into_iter().map(|(e, why)| view! { <li><strong>{e}</strong>": "{why}</li> }).collect_view()}
+        </ul>
+    }
+}
+
+/// The call as the engines read it.
+#[component]
+pub(crate) fn CallNow(ctx: Ctx) -> impl IntoView {
+    let call = Memo::new(move |_| ctx.w.with(|w| w.lab.call().clone()));
+    view! {
+        <p class="pl-call-now">
+            <span class="pl-call-label">{ctx.lang.s(S::Call)}</span>
+            <code class="pl-call-tool">{move || call.with(|c| c.tool.clone())}</code>
+            <code class="pl-call-input">{move || call.with(|c| c.input.clone())}</code>
+        </p>
+    }
+}

@@ -1,0 +1,220 @@
+//! Guess, then reveal: the engine panels, the reorder log and the disagreement box.
+
+use super::*;
+
+/// The guess panels: the lesson's question and one [`EnginePanel`] per shown engine.
+#[component]
+pub(crate) fn Guesses(ctx: Ctx) -> impl IntoView {
+    let lang = ctx.lang;
+    let head = Memo::new(move |_| ctx.w.with(|w| (w.explore(), w.lesson_text("question"))));
+    let shown = Memo::new(move |_| ctx.w.with(Widget::shown));
+    view! {
+        <section class="pl-guesses">
+            <h3>{move || lang.s(if head.get().0 { S::Verdicts } else { S::GuessTitle })}</h3>
+            {move || head.get().1.map(|q| view! { <p class="pl-question">{q}</p> })}
+            <div class="pl-engines">
+                <For each=move || shown.get() key=|e| *e children=move |id| view! { <EnginePanel ctx id/> }/>
+            </div>
+            <Show when=move || !head.get().0>
+                <button type="button" class="pl-try-again pl-controls" on:click=move |_| { act(ctx, Msg::TryAgain); }>
+                    "↺ "{lang.s(S::TryAgain)}</button>
+            </Show>
+        </section>
+    }
+}
+
+/// What one engine panel shows.
+#[derive(Clone, PartialEq)]
+pub(crate) struct PanelView {
+    explore: bool,
+    revealed: bool,
+    guess: Option<Guess>,
+    decision: Decision,
+    why: String,
+}
+
+/// One engine: the learner's guess (allow / ask / deny / skip), then its verdict and why.
+///
+/// `id` is the engine.
+#[component]
+pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
+    let lang = ctx.lang;
+    let data = Memo::new(move |_| {
+        ctx.w.with(|w| {
+            let revealed = w.revealed(id);
+            let eval = w.eval(id);
+            let why = match eval {
+                Some(e) if revealed => {
+                    let mut s = lang.reason(w.table(), id, &e.reason);
+                    if e.inferred {
+                        s.push_str(lang.s(S::Inferred));
+                    }
+                    s
+                }
+                _ => String::new(),
+            };
+            PanelView {
+                explore: w.explore(),
+                revealed,
+                guess: w.lab.guess(id),
+                decision: eval.map(|e| e.decision).unwrap_or(Decision::Ask),
+                why,
+            }
+        })
+    });
+    let slug = id.slug();
+    let heading = ctx.w.with_untracked(|w| w.id(&format!("h-{slug}")));
+    let revealed = move || data.with(|d| d.revealed);
+    let guess = move || data.with(|d| d.guess);
+    let guess_button = move |a: Action| {
+        let g = Decision::from(a);
+        view! {
+            <button type="button" class=format!("pl-guess-btn pl-g-{}", a.as_str()) data-guess=a.as_str()
+                aria-pressed=move || (guess() == Some(Guess::Verdict(g))).to_string()
+                disabled=revealed
+                on:click=move |_| { act(ctx, Msg::Guess(id, Guess::Verdict(g))); }>{lang.action(a)}</button>
+        }
+    };
+    let result = move || {
+        let d = data.get();
+        if !d.revealed {
+            return None;
+        }
+        let (class, mark) = match d.guess {
+            Some(Guess::Verdict(g)) if g == d.decision => {
+                ("pl-right", format!("✓ {}", lang.s(S::Right)))
+            }
+            Some(Guess::Verdict(g)) => (
+                "pl-wrong",
+                format!(
+                    "✗ {}({} {})",
+                    lang.s(S::Wrong),
+                    lang.s(S::YouGuessed),
+                    lang.decision(g)
+                ),
+            ),
+            _ => ("pl-skipped", format!("– {}", lang.s(S::Skipped))),
+        };
+        Some(view! {
+            <div class="pl-result">
+                <p class=format!("pl-verdict pl-v-{}", d.decision.as_str())>
+                    <span class="pl-label">{lang.s(S::Verdict)}": "</span><strong>{lang.decision(d.decision)}</strong>
+                </p>
+                {(!d.explore).then(|| view! { <p class=format!("pl-mark {class}")>{mark}</p> })}
+                <p class="pl-why">{d.why}</p>
+            </div>
+        })
+    };
+    // A group, not a landmark: two widgets on a page both have an "OpenCode" panel.
+    view! {
+        <div class="pl-engine" role="group" data-engine=slug
+            data-verdict=move || data.with(|d| d.revealed.then(|| d.decision.as_str()))
+            aria-labelledby=heading.clone()>
+            <h4 id=heading.clone()>{lang.engine(id)}<small class="pl-gist">{lang.engine_gist(id)}</small></h4>
+            {lang.pin(id).map(|p| view! { <p class="pl-pin">{p}</p> })}
+            <Show when=move || !data.with(|d| d.explore)>
+                <div class="pl-guess pl-controls" role="group" aria-label=format!("{}: {}", lang.s(S::YourGuess), lang.engine(id))>
+                    {guess_button(Action::Allow)}
+                    {guess_button(Action::Ask)}
+                    {guess_button(Action::Deny)}
+                    <button type="button" class="pl-skip" disabled=revealed
+                        aria-pressed=move || (guess() == Some(Guess::Skip)).to_string()
+                        on:click=move |_| { act(ctx, Msg::Guess(id, Guess::Skip)); }>{lang.s(S::Skip)}</button>
+                </div>
+            </Show>
+            <Show when=move || !revealed()>
+                <button type="button" class="pl-reveal pl-controls" disabled=move || guess().is_none()
+                    on:click=move |_| { act(ctx, Msg::Reveal(id)); }>{lang.s(S::Reveal)}</button>
+                <Show when=move || guess().is_none()>
+                    <p class="pl-locked pl-controls">{lang.s(S::RevealLocked)}</p>
+                </Show>
+            </Show>
+            {result}
+        </div>
+    }
+}
+
+/// Every reorder, newest last, with the verdicts it flipped.
+#[component]
+pub(crate) fn ReorderLog(ctx: Ctx) -> impl IntoView {
+    let lang = ctx.lang;
+    let entries = Memo::new(move |_| {
+        ctx.w.with(|w| {
+            w.lab
+                .log()
+                .iter()
+                .map(|e| lang.log_entry(w.table(), e))
+                .collect::<Vec<_>>()
+        })
+    });
+    view! {
+        <section class="pl-log">
+            <h3>{lang.s(S::Log)}</h3>
+            <Show when=move || entries.with(Vec::is_empty)>
+                <p class="pl-log-empty">{lang.s(S::LogEmpty)}</p>
+            </Show>
+            <ol class="pl-log-list">
+                <For each=move || { entries.get().into_iter().enumerate().collect::<Vec<_>>() }
+                    key=|e: &(usize, String)| e.clone()
+                    children=|(_, t): (usize, String)| view! { <li class="pl-log-entry">{t}</li> }/>
+            </ol>
+        </section>
+    }
+}
+
+/// What the disagreement box shows.
+#[derive(Clone, PartialEq)]
+pub(crate) struct DisagreeView {
+    last: String,
+    strongest: String,
+    differ: bool,
+    actual: String,
+    caveat: bool,
+}
+
+/// OpenCode's last match against Claude Code's strongest match.
+#[component]
+pub(crate) fn DisagreementBox(ctx: Ctx) -> impl IntoView {
+    let lang = ctx.lang;
+    let heading = ctx.w.with_untracked(|w| w.id("disagree-h"));
+    let data = Memo::new(move |_| {
+        ctx.w.with(|w| {
+            let oc = w.eval(EngineId::OpenCode)?;
+            let cc = w.eval(EngineId::ClaudeCode)?;
+            let t = w.table();
+            let d = Disagreement::new(t, &oc.matches);
+            let show = |x: Option<(usize, Action)>| match x {
+                Some((row, a)) => format!("{} ← {}", lang.action(a), lang.row_ref(t, row)),
+                None => lang.s(S::NoMatch).to_string(),
+            };
+            let strong = d.strongest.map(|(_, a)| Decision::from(a));
+            Some(DisagreeView {
+                last: show(d.last),
+                strongest: show(d.strongest),
+                differ: d.differ(),
+                actual: format!(
+                    "{} OpenCode → {}; Claude Code → {}",
+                    lang.s(S::Actual),
+                    lang.decision(oc.decision),
+                    lang.decision(cc.decision)
+                ),
+                caveat: strong.is_some() && strong != Some(cc.decision),
+            })
+        })
+    });
+    // A group, not a landmark: a page may hold several widgets, each with this box.
+    view! {
+        <div class="pl-disagree" role="group" aria-labelledby=heading.clone()>
+            <h3 id=heading.clone()>"⚠ "{lang.s(S::Disagree)}</h3>
+            {move || data.get().map(|d| view! {
+                <dl class="pl-disagree-list" data-differ=d.differ.to_string()>
+                    <dt>{lang.s(S::LastMatch)}</dt><dd class="pl-last">{d.last}</dd>
+                    <dt>{lang.s(S::Strongest)}</dt><dd class="pl-strongest">{d.strongest}</dd>
+                </dl>
+                <p class="pl-disagree-verdict"><strong>{lang.s(if d.differ { S::Differ } else { S::Coincide })}</strong></p>
+                <p class="pl-disagree-actual">{d.actual}</p>
+                {d.caveat.then(|| view! { <p class="pl-disagree-caveat">{lang.s(S::Caveat)}</p> })}
+            })}
+        </div>
+    }
+}

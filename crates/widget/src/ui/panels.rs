@@ -1,0 +1,312 @@
+//! The secondary panels: formula, matrix, translations and the self-check.
+
+use super::*;
+
+pub(crate) fn term_help(lang: Lang, i: usize) -> &'static str {
+    lang.s(match i {
+        0 => S::TermFindLast,
+        1 => S::TermPermission,
+        2 => S::TermPattern,
+        3 => S::TermDefault,
+        _ => S::TermAnd,
+    })
+}
+
+/// OpenCode's rule as a formula whose terms explain themselves when clicked.
+#[component]
+pub(crate) fn Formula(ctx: Ctx) -> impl IntoView {
+    let lang = ctx.lang;
+    let open = Memo::new(move |_| ctx.w.with(|w| w.term));
+    let help = ctx.w.with_untracked(|w| w.id("term-help"));
+    let term = {
+        let help = help.clone();
+        move |i: usize, text: &'static str| {
+            view! {
+                <button type="button" class="pl-term" data-term=i.to_string()
+                    aria-expanded=move || (open.get() == Some(i)).to_string()
+                    aria-controls=help.clone()
+                    on:click=move |_| { act(ctx, Msg::Term(i)); }>{text}</button>
+            }
+        }
+    };
+    view! {
+        <section class="pl-formula-box">
+            <h3>{lang.s(S::Formula)}</h3>
+            <pre class="pl-formula"><code>"rules."{term(0, "findLast")}"(r => "{term(1, "match(permission, r.permission)")}" "{term(4, "&&")}" "{term(2, "match(pattern, r.pattern)")}") "{term(3, "?? ask")}</code></pre>
+            <p class="pl-hint">{lang.s(S::FormulaHint)}</p>
+            <p id=help class="pl-term-help" aria-live="polite">{move || open.get().map(|i| term_help(lang, i))}</p>
+        </section>
+    }
+}
+
+pub(crate) fn decision_icon(d: Decision) -> &'static str {
+    match d {
+        Decision::Allow => "✓",
+        Decision::Ask => "?",
+        Decision::Deny => "✗",
+        Decision::Unavailable => "⊘",
+    }
+}
+
+/// One matrix row: the call, whether it is the current one, and each engine's verdict (with
+/// whether the last reorder changed it).
+pub(crate) type MatrixRow = (String, bool, Vec<(Decision, bool)>);
+
+/// Every call of the lesson × every engine; a quiz folds it away.
+#[component]
+pub(crate) fn Matrix(ctx: Ctx) -> impl IntoView {
+    let lang = ctx.lang;
+    let quiz = Memo::new(move |_| ctx.w.with(|w| w.quiz()));
+    let open = Memo::new(move |_| ctx.w.with(|w| w.matrix_open));
+    let rows = Memo::new(move |_| {
+        ctx.w.with(|w| {
+            let current = w.lab.call();
+            w.calls
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let cells = (0..EngineId::ALL.len())
+                        .map(|j| {
+                            let d = w
+                                .matrix
+                                .get(i)
+                                .and_then(|r| r.get(j))
+                                .copied()
+                                .unwrap_or(Decision::Ask);
+                            let changed = w
+                                .prev_matrix
+                                .as_ref()
+                                .and_then(|p| p.get(i)?.get(j).copied())
+                                .is_some_and(|p| p != d);
+                            (d, changed)
+                        })
+                        .collect();
+                    (one_line(&c.to_string()), c == current, cells)
+                })
+                .collect::<Vec<MatrixRow>>()
+        })
+    });
+    let table = move || {
+        view! {
+            <div class="pl-scroll">
+                <table class="pl-matrix">
+                    <thead><tr>
+                        <th scope="col">{lang.s(S::Call)}</th>
+                        {EngineId::ALL.iter().map(|e| view! { <th scope="col">{lang.engine(*e)}</th> }).collect_view()}
+                    </tr></thead>
+                    <tbody>
+                        // Keyed by the row's content: a reorder replaces only the rows it changed.
+                        <For each=move || { rows.get().into_iter().enumerate().collect::<Vec<_>>() }
+                            key=|row: &(usize, MatrixRow)| row.clone()
+                            children=move |(i, (label, current, cells)): (usize, MatrixRow)| view! {
+                            <tr class=if current { "pl-current" } else { "" } data-call=i.to_string()>
+                                <th scope="row">
+                                    <button type="button" class="pl-call-pick" aria-pressed=current.to_string()
+                                        on:click=move |_| { act(ctx, Msg::PickCall(i)); }><code>{label}</code></button>
+                                </th>
+                                {cells.into_iter().zip(EngineId::ALL).map(|((d, changed), e)| view! {
+                                    <td class=format!("pl-cell pl-v-{}{}", d.as_str(), if changed { " pl-changed" } else { "" })
+                                        data-engine=e.slug() data-verdict=d.as_str() data-changed=changed.then_some("true")>
+                                        <span aria-hidden="true">{decision_icon(d)}" "</span>{lang.decision(d)}
+                                        {changed.then(|| view! {
+                                            <span class="pl-changed-mark" title=lang.s(S::ChangedMark)>" ● "<span class="pl-sr">{lang.s(S::ChangedMark)}</span></span>
+                                        })}
+                                    </td>
+                                }).collect_view()}
+                            </tr>
+                        }/>
+                    </tbody>
+                </table>
+            </div>
+        }
+    };
+    move || {
+        if quiz.get() {
+            // A quiz keeps the answers folded away until the learner opens the lab view.
+            view! {
+                <details class="pl-matrix-box" prop:open=move || open.get() on:toggle=move |e| {
+                    if let Some(d) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()) {
+                        if d.open() != open.get_untracked() {
+                            act(ctx, Msg::Matrix(d.open()));
+                        }
+                    }
+                }>
+                    <summary>{lang.s(S::Matrix)}" "{lang.s(S::MatrixSpoils)}</summary>
+                    {table()}
+                </details>
+            }
+            .into_any()
+        } else {
+            view! {
+                <section class="pl-matrix-box">
+                    <h3>{lang.s(S::Matrix)}</h3>
+                    {table()}
+                </section>
+            }
+            .into_any()
+        }
+    }
+}
+
+/// One translated config: the file and its flagged rows.
+pub(crate) type Translated = (
+    &'static str,
+    &'static str,
+    String,
+    Vec<(usize, String, String)>,
+);
+
+/// The table as each harness's own config, with what does not translate (computed only while
+/// the panel is open).
+#[component]
+pub(crate) fn Translations(ctx: Ctx) -> impl IntoView {
+    let lang = ctx.lang;
+    let blocks = Memo::new(move |_| {
+        ctx.w.with(|w| {
+            if !w.translations {
+                return Vec::new();
+            }
+            let t = w.table();
+            let cc = claude_code::translate(t);
+            let mut cc_flags: Vec<(usize, String)> = cc
+                .untranslatable
+                .iter()
+                .map(|u| (u.row, u.reason.clone()))
+                .collect();
+            for (row, (r, a)) in cc.rules.iter().zip(&cc.actions).enumerate() {
+                if let (Some(r), Action::Deny) = (r, a) {
+                    if !r.contains('(') {
+                        cc_flags.push((row, format!("deny {r} — {}", lang.s(S::RemovesTool))));
+                    }
+                }
+            }
+            cc_flags.extend(cc.notes.iter().cloned());
+            cc_flags.sort_by_key(|f| f.0);
+            let (oc, oc_flags) = presets::opencode_permission(t);
+            let (cx, cx_flags) = codex::to_rules(t);
+            let rows = |flags: Vec<(usize, String)>| {
+                flags
+                    .into_iter()
+                    .map(|(row, why)| (row, lang.row(t, row), why))
+                    .collect::<Vec<_>>()
+            };
+            vec![
+                (
+                    "claude-code",
+                    "Claude Code · .claude/settings.json",
+                    cc.to_settings_json(),
+                    rows(cc_flags),
+                ),
+                (
+                    "opencode",
+                    "OpenCode · opencode.json",
+                    oc,
+                    rows(oc_flags.into_iter().map(|f| (f.row, f.reason)).collect()),
+                ),
+                (
+                    "codex",
+                    "Codex · .codex/rules/default.rules",
+                    cx,
+                    rows(cx_flags.into_iter().map(|f| (f.row, f.reason)).collect()),
+                ),
+            ] as Vec<Translated>
+        })
+    });
+    view! {
+        <details class="pl-translations" on:toggle=move |e| {
+            if let Some(d) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()) {
+                act(ctx, Msg::Translations(d.open()));
+            }
+        }>
+            <summary>{lang.s(S::Translations)}</summary>
+            {move || blocks.get().into_iter().map(|(slug, title, text, flags)| view! {
+                <div class="pl-translation" data-harness=slug>
+                    <h4>{title}</h4>
+                    <pre><code>{text}</code></pre>
+                    <ul class="pl-flags">
+                        {flags.into_iter().map(|(row, r, why)| view! {
+                            <li class="pl-flag" data-row=(row + 1).to_string()><span aria-hidden="true">"⚠ "</span><code>{r}</code>" — "{why}</li>
+                        }).collect_view()}
+                    </ul>
+                </div>
+            }).collect_view()}
+        </details>
+    }
+}
+
+/// Runs the conformance fixtures (the real harnesses' recorded answers) in the worker.
+#[component]
+pub(crate) fn SelfCheck(ctx: Ctx) -> impl IntoView {
+    let lang = ctx.lang;
+    let offline = ctx.w.with_untracked(|w| w.config.selfcheck == "none");
+    let running = Memo::new(move |_| ctx.w.with(|w| w.checking));
+    let results = Memo::new(move |_| ctx.w.with(|w| w.checks.clone()));
+    let run = move |_| self_check(ctx);
+    // An offline page has no fixtures to fetch: no self-check.
+    (!offline).then(|| view! {
+        <section class="pl-selfcheck">
+            <h3>{lang.s(S::SelfCheck)}</h3>
+            <button type="button" class="pl-run-check pl-controls" disabled=move || running.get() on:click=run>
+                {move || lang.s(if running.get() { S::Running } else { S::RunSelfCheck })}</button>
+            <ul class="pl-check-results" aria-live="polite">
+                {move || results.get().into_iter().map(|(name, r)| match r {
+                    Ok(sections) => {
+                        let passed: usize = sections.iter().map(|s| s.1).sum();
+                        let total: usize = sections.iter().map(|s| s.2).sum();
+                        let ok = passed == total;
+                        let detail = sections.iter().map(|(s, p, t)| format!("{s} {p}/{t}")).collect::<Vec<_>>().join(" · ");
+                        view! {
+                            <li class="pl-check" data-check=name.clone() data-ok=ok.to_string()>
+                                <span aria-hidden="true">{if ok { "✓ " } else { "✗ " }}</span>
+                                <strong>{name.clone()}</strong>": "
+                                <span class="pl-check-tally">{format!("{passed}/{total}")}</span>" "{lang.s(S::AgreeWith)}
+                                <small class="pl-check-detail">{format!(" ({detail})")}</small>
+                            </li>
+                        }.into_any()
+                    }
+                    Err(e) => view! {
+                        <li class="pl-check" data-check=name.clone() data-ok="false">"✗ "<strong>{name.clone()}</strong>": "{e}</li>
+                    }.into_any(),
+                }).collect_view()}
+            </ul>
+        </section>
+    })
+}
+
+pub(crate) fn self_check(ctx: Ctx) {
+    if ctx.w.with_untracked(|w| w.checking) {
+        return;
+    }
+    let (base, script, failed) = ctx.w.with_untracked(|w| {
+        (
+            web::absolute_url(&w.config.fixtures),
+            web::absolute_url(&w.config.selfcheck),
+            w.lang.s(S::LoadFailed),
+        )
+    });
+    ctx.w.update(|w| {
+        w.checking = true;
+        w.checks.clear();
+    });
+    let request = Request::SelfCheck { base };
+    let started = web::run_worker(&script, &request, move |msg| {
+        ctx.w.update(|w| match msg {
+            Ok(Reply::Done) => w.checking = false,
+            Ok(Reply::Check { name, result }) => {
+                w.checks.push(crate::app::check_result(name, result))
+            }
+            Ok(_) => {}
+            Err(e) => {
+                w.checking = false;
+                w.checks.push((failed.to_string(), Err(e)));
+            }
+        });
+    });
+    match started {
+        Ok(wk) => ctx.workers.update_value(|v| v.push(wk)),
+        Err(e) => ctx.w.update(|w| {
+            w.checking = false;
+            w.checks = vec![(failed.to_string(), Err(e))];
+        }),
+    }
+}

@@ -1,0 +1,101 @@
+//! The stepper: a first-match cursor down and a last-match cursor up the table.
+
+use super::*;
+
+/// What the stepper shows: open, step k of n, one line per cursor engine.
+#[derive(Clone, PartialEq)]
+pub(crate) struct StepperView {
+    open: bool,
+    k: usize,
+    total: usize,
+    lines: Vec<(EngineId, String)>,
+}
+
+/// The stepper: walks every cursor engine through the table, one step at a time.
+#[component]
+pub(crate) fn Stepper(ctx: Ctx) -> impl IntoView {
+    let lang = ctx.lang;
+    let data = Memo::new(move |_| {
+        ctx.w.with(|w| {
+            let k = w.step();
+            let lines = if w.stepping {
+                w.cursor_engines()
+                    .into_iter()
+                    .filter_map(|id| {
+                        let e = w.eval(id)?;
+                        let text = if k == 0 {
+                            lang.s(S::NotStarted).to_string()
+                        } else if e.steps.is_empty() {
+                            lang.reason(w.table(), id, &e.reason)
+                        } else {
+                            lang.step(w.table(), &e.steps[k.min(e.steps.len()) - 1])
+                        };
+                        Some((id, text))
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            StepperView {
+                open: w.stepping,
+                k,
+                total: w.total_steps(),
+                lines,
+            }
+        })
+    });
+    let open = Memo::new(move |_| data.with(|d| d.open));
+    let on_key = move |e: ev::KeyboardEvent| {
+        if web::in_text_field(&e) {
+            return;
+        }
+        let msg = match e.key().as_str() {
+            "ArrowLeft" | "Left" => Msg::StepBy(-1),
+            "ArrowRight" | "Right" => Msg::StepBy(1),
+            _ => return,
+        };
+        if act(ctx, msg) {
+            e.prevent_default();
+        }
+    };
+    let step = move |class: &'static str,
+                     by: i8,
+                     pre: &'static str,
+                     label: S,
+                     post: &'static str| {
+        view! {
+            <button type="button" class=class aria-keyshortcuts=(by == 1).then_some("ArrowRight")
+                on:click=move |_| { act(ctx, Msg::StepBy(by)); }>{pre}{lang.s(label)}{post}</button>
+        }
+    };
+    view! {
+        <section class="pl-stepper">
+            <button type="button" class="pl-step-toggle pl-controls" aria-expanded=move || open.get().to_string()
+                on:click=move |_| { act(ctx, Msg::ToggleStepper); }>
+                {move || lang.s(if open.get() { S::StepperClose } else { S::StepperOpen })}
+            </button>
+            <Show when=move || open.get()>
+                <div class="pl-stepper-body" role="group" aria-label=lang.s(S::StepperOpen) on:keydown=on_key>
+                    <div class="pl-step-buttons pl-controls">
+                        {step("pl-step-first", -2, "« ", S::First, "")}
+                        {step("pl-step-prev", -1, "◀ ", S::Prev, "")}
+                        {step("pl-step-next", 1, "", S::Next, " ▶")}
+                        {step("pl-step-last", 2, "", S::Last, " »")}
+                    </div>
+                    <p class="pl-step-count" aria-live="polite">
+                        {move || data.with(|d| lang.step_of(d.k, d.total))}
+                        <span class="pl-hint">" · "{lang.s(S::StepHint)}</span>
+                    </p>
+                    <ul class="pl-step-lines">
+                        {move || data.get().lines.into_iter().map(|(id, text)| view! {
+                            <li class="pl-step-line" data-engine-step=id.slug()>
+                                <span class=format!("pl-cur pl-cur-{}", id.slug()) aria-hidden="true">{cursor_glyph(id)}</span>
+                                <strong>{lang.engine(id)}</strong>": "<span class="pl-step-text">{text}</span>
+                            </li>
+                        }).collect_view()}
+                    </ul>
+                </div>
+            </Show>
+        </section>
+    }
+}

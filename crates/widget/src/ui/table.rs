@@ -1,0 +1,277 @@
+//! The toolbar and the rule table: keyed rows, drag by pointer, keys and buttons.
+
+use super::*;
+
+/// Undo, reset, reverse, copy as JSON, show Codex.
+#[component]
+pub(crate) fn Toolbar(ctx: Ctx) -> impl IntoView {
+    let lang = ctx.lang;
+    let state = Memo::new(move |_| {
+        ctx.w
+            .with(|w| (w.lab.can_undo(), w.lab.is_reordered(), w.codex))
+    });
+    let copied = Memo::new(move |_| ctx.w.with(|w| w.copied.clone()));
+    let copy = move |_| {
+        let text = ctx.w.with_untracked(|w| w.table().to_json());
+        leptos::task::spawn_local(async move {
+            let r = web::copy_text(&text).await;
+            ctx.w.update(|w| w.copied = Some(r.map_err(|_| text)));
+        });
+    };
+    view! {
+        <div class="pl-toolbar pl-controls">
+            <button type="button" class="pl-undo" disabled=move || !state.get().0
+                aria-keyshortcuts="Control+Z Meta+Z"
+                on:click=move |_| { act(ctx, Msg::Undo); }>"↶ "{lang.s(S::Undo)}</button>
+            <button type="button" class="pl-reset" disabled=move || !state.get().1
+                on:click=move |_| { act(ctx, Msg::Reset); }>{lang.s(S::Reset)}</button>
+            <button type="button" class="pl-reverse"
+                on:click=move |_| { act(ctx, Msg::Reverse); }>"⇅ "{lang.s(S::Reverse)}</button>
+            <button type="button" class="pl-copy" on:click=copy>{lang.s(S::CopyJson)}</button>
+            <label class="pl-checkbox">
+                <input type="checkbox" class="pl-codex-toggle" prop:checked=move || state.get().2
+                    on:change=move |e| { act(ctx, Msg::Codex(event_target_checked(&e))); }/>
+                {lang.s(S::ShowCodex)}
+            </label>
+        </div>
+        {move || copied.get().map(|r| match r {
+            Ok(()) => view! { <p class="pl-copied" role="status">{lang.s(S::Copied)}</p> }.into_any(),
+            Err(text) => view! {
+                <div class="pl-copy-fallback">
+                    <label>{lang.s(S::CopyFallback)}
+                        <textarea class="pl-copy-text" readonly=true rows="6"
+                            on:focus=move |e| {
+                                if let Some(t) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok()) {
+                                    t.select();
+                                }
+                            }
+                            prop:value=text></textarea>
+                    </label>
+                </div>
+            }.into_any(),
+        })}
+    }
+}
+
+/// The rule table: a keyed `<For>` of [`RuleRow`]s (key: load number and rule id), the first
+/// `limit` rows of the order.
+#[component]
+pub(crate) fn RuleTable(ctx: Ctx) -> impl IntoView {
+    let lang = ctx.lang;
+    let order = Memo::new(move |_| {
+        ctx.w.with(|w| {
+            (
+                w.load_rev,
+                w.table().rules().iter().map(|r| r.id).collect::<Vec<_>>(),
+            )
+        })
+    });
+    let th = move |class: &'static str, label: &'static str| {
+        view! { <th scope="col" class=class><span class="pl-sr">{label}</span></th> }
+    };
+    view! {
+        <table class="pl-table">
+            <caption>{lang.s(S::Caption)}</caption>
+            <thead>
+                <tr>
+                    {th("pl-controls pl-col-grip", lang.s(S::Move))}
+                    <th scope="col" class="pl-col-pos">"#"</th>
+                    {th("pl-cursor-col", lang.s(S::Cursor))}
+                    <th scope="col" class="pl-col-tool">{lang.s(S::Tool)}</th>
+                    <th scope="col">{lang.s(S::Pattern)}</th>
+                    <th scope="col" class="pl-col-action">{lang.s(S::ActionCol)}</th>
+                    {th("pl-controls pl-col-move", lang.s(S::Move))}
+                </tr>
+            </thead>
+            <tbody class="pl-rules">
+                <For each=move || {
+                        let limit = ctx.limit.get();
+                        order.with(|(rev, ids)| {
+                            ids.iter().take(limit).enumerate().map(|(i, id)| (i, *id, *rev)).collect::<Vec<_>>()
+                        })
+                    }
+                    key=|&(_, id, rev): &(usize, RuleId, u32)| (rev, id)
+                    children=move |(i, id, rev): (usize, RuleId, u32)| view! { <RuleRow ctx id rev at=i/> }/>
+            </tbody>
+        </table>
+    }
+}
+
+/// One rule: grip, position, cursors, tool, pattern, action, ↑/↓.
+///
+/// `id` is the rule, `rev` the table's load number, `at` its position when the row is created;
+/// afterwards the row follows its own [`RowView`] signal (set by [`sync_rows`]).
+#[component]
+pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoView {
+    let lang = ctx.lang;
+    let (rule, n) = ctx
+        .w
+        .with_untracked(|w| (w.table().rules().get(at).cloned(), w.table().len()));
+    let rule = rule.unwrap_or_else(|| permlab_core::Rule {
+        id,
+        tool: String::new(),
+        pattern: String::new(),
+        action: Action::Ask,
+    });
+    let init = ctx.shown.with_value(|s| row_view(&s.marked, at, n));
+    let view = RwSignal::new(init);
+    ctx.rows.update_value(|m| {
+        m.insert((rev, id), view);
+    });
+    on_cleanup(move || {
+        ctx.rows.update_value(|m| {
+            if m.get(&(rev, id)) == Some(&view) {
+                m.remove(&(rev, id));
+            }
+        });
+    });
+    let pos = move || view.with(|v| v.pos);
+    let class = move || {
+        view.with(|v| {
+            let mut c = String::from("pl-rule");
+            if v.decisive.is_some() {
+                c.push_str(" pl-decisive");
+            }
+            if v.lifted {
+                c.push_str(" pl-lifted");
+            }
+            match v.drop {
+                Some(true) => c.push_str(" pl-drop-below"),
+                Some(false) => c.push_str(" pl-drop-above"),
+                None => {}
+            }
+            c
+        })
+    };
+    let label = lang.rule(&rule);
+    let grip_label = format!("{} #{}: {label}", lang.s(S::Grip), id.0);
+    let up_label = format!("{} #{}", lang.s(S::Up), id.0);
+    let down_label = format!("{} #{}", lang.s(S::Down), id.0);
+    let on_key = move |e: ev::KeyboardEvent| {
+        if act(ctx, Msg::GripKey(id, e.key(), e.alt_key())) {
+            e.prevent_default();
+        }
+    };
+    let on_down = move |e: ev::PointerEvent| {
+        if !e.is_primary() || e.button() != 0 {
+            return;
+        }
+        let touch_ptr = e.pointer_type() == "touch";
+        if !touch_ptr {
+            e.prevent_default();
+        }
+        let pointer = e.pointer_id();
+        let from = view.with_untracked(|v| v.pos);
+        touch(ctx, |w| {
+            w.drag = Some(Drag {
+                id,
+                from,
+                to: from,
+                pointer,
+                y0: f64::from(e.client_y()),
+                active: !touch_ptr,
+                moved: false,
+            })
+        });
+        if let Some(t) = e
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        {
+            // Synthetic events have no active pointer to capture: nothing to do then.
+            let _ = t.set_pointer_capture(pointer);
+        }
+        if touch_ptr {
+            // Hold to drag: a touch that moves first scrolls the page instead.
+            set_timeout(
+                move || {
+                    ctx.w.update_untracked(|w| {
+                        if let Some(d) = w
+                            .drag
+                            .as_mut()
+                            .filter(|d| d.id == id && d.pointer == pointer)
+                        {
+                            d.active = true;
+                        }
+                    });
+                },
+                Duration::from_millis(200),
+            );
+        }
+    };
+    let action = rule.action;
+    view! {
+        <tr class=class data-rule-id=id.0.to_string() data-position=move || (pos() + 1).to_string()
+            data-cursor=move || view.with(|v| v.cursor.clone()) data-decisive=move || view.with(|v| v.decisive.clone())>
+            <td class="pl-grip-cell pl-controls">
+                <button type="button" class="pl-grip" aria-label=grip_label
+                    aria-pressed=move || view.with(|v| v.lifted).to_string()
+                    on:keydown=on_key on:pointerdown=on_down>"⠿"</button>
+            </td>
+            <td class="pl-pos">{move || pos() + 1}</td>
+            <td class="pl-cursor-cell" aria-hidden="true">
+                {move || view.with(|v| v.cursor.clone()).map(|c| c.split(' ').map(|slug| {
+                    let e = EngineId::from_slug(slug).unwrap_or(EngineId::FirstMatch);
+                    view! { <span class=format!("pl-cur pl-cur-{slug}")>{cursor_glyph(e)}</span> }
+                }).collect_view())}
+            </td>
+            <td class="pl-tool"><code>{rule.tool.clone()}</code></td>
+            <td class="pl-pattern"><code>{rule.pattern.clone()}</code></td>
+            <td class=format!("pl-action pl-action-{}", action.as_str())>{lang.action(action)}</td>
+            <td class="pl-move pl-controls">
+                <button type="button" class="pl-up" aria-label=up_label disabled=move || pos() == 0
+                    on:click=move |_| { act(ctx, Msg::Step(id, false)); }>"↑"</button>
+                <button type="button" class="pl-down" aria-label=down_label disabled=move || view.with(|v| v.last)
+                    on:click=move |_| { act(ctx, Msg::Step(id, true)); }>"↓"</button>
+            </td>
+        </tr>
+    }
+}
+
+pub(crate) fn pointer_move(ctx: Ctx, e: &ev::PointerEvent) {
+    let Some(d) = ctx.w.with_untracked(|w| w.drag) else {
+        return;
+    };
+    if e.pointer_id() != d.pointer {
+        return;
+    }
+    let dy = f64::from(e.client_y()) - d.y0;
+    if !d.active {
+        // A touch that moves before the hold delay is a scroll: let the page have it.
+        if dy.abs() > 8.0 {
+            touch(ctx, |w| w.drag = None);
+        }
+        return;
+    }
+    if !d.moved && dy.abs() < 4.0 {
+        return;
+    }
+    e.prevent_default();
+    let Some(root) = ctx.root.get_untracked() else {
+        return;
+    };
+    let to = web::drop_index(&root, f64::from(e.client_y()), d.from);
+    if !d.moved || to != d.to {
+        touch(ctx, |w| {
+            w.drag = Some(Drag {
+                to,
+                moved: true,
+                ..d
+            })
+        });
+    }
+}
+
+pub(crate) fn pointer_up(ctx: Ctx, e: &ev::PointerEvent, commit: bool) {
+    let Some(d) = ctx.w.with_untracked(|w| w.drag) else {
+        return;
+    };
+    if e.pointer_id() != d.pointer {
+        return;
+    }
+    ctx.w.update_untracked(|w| w.drag = None);
+    if commit && d.active && d.moved && d.to != d.from {
+        act(ctx, Msg::Drop(d.from, d.to));
+    } else {
+        after(ctx);
+    }
+}
