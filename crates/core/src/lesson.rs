@@ -162,6 +162,9 @@ pub struct Preset {
     /// Where the calls are written: `presets[N].calls`, or `calls` when the preset uses the
     /// lesson's shared calls (for pointing at an answer: `{calls_at}[i].expect.{engine}`).
     pub calls_at: String,
+    /// The preset's own texts (`question`, …) by key: shown instead of the lesson's while the
+    /// preset is the table shown.
+    pub texts: Vec<(String, Text)>,
 }
 
 impl Preset {
@@ -255,6 +258,8 @@ pub struct Lesson {
     pub presets: Vec<Preset>,
     /// Texts by key, in written order.
     pub texts: Vec<(String, Text)>,
+    /// The learner's tasks, in written order (see [`crate::tasks`]).
+    pub tasks: Vec<crate::tasks::Task>,
 }
 
 /// How bad a problem is.
@@ -305,7 +310,7 @@ pub struct Loaded {
     pub problems: Vec<Problem>,
 }
 
-struct Ctx {
+pub(crate) struct Ctx {
     problems: Vec<Problem>,
     limits: Limits,
 }
@@ -347,7 +352,7 @@ impl Default for Limits {
 }
 
 impl Ctx {
-    fn error(&mut self, path: &str, message: impl Into<String>) {
+    pub(crate) fn error(&mut self, path: &str, message: impl Into<String>) {
         self.problems.push(Problem {
             severity: Severity::Error,
             path: path.to_string(),
@@ -355,7 +360,7 @@ impl Ctx {
             position: None,
         });
     }
-    fn warn(&mut self, path: &str, message: impl Into<String>) {
+    pub(crate) fn warn(&mut self, path: &str, message: impl Into<String>) {
         self.problems.push(Problem {
             severity: Severity::Warning,
             path: path.to_string(),
@@ -363,7 +368,7 @@ impl Ctx {
             position: None,
         });
     }
-    fn unknown_keys(&mut self, v: &Value, path: &str, allowed: &[&str]) {
+    pub(crate) fn unknown_keys(&mut self, v: &Value, path: &str, allowed: &[&str]) {
         for (k, _) in v.as_object().unwrap_or_default() {
             if !allowed.contains(&k.as_str()) && (!path.is_empty() || k != "$schema") {
                 self.error(
@@ -376,7 +381,7 @@ impl Ctx {
             }
         }
     }
-    fn text(&mut self, v: Option<&Value>, path: &str, required: bool) -> Option<Text> {
+    pub(crate) fn text(&mut self, v: Option<&Value>, path: &str, required: bool) -> Option<Text> {
         match v {
             None if required => {
                 self.error(path, "missing: write a string or {\"zh\": …, \"en\": …}");
@@ -534,7 +539,7 @@ impl Lesson {
             v,
             "",
             &[
-                "title", "language", "mode", "engines", "presets", "calls", "texts",
+                "title", "language", "mode", "engines", "presets", "calls", "texts", "tasks",
             ],
         );
         let title = c.text(v.get("title"), "title", true);
@@ -617,21 +622,11 @@ impl Lesson {
                 "expected a non-empty array of presets, e.g. [{\"id\": \"main\", \"rules\": […], \"calls\": […]}]",
             ),
         }
-        let mut texts = Vec::new();
-        match v.get("texts") {
-            None => {}
-            Some(Value::Object(entries)) => {
-                for (k, t) in entries {
-                    if let Some(t) = c.text(Some(t), &join("texts", k), true) {
-                        texts.push((k.clone(), t));
-                    }
-                }
-            }
-            Some(other) => c.error(
-                "texts",
-                format!("expected an object of key → text, found {}", other.kind()),
-            ),
-        }
+        let texts = read_texts(&mut c, v.get("texts"), "texts");
+        let tasks = match v.get("tasks") {
+            Some(t) => crate::tasks::read(&mut c, t, &engines, &presets),
+            None => Vec::new(),
+        };
         let ok = !c.problems.iter().any(|p| p.severity == Severity::Error);
         let lesson = match (ok, title, language, mode) {
             (true, Some(title), Some(language), Some(mode)) => Some(Lesson {
@@ -641,6 +636,7 @@ impl Lesson {
                 engines,
                 presets,
                 texts,
+                tasks,
             }),
             _ => None,
         };
@@ -649,6 +645,26 @@ impl Lesson {
             problems: c.problems,
         }
     }
+}
+
+/// `texts`: an object of key → text (a string or `{"zh", "en"}`).
+fn read_texts(c: &mut Ctx, v: Option<&Value>, at: &str) -> Vec<(String, Text)> {
+    let mut texts = Vec::new();
+    match v {
+        None => {}
+        Some(Value::Object(entries)) => {
+            for (k, t) in entries {
+                if let Some(t) = c.text(Some(t), &join(at, k), true) {
+                    texts.push((k.clone(), t));
+                }
+            }
+        }
+        Some(other) => c.error(
+            at,
+            format!("expected an object of key → text, found {}", other.kind()),
+        ),
+    }
+    texts
 }
 
 fn read_calls(c: &mut Ctx, v: &Value, path: &str, engines: &[EngineId]) -> Vec<LessonCall> {
@@ -770,12 +786,14 @@ fn read_preset(
             "calls",
             "claude-code",
             "note",
+            "texts",
         ],
     );
     let id = c
         .string(v.get("id"), &join(at, "id"), "\"main\"")?
         .to_string();
     let title = c.text(v.get("title"), &join(at, "title"), false);
+    let texts = read_texts(c, v.get("texts"), &join(at, "texts"));
     let mut imported = None;
     let table = match (v.get("rules"), v.get("config")) {
         (Some(_), Some(_)) => {
@@ -904,6 +922,7 @@ fn read_preset(
         claude,
         calls,
         calls_at,
+        texts,
     })
 }
 

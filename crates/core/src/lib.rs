@@ -44,6 +44,7 @@ pub mod pi_gate;
 mod pychar;
 pub mod replay;
 pub mod table;
+pub mod tasks;
 pub mod timeline;
 pub mod trace;
 

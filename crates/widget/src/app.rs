@@ -1090,6 +1090,7 @@ fn native_of(imported: import::Imported) -> Native {
         claude: Default::default(),
         calls,
         calls_at: String::new(),
+        texts: Vec::new(),
     }
 }
 

@@ -1,0 +1,308 @@
+//! # A lesson's tasks: "try three things", each with a check the widget can evaluate
+//!
+//! A lesson's `tasks` are the steps its text asks the learner to do ("guess, then reveal",
+//! "open the stepper", "move #8 to the end"). Each one carries a text and a `check`: a
+//! condition on what the learner has done, so the widget can show the tasks next to the table
+//! and tick each one off. The condition is evaluated here, on a plain [`TaskState`] the widget
+//! fills in, so the widget never decides for itself what "done" means.
+//!
+//! ```
+//! use permlab_core::lesson::Lesson;
+//! use permlab_core::tasks::TaskState;
+//! use permlab_core::{EngineId, RuleId};
+//! let l = Lesson::parse(r#"{"title": "t", "language": "en", "mode": "quiz",
+//!   "engines": ["first-match", "opencode"],
+//!   "presets": [{"id": "p", "rules": [{"tool": "bash", "pattern": "*", "action": "deny"},
+//!                                     {"tool": "bash", "pattern": "ls", "action": "allow"}],
+//!                "calls": [{"tool": "bash", "input": "ls"}]}],
+//!   "tasks": [{"text": "Move #1 last", "check": {"last": 1}},
+//!             {"text": "Reveal OpenCode", "check": {"revealed": ["opencode"]}}]}"#)
+//! .lesson
+//! .unwrap();
+//! let order = [RuleId(2), RuleId(1)];
+//! let s = TaskState { preset: "p", revealed: &[], stepper_end: false, order: &order, reverses: 0 };
+//! assert!(l.tasks[0].check.done(&s));
+//! assert!(!l.tasks[1].check.done(&s));
+//! let s = TaskState { revealed: &[EngineId::OpenCode], ..s };
+//! assert!(l.tasks[1].check.done(&s));
+//! ```
+
+use crate::evaluation::EngineId;
+use crate::json::Value;
+use crate::lesson::{Ctx, Preset, Text};
+use crate::table::RuleId;
+
+/// One task of a lesson.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Task {
+    /// What the learner is asked to do.
+    pub text: Text,
+    /// When it counts as done.
+    pub check: TaskCheck,
+}
+
+/// What has to be true for a task to be done. Every kind may name a preset (`"preset": "aws"`):
+/// then it counts only while that preset is the table shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskCheck {
+    /// The preset the check is about, if any (its `id`).
+    pub preset: Option<String>,
+    /// The condition.
+    pub kind: CheckKind,
+}
+
+/// The conditions a task can check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CheckKind {
+    /// `{"revealed": ["first-match", "opencode"]}`: each engine's verdict is revealed.
+    Revealed(Vec<EngineId>),
+    /// `{"stepped": "last"}`: the stepper was walked to its last step.
+    SteppedToEnd,
+    /// `{"last": 8}`: the rule with this lesson number is the table's last row.
+    Last(RuleId),
+    /// `{"reversed": 1}`: the whole table was reversed at least this many times.
+    Reversed(usize),
+}
+
+/// What the learner has done, as the widget knows it (all borrowed, nothing computed).
+#[derive(Clone, Copy, Debug)]
+pub struct TaskState<'a> {
+    /// The id of the preset shown (empty for a table that is not a lesson preset).
+    pub preset: &'a str,
+    /// Engines whose verdict for the current call is revealed.
+    pub revealed: &'a [EngineId],
+    /// The stepper is open at its last step.
+    pub stepper_end: bool,
+    /// The rule ids in their current order.
+    pub order: &'a [RuleId],
+    /// How many whole-table reversals the reorder log holds for this table.
+    pub reverses: usize,
+}
+
+impl TaskCheck {
+    /// Whether the condition holds in `s`.
+    pub fn done(&self, s: &TaskState<'_>) -> bool {
+        if self.preset.as_deref().is_some_and(|p| p != s.preset) {
+            return false;
+        }
+        match &self.kind {
+            CheckKind::Revealed(es) => es.iter().all(|e| s.revealed.contains(e)),
+            CheckKind::SteppedToEnd => s.stepper_end,
+            CheckKind::Last(id) => s.order.last() == Some(id),
+            CheckKind::Reversed(n) => s.reverses >= *n,
+        }
+    }
+}
+
+const KINDS: &str = "\"revealed\": [engines], \"stepped\": \"last\", \"last\": N (a rule's number), \"reversed\": N";
+
+/// Reads `tasks` (an array) and reports every problem with its path: unknown keys, an engine
+/// the lesson does not show, a preset that does not exist, a rule number no preset has.
+pub(crate) fn read(c: &mut Ctx, v: &Value, engines: &[EngineId], presets: &[Preset]) -> Vec<Task> {
+    let Some(items) = v.as_array() else {
+        c.error(
+            "tasks",
+            format!(
+                "expected an array of tasks, e.g. [{{\"text\": {{\"zh\": …, \"en\": …}}, \"check\": {{\"revealed\": [\"opencode\"]}}}}], found {}",
+                v.kind()
+            ),
+        );
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, t) in items.iter().enumerate() {
+        let at = format!("tasks[{i}]");
+        if t.as_object().is_none() {
+            c.error(&at, format!("expected a task object, found {}", t.kind()));
+            continue;
+        }
+        c.unknown_keys(t, &at, &["text", "check"]);
+        let text = c.text(t.get("text"), &format!("{at}.text"), true);
+        let check = read_check(c, t.get("check"), &format!("{at}.check"), engines, presets);
+        if let (Some(text), Some(check)) = (text, check) {
+            out.push(Task { text, check });
+        }
+    }
+    out
+}
+
+fn read_check(
+    c: &mut Ctx,
+    v: Option<&Value>,
+    at: &str,
+    engines: &[EngineId],
+    presets: &[Preset],
+) -> Option<TaskCheck> {
+    let Some(v) = v.filter(|v| v.as_object().is_some()) else {
+        c.error(
+            at,
+            format!(
+                "missing or not an object: write one of {{{KINDS}}}, with an optional \"preset\""
+            ),
+        );
+        return None;
+    };
+    c.unknown_keys(
+        v,
+        at,
+        &["preset", "revealed", "stepped", "last", "reversed"],
+    );
+    let preset = match v.get("preset") {
+        None => None,
+        Some(Value::String(p)) if presets.iter().any(|q| &q.id == p) => Some(p.clone()),
+        Some(Value::String(p)) => {
+            let ids: Vec<&str> = presets.iter().map(|q| q.id.as_str()).collect();
+            c.error(
+                &format!("{at}.preset"),
+                format!(
+                    "no preset has the id \"{p}\": use one of {}",
+                    ids.join(", ")
+                ),
+            );
+            return None;
+        }
+        Some(other) => {
+            c.error(
+                &format!("{at}.preset"),
+                format!("expected a preset id, found {}", other.kind()),
+            );
+            return None;
+        }
+    };
+    let kinds: Vec<&str> = ["revealed", "stepped", "last", "reversed"]
+        .into_iter()
+        .filter(|k| v.get(k).is_some())
+        .collect();
+    if kinds.len() != 1 {
+        c.error(
+            at,
+            format!(
+                "give exactly one condition: {KINDS} (found {})",
+                kinds.len()
+            ),
+        );
+        return None;
+    }
+    let key = kinds[0];
+    let path = format!("{at}.{key}");
+    let val = v.get(key)?;
+    let count = |c: &mut Ctx, what: &str| -> Option<u32> {
+        match val.as_f64() {
+            Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX) => Some(n as u32),
+            _ => {
+                c.error(
+                    &path,
+                    format!("expected {what} (a whole number ≥ 1), found {}", val.kind()),
+                );
+                None
+            }
+        }
+    };
+    let kind = match key {
+        "revealed" => {
+            let Some(items) = val.as_array().filter(|a| !a.is_empty()) else {
+                c.error(
+                    &path,
+                    "expected a non-empty array of engine slugs, e.g. [\"opencode\"]",
+                );
+                return None;
+            };
+            let mut es = Vec::new();
+            for (j, item) in items.iter().enumerate() {
+                match item.as_str().and_then(EngineId::from_slug) {
+                    Some(e) if engines.contains(&e) => es.push(e),
+                    Some(e) => c.error(
+                        &format!("{path}[{j}]"),
+                        format!("the lesson does not show \"{e}\": add it to \"engines\" or check another engine"),
+                    ),
+                    None => c.error(&format!("{path}[{j}]"), "expected an engine slug the lesson shows"),
+                }
+            }
+            (es.len() == items.len()).then_some(CheckKind::Revealed(es))?
+        }
+        "stepped" => {
+            if val.as_str() != Some("last") {
+                c.error(&path, "write \"last\": the stepper walked to its last step");
+                return None;
+            }
+            CheckKind::SteppedToEnd
+        }
+        "last" => {
+            let n = count(c, "a rule's number")?;
+            let has = |p: &Preset| p.table.rules().iter().any(|r| r.id == RuleId(n));
+            let ok = match &preset {
+                Some(id) => presets.iter().filter(|p| &p.id == id).all(has),
+                None => presets.iter().any(has),
+            };
+            if !ok {
+                c.error(
+                    &path,
+                    format!(
+                        "no rule #{n} in the preset{}: rules are numbered from 1 in written order",
+                        preset
+                            .as_ref()
+                            .map(|p| format!(" \"{p}\""))
+                            .unwrap_or_else(|| "s".into())
+                    ),
+                );
+                return None;
+            }
+            CheckKind::Last(RuleId(n))
+        }
+        _ => CheckKind::Reversed(count(c, "how many reversals")? as usize),
+    };
+    Some(TaskCheck { preset, kind })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lesson::Lesson;
+
+    fn lesson(tasks: &str) -> Vec<String> {
+        let text = format!(
+            r#"{{"title": "t", "language": "en", "mode": "quiz", "engines": ["first-match", "opencode"],
+              "presets": [{{"id": "p", "rules": [{{"tool": "bash", "pattern": "*", "action": "deny"}}],
+                           "calls": [{{"tool": "bash", "input": "ls"}}]}}],
+              "tasks": {tasks}}}"#
+        );
+        Lesson::parse(&text)
+            .problems
+            .iter()
+            .map(|p| p.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn good_tasks_read() {
+        let p = lesson(
+            r#"[{"text": {"zh": "揭示", "en": "Reveal"}, "check": {"revealed": ["opencode"], "preset": "p"}},
+                {"text": "step", "check": {"stepped": "last"}},
+                {"text": "last", "check": {"last": 1}},
+                {"text": "rev", "check": {"reversed": 1}}]"#,
+        );
+        assert!(p.is_empty(), "{p:?}");
+    }
+
+    #[test]
+    fn bad_tasks_are_reported_with_paths() {
+        let p = lesson(
+            r#"[{"text": "a", "check": {"revealed": ["claude-code"]}},
+                {"text": "b", "check": {"last": 9}},
+                {"text": "c", "check": {"reversed": 1, "preset": "nope"}},
+                {"text": "d", "check": {"stepped": "first"}},
+                {"check": {"last": 1, "reversed": 2}},
+                {"text": "e", "check": {"flipped": 1}}]"#,
+        );
+        let has = |path: &str, word: &str| p.iter().any(|m| m.contains(path) && m.contains(word));
+        assert!(has("tasks[0].check.revealed[0]", "does not show"), "{p:?}");
+        assert!(has("tasks[1].check.last", "no rule #9"), "{p:?}");
+        assert!(has("tasks[2].check.preset", "no preset"), "{p:?}");
+        assert!(has("tasks[3].check.stepped", "\"last\""), "{p:?}");
+        assert!(has("tasks[4].text", "missing"), "{p:?}");
+        assert!(has("tasks[4].check", "exactly one"), "{p:?}");
+        assert!(has("tasks[5].check.flipped", "unknown key"), "{p:?}");
+        assert!(lesson("{}")
+            .iter()
+            .any(|m| m.contains("expected an array of tasks")));
+    }
+}
