@@ -410,15 +410,19 @@ impl Widget {
             && matches!(self.source, Source::Lesson(_))
     }
 
-    /// One of the lesson's named texts, in the widget's language.
+    /// One of the lesson's named texts, in the widget's language: the shown preset's own
+    /// (`presets[i].texts`) first, else the lesson's.
     pub fn lesson_text(&self, name: &str) -> Option<String> {
         let l = self.lesson.as_ref()?;
-        let t = l
-            .texts
-            .iter()
-            .find(|(n, _)| n == name)?
-            .1
-            .get(self.lang.tag_short());
+        let preset = match self.source {
+            Source::Lesson(i) => l.presets.get(i).map(|p| p.texts.as_slice()),
+            _ => None,
+        };
+        let find = |texts: &[(String, permlab_core::lesson::Text)]| {
+            texts.iter().find(|(n, _)| n == name).map(|t| t.1.clone())
+        };
+        let t = preset.and_then(find).or_else(|| find(&l.texts))?;
+        let t = t.get(self.lang.tag_short());
         (!t.is_empty()).then(|| t.to_string())
     }
 
@@ -830,6 +834,11 @@ impl Widget {
         self.lift = None;
         self.drag = None;
         self.prev_matrix = None;
+        // The previous table's status (its last reorder's line, a copy result, an open term)
+        // says nothing about this one.
+        self.announce.clear();
+        self.copied = None;
+        self.term = None;
         self.calls = calls;
         self.lab = Lab::new(table, first);
         self.source = source;

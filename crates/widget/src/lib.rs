@@ -34,6 +34,7 @@ pub mod presets;
 pub mod protocol;
 pub mod scenes;
 pub mod state;
+pub mod tasks;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 mod web;

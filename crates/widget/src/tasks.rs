@@ -1,0 +1,159 @@
+//! The lesson's tasks as the widget tracks them: what the learner has done ([`state`]) goes to
+//! the core's checks ([`permlab_core::tasks`]), and a task once done stays ticked ([`progress`])
+//! — moving #8 back up after moving it down does not undo "moved #8 to the end".
+
+use permlab_core::tasks::TaskState;
+use permlab_core::{EngineId, RuleId};
+
+use crate::app::{Source, Widget};
+use crate::state::Change;
+
+/// The owned parts of a [`TaskState`] (so it can be borrowed).
+pub struct Facts {
+    preset: String,
+    revealed: Vec<EngineId>,
+    stepper_end: bool,
+    order: Vec<RuleId>,
+    reverses: usize,
+}
+
+impl Facts {
+    /// The core's view of these facts.
+    pub fn state(&self) -> TaskState<'_> {
+        TaskState {
+            preset: &self.preset,
+            revealed: &self.revealed,
+            stepper_end: self.stepper_end,
+            order: &self.order,
+            reverses: self.reverses,
+        }
+    }
+}
+
+/// What the learner has done so far, read from the widget.
+pub fn state(w: &Widget) -> Facts {
+    let preset = match (w.source, &w.lesson) {
+        (Source::Lesson(i), Some(l)) => l.presets.get(i).map(|p| p.id.clone()),
+        _ => None,
+    }
+    .unwrap_or_default();
+    Facts {
+        preset,
+        revealed: w.shown().into_iter().filter(|e| w.revealed(*e)).collect(),
+        stepper_end: w.stepping && w.total_steps() > 0 && w.step() >= w.total_steps(),
+        order: w.table().rules().iter().map(|r| r.id).collect(),
+        reverses: w
+            .lab
+            .log()
+            .iter()
+            .filter(|e| matches!(e.change, Change::Reverse))
+            .count(),
+    }
+}
+
+/// Each task's tick: done before (`prev`), or done now.
+pub fn progress(w: &Widget, prev: &[bool]) -> Vec<bool> {
+    let Some(l) = &w.lesson else {
+        return Vec::new();
+    };
+    let facts = state(w);
+    let s = facts.state();
+    l.tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| prev.get(i).copied().unwrap_or(false) || t.check.done(&s))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::{Config, Msg};
+    use crate::i18n::Lang;
+    use crate::state::Guess;
+
+    /// Seed 000's first "try three things" box, as the demo page's lesson carries it.
+    const LESSON: &str = r#"{"title": "t", "language": "zh", "mode": "quiz",
+      "engines": ["first-match", "opencode"],
+      "presets": [{"id": "m", "rules": [
+          {"tool": "read_file", "pattern": "*", "action": "allow"},
+          {"tool": "bash", "pattern": "*", "action": "deny"},
+          {"tool": "bash", "pattern": "python -m unittest*", "action": "allow"},
+          {"tool": "edit_file", "pattern": "*", "action": "allow"}],
+        "calls": [{"tool": "bash", "input": "python -m unittest -v t.py"}]},
+        {"id": "b", "texts": {"question": {"zh": "第二个问题", "en": "Second question"}},
+         "rules": [{"tool": "bash", "pattern": "*", "action": "ask"},
+                   {"tool": "bash", "pattern": "ls", "action": "allow"}],
+         "calls": [{"tool": "bash", "input": "ls"}]}],
+      "texts": {"question": {"zh": "第一个问题", "en": "First question"}},
+      "tasks": [
+        {"text": "reveal both", "check": {"revealed": ["first-match", "opencode"]}},
+        {"text": "step to the end", "check": {"stepped": "last"}},
+        {"text": "move #1 last", "check": {"last": 1, "preset": "m"}},
+        {"text": "reverse b", "check": {"reversed": 1, "preset": "b"}}]}"#;
+
+    fn widget() -> Widget {
+        Widget::new(
+            Config {
+                lang: Lang::Zh,
+                ns: "t".into(),
+                fixtures: "conformance/".into(),
+                selfcheck: "selfcheck-loader.js".into(),
+                lesson: Some(LESSON.into()),
+            },
+            "",
+        )
+    }
+
+    #[test]
+    fn tasks_tick_as_the_learner_does_them_and_stay_ticked() {
+        let mut w = widget();
+        let mut p = progress(&w, &[]);
+        assert_eq!(p, [false; 4]);
+        for e in [EngineId::FirstMatch, EngineId::OpenCode] {
+            w.act(Msg::Guess(e, Guess::Skip));
+            w.act(Msg::Reveal(e));
+            p = progress(&w, &p);
+        }
+        assert_eq!(p, [true, false, false, false]);
+        w.act(Msg::ToggleStepper);
+        p = progress(&w, &p);
+        assert!(!p[1], "step 1 is not the end");
+        w.act(Msg::StepBy(2));
+        p = progress(&w, &p);
+        assert!(p[1]);
+        for _ in 0..2 {
+            w.act(Msg::Step(RuleId(1), true));
+            p = progress(&w, &p);
+            assert!(!p[2], "#1 is not last yet");
+        }
+        w.act(Msg::Step(RuleId(1), true));
+        p = progress(&w, &p);
+        assert!(p[2]);
+        // Moving it back keeps the tick; a reversal of the wrong preset does not count.
+        w.act(Msg::Step(RuleId(1), false));
+        w.act(Msg::Reverse);
+        p = progress(&w, &p);
+        assert_eq!(p, [true, true, true, false]);
+        let b = w.source_of("l-b").unwrap();
+        w.act(Msg::Source(b));
+        w.act(Msg::Reverse);
+        p = progress(&w, &p);
+        assert_eq!(p, [true, true, true, true]);
+    }
+
+    #[test]
+    fn a_preset_asks_its_own_question_and_a_switch_clears_the_status_line() {
+        let mut w = widget();
+        assert_eq!(w.lesson_text("question").as_deref(), Some("第一个问题"));
+        w.act(Msg::Reverse);
+        assert!(!w.announce.is_empty());
+        let b = w.source_of("l-b").unwrap();
+        w.act(Msg::Source(b));
+        assert_eq!(w.lesson_text("question").as_deref(), Some("第二个问题"));
+        assert_eq!(w.announce, "", "the first preset's reorder line is gone");
+        let m = w.source_of("l-m").unwrap();
+        w.act(Msg::Source(m));
+        assert_eq!(w.lesson_text("question").as_deref(), Some("第一个问题"));
+    }
+}
