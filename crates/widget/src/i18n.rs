@@ -136,6 +136,18 @@ strings! {
     TermDefault => "?? ask:一条都没命中时,返回合成的默认规则 {permission, pattern: \"*\", action: \"ask\"}——问人。", "?? ask: when nothing matches, a default rule {permission, pattern: \"*\", action: \"ask\"} is returned — ask the human.";
     TermAnd => "&&:两个条件都要满足,同一条规则才算命中。", "&&: both conditions must hold for the same rule to match.";
     Empty => "(空)", "(empty)";
+    TasksTitle => "试一试", "Try these";
+    TaskDone => "已完成", "done";
+    TaskTodo => "未完成", "not done yet";
+    TasksAllDone => "全部完成!", "All done!";
+    More => "更多", "More";
+    MoreList => "公式 · 实验矩阵 · 翻译 · 自检 · 编辑 JSON · 导入配置", "formula · lab matrix · translations · self-check · JSON editor · import";
+    Legend => "图例", "Legend";
+    LegendCursor => "光标", "cursor";
+    LegendDecisive => "决定裁决的规则:", "the rule that decided:";
+    LegendDecisiveNone => "揭示后,决定裁决的规则在这里标出", "after a reveal, marks the rule that decided";
+    ListSep => "、", ", ";
+    LegendChanged => "上次重排改变了这一格的裁决(列名就是引擎)", "the last reorder changed this cell's verdict (the column names the engine)";
 }
 
 impl Lang {

@@ -96,7 +96,7 @@ pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
             _ => ("pl-skipped", format!("– {}", lang.s(S::Skipped))),
         };
         Some(view! {
-            <div class="pl-result">
+            <div class="pl-result" tabindex="-1">
                 <p class=format!("pl-verdict pl-v-{}", d.decision.as_str())>
                     <span class="pl-label">{lang.s(S::Verdict)}": "</span><strong>{lang.decision(d.decision)}</strong>
                 </p>
@@ -124,7 +124,11 @@ pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
             </Show>
             <Show when=move || !revealed()>
                 <button type="button" class="pl-reveal pl-controls" disabled=move || guess().is_none()
-                    on:click=move |_| { act(ctx, Msg::Reveal(id)); }>{lang.s(S::Reveal)}</button>
+                    on:click=move |_| {
+                        act(ctx, Msg::Reveal(id));
+                        // The button is gone now: focus goes to the verdict it revealed.
+                        focus::later(ctx, format!(".pl-engine[data-engine=\"{slug}\"] .pl-result"));
+                    }>{lang.s(S::Reveal)}</button>
                 <Show when=move || guess().is_none()>
                     <p class="pl-locked pl-controls">{lang.s(S::RevealLocked)}</p>
                 </Show>

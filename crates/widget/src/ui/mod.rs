@@ -40,12 +40,21 @@ mod import;
 mod panels;
 mod stepper;
 mod table;
+// New regions of issue 12 (tasks, marker legend, "more" menu, focus helpers).
+mod focus;
+mod legend;
+mod more;
+mod roving;
+mod tasks;
 use self::call::*;
 use self::guess::*;
 use self::import::*;
+use self::legend::*;
+use self::more::*;
 use self::panels::*;
 use self::stepper::*;
 use self::table::*;
+use self::tasks::*;
 
 /// Rows added to the DOM per frame: a 10 000-row table appears in slices and the page keeps
 /// answering.
@@ -486,20 +495,23 @@ pub fn App(widget: Widget) -> impl IntoView {
                 {move || ctx.announce.get()}
             </p>
             <div class="pl-main">
-                <div class="pl-table-wrap"><RuleTable ctx/></div>
+                <div class="pl-table-wrap"><RuleTable ctx/><Legend ctx/></div>
                 <div class="pl-side">
+                    <Tasks ctx/>
                     <Stepper ctx/>
                     <Guesses ctx/>
                 </div>
             </div>
             <ReorderLog ctx/>
             <DisagreementBox ctx/>
-            <Formula ctx/>
-            <Matrix ctx/>
-            <Translations ctx/>
-            <SelfCheck ctx/>
-            <TableEditor ctx/>
-            <ImportPanel ctx/>
+            <More ctx>
+                <Formula ctx/>
+                <Matrix ctx/>
+                <Translations ctx/>
+                <SelfCheck ctx/>
+                <TableEditor ctx/>
+                <ImportPanel ctx/>
+            </More>
         </section>
     }
 }

@@ -117,6 +117,9 @@ pub(crate) fn Matrix(ctx: Ctx) -> impl IntoView {
                         }/>
                     </tbody>
                 </table>
+                <p class="pl-legend pl-matrix-legend" data-mark="changed">
+                    <span class="pl-changed-mark" aria-hidden="true">"●"</span>" "{lang.s(S::LegendChanged)}
+                </p>
             </div>
         }
     };

@@ -71,6 +71,9 @@ pub(crate) fn Stepper(ctx: Ctx) -> impl IntoView {
     view! {
         <section class="pl-stepper">
             <button type="button" class="pl-step-toggle pl-controls" aria-expanded=move || open.get().to_string()
+                aria-keyshortcuts="ArrowLeft ArrowRight"
+                // ←/→ step from the toggle too, once the stepper is open.
+                on:keydown=move |e| if open.get_untracked() { on_key(e) }
                 on:click=move |_| { act(ctx, Msg::ToggleStepper); }>
                 {move || lang.s(if open.get() { S::StepperClose } else { S::StepperOpen })}
             </button>

@@ -66,6 +66,17 @@ pub(crate) fn RuleTable(ctx: Ctx) -> impl IntoView {
             )
         })
     });
+    // One Tab stop for the table (see `roving`): re-checked after the rows change.
+    let tbody = NodeRef::<html::Tbody>::new();
+    Effect::new(move |_| {
+        order.track();
+        ctx.limit.track();
+        request_animation_frame(move || {
+            if let Some(b) = tbody.get_untracked() {
+                roving::keep_entry(&b);
+            }
+        });
+    });
     let th = move |class: &'static str, label: &'static str| {
         view! { <th scope="col" class=class><span class="pl-sr">{label}</span></th> }
     };
@@ -83,7 +94,8 @@ pub(crate) fn RuleTable(ctx: Ctx) -> impl IntoView {
                     {th("pl-controls pl-col-move", lang.s(S::Move))}
                 </tr>
             </thead>
-            <tbody class="pl-rules">
+            <tbody class="pl-rules" node_ref=tbody
+                on:keydown=|e| roving::on_keydown(&e) on:focusin=|e| roving::on_focusin(&e)>
                 <For each=move || {
                         let limit = ctx.limit.get();
                         order.with(|(rev, ids)| {
@@ -203,7 +215,7 @@ pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoVie
         <tr class=class data-rule-id=id.0.to_string() data-position=move || (pos() + 1).to_string()
             data-cursor=move || view.with(|v| v.cursor.clone()) data-decisive=move || view.with(|v| v.decisive.clone())>
             <td class="pl-grip-cell pl-controls">
-                <button type="button" class="pl-grip" aria-label=grip_label
+                <button type="button" class="pl-grip" tabindex="-1" aria-label=grip_label
                     aria-pressed=move || view.with(|v| v.lifted).to_string()
                     on:keydown=on_key on:pointerdown=on_down>"⠿"</button>
             </td>
@@ -218,9 +230,9 @@ pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoVie
             <td class="pl-pattern"><code>{rule.pattern.clone()}</code></td>
             <td class=format!("pl-action pl-action-{}", action.as_str())>{lang.action(action)}</td>
             <td class="pl-move pl-controls">
-                <button type="button" class="pl-up" aria-label=up_label disabled=move || pos() == 0
+                <button type="button" class="pl-up" tabindex="-1" aria-label=up_label disabled=move || pos() == 0
                     on:click=move |_| { act(ctx, Msg::Step(id, false)); }>"↑"</button>
-                <button type="button" class="pl-down" aria-label=down_label disabled=move || view.with(|v| v.last)
+                <button type="button" class="pl-down" tabindex="-1" aria-label=down_label disabled=move || view.with(|v| v.last)
                     on:click=move |_| { act(ctx, Msg::Step(id, true)); }>"↓"</button>
             </td>
         </tr>

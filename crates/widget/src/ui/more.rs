@@ -1,0 +1,26 @@
+//! The secondary panels (formula, matrix, translations, self-check, JSON editor, import) in
+//! one "more" menu: in a lesson they are folded away, so the lesson's own controls — call,
+//! table, stepper, guesses, tasks — fit on one screen. Without a lesson (the lab page) they
+//! stay open, as before.
+
+use super::*;
+
+/// Folds `children` into one disclosure when the widget shows a lesson.
+#[component]
+pub(crate) fn More(ctx: Ctx, children: Children) -> impl IntoView {
+    let lang = ctx.lang;
+    let lesson = ctx
+        .w
+        .with_untracked(|w| w.lesson.is_some() || w.worker_lesson.is_some());
+    if lesson {
+        view! {
+            <details class="pl-more">
+                <summary>{lang.s(S::More)}<span class="pl-more-list">": "{lang.s(S::MoreList)}</span></summary>
+                {children()}
+            </details>
+        }
+        .into_any()
+    } else {
+        view! { <div class="pl-more-panels">{children()}</div> }.into_any()
+    }
+}

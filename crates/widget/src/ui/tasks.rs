@@ -1,0 +1,59 @@
+//! The lesson's tasks next to the table, each ticked off when the learner has done it.
+
+use super::*;
+
+/// The lesson's `tasks` as a checklist. What counts as done is the core's check
+/// ([`permlab_core::tasks`]) over what the learner did ([`crate::tasks::state`]); a task once
+/// done stays ticked. Nothing here names a verdict: a task says what to do, not what to see.
+#[component]
+pub(crate) fn Tasks(ctx: Ctx) -> impl IntoView {
+    let lang = ctx.lang;
+    let texts = Memo::new(move |_| {
+        ctx.w.with(|w| {
+            w.lesson
+                .as_ref()
+                .map(|l| {
+                    l.tasks
+                        .iter()
+                        .map(|t| t.text.get(lang.tag_short()).to_string())
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    });
+    // Sticky: the previous ticks are the memo's own previous value.
+    let done = Memo::new(move |prev: Option<&Vec<bool>>| {
+        ctx.w
+            .with(|w| crate::tasks::progress(w, prev.map_or(&[][..], Vec::as_slice)))
+    });
+    let heading = ctx.w.with_untracked(|w| w.id("tasks-h"));
+    let count = move || {
+        done.with(|d| {
+            let n = d.iter().filter(|x| **x).count();
+            if n == d.len() {
+                format!("{n}/{} · {}", d.len(), lang.s(S::TasksAllDone))
+            } else {
+                format!("{n}/{}", d.len())
+            }
+        })
+    };
+    view! {
+        <Show when=move || texts.with(|t| !t.is_empty())>
+            <section class="pl-tasks" aria-labelledby=heading.clone()>
+                <h3 id=heading.clone()>{lang.s(S::TasksTitle)}" "<span class="pl-tasks-count">{count}</span></h3>
+                <ol class="pl-task-list">
+                    {move || texts.get().into_iter().enumerate().map(|(i, t)| {
+                        let ok = move || done.with(|d| d.get(i).copied().unwrap_or(false));
+                        view! {
+                            <li class="pl-task" data-task=i.to_string() data-done=move || ok().to_string()>
+                                <span class="pl-task-mark" aria-hidden="true">{move || if ok() { "✓" } else { "○" }}</span>
+                                <span class="pl-task-text">{t}</span>
+                                <span class="pl-sr">{move || format!(" ({})", lang.s(if ok() { S::TaskDone } else { S::TaskTodo }))}</span>
+                            </li>
+                        }
+                    }).collect_view()}
+                </ol>
+            </section>
+        </Show>
+    }
+}
