@@ -147,6 +147,8 @@ strings! {
     LegendDecisive => "决定裁决的规则:", "the rule that decided:";
     LegendDecisiveNone => "揭示后,决定裁决的规则在这里标出", "after a reveal, marks the rule that decided";
     ListSep => "、", ", ";
+    CaptionName => "规则表", "Rule table";
+    CaptionHint => "(拖动 ⠿ 或用键盘重排)", " (drag ⠿ or use the keyboard to reorder)";
     LegendChanged => "上次重排改变了这一格的裁决(列名就是引擎)", "the last reorder changed this cell's verdict (the column names the engine)";
 }
 

@@ -82,7 +82,8 @@ pub(crate) fn RuleTable(ctx: Ctx) -> impl IntoView {
     };
     view! {
         <table class="pl-table">
-            <caption>{lang.s(S::Caption)}</caption>
+            // The how-to part is its own span: print drops it (paper cannot be dragged).
+            <caption>{lang.s(S::CaptionName)}<span class="pl-caption-hint">{lang.s(S::CaptionHint)}</span></caption>
             <thead>
                 <tr>
                     {th("pl-controls pl-col-grip", lang.s(S::Move))}
