@@ -90,3 +90,21 @@ fn the_readme_example_lesson_passes() {
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("5 answers checked, 0 wrong"), "{stdout}");
 }
+
+#[test]
+fn tasks_are_checked_against_the_lesson() {
+    // A task may only name engines the lesson shows, presets it has, rules that exist.
+    let lesson = r#"{"title": "t", "language": "en", "mode": "quiz", "engines": ["first-match", "opencode"],
+      "presets": [{"id": "p", "rules": [{"tool": "bash", "pattern": "*", "action": "deny"}],
+                   "calls": [{"tool": "bash", "input": "ls"}]}],
+      "tasks": [{"text": "ok", "check": {"revealed": ["opencode"], "preset": "p"}},
+                {"text": "bad engine", "check": {"revealed": ["claude-code"]}},
+                {"text": "bad rule", "check": {"last": 4}}]}"#;
+    let path = temp_file("tasks.json", lesson);
+    let out = permlab(&["check", &path]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("tasks[1].check.revealed[0]"), "{stdout}");
+    assert!(stdout.contains("tasks[2].check.last"), "{stdout}");
+    assert!(!stdout.contains("tasks[0]"), "{stdout}");
+}

@@ -131,6 +131,8 @@ pub(crate) fn Matrix(ctx: Ctx) -> impl IntoView {
                     if let Some(d) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()) {
                         if d.open() != open.get_untracked() {
                             act(ctx, Msg::Matrix(d.open()));
+                            // The learner's toggle: focus stays on the summary they pressed.
+                            focus::later(ctx, ".pl-matrix-box > summary".into());
                         }
                     }
                 }>

@@ -39,7 +39,8 @@ pub(crate) fn Tasks(ctx: Ctx) -> impl IntoView {
     };
     view! {
         <Show when=move || texts.with(|t| !t.is_empty())>
-            <section class="pl-tasks" aria-labelledby=heading.clone()>
+            // A group, not a landmark: two widgets on a page both have their tasks.
+            <div class="pl-tasks" role="group" aria-labelledby=heading.clone()>
                 <h3 id=heading.clone()>{lang.s(S::TasksTitle)}" "<span class="pl-tasks-count">{count}</span></h3>
                 <ol class="pl-task-list">
                     {move || texts.get().into_iter().enumerate().map(|(i, t)| {
@@ -53,7 +54,7 @@ pub(crate) fn Tasks(ctx: Ctx) -> impl IntoView {
                         }
                     }).collect_view()}
                 </ol>
-            </section>
+            </div>
         </Show>
     }
 }
