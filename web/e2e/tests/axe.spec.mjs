@@ -17,7 +17,8 @@ async function mountAll(page) {
   const n = await hosts.count();
   for (let i = 0; i < n; i++) {
     await hosts.nth(i).scrollIntoViewIfNeeded();
-    await expect(hosts.nth(i)).toHaveAttribute('data-permlab-state', 'mounted');
+    // index.html mounts its own widget (no loader state): wait for the widget itself.
+    await expect(hosts.nth(i).locator('section.pl-widget')).toBeVisible();
   }
   return n;
 }
@@ -51,7 +52,9 @@ for (const scheme of ['light', 'dark']) {
       await openParts(page);
       await page.locator('section.pl-widget').first().scrollIntoViewIfNeeded();
       if (path === 'demo/zh.html') await page.screenshot({ path: screenshotPath(`axe-demo-zh-${scheme}`), fullPage: true });
-      expect(await axe(page)).toEqual([]);
+      // host-css.html is hostile on purpose (its own magenta-on-yellow button, no landmarks):
+      // there only the widget is the subject.
+      expect(await axe(page, path.includes('host-css') ? 'section.pl-widget' : undefined)).toEqual([]);
       expect(problems).toEqual([]);
     });
   }
