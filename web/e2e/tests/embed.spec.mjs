@@ -469,6 +469,8 @@ test('dist/ under a sub-path: the demo page loads the widget and the self-check 
     page.on('request', (r) => { const u = new URL(r.url()); if (u.protocol.startsWith('http')) paths.push(u.pathname); });
     await page.goto(`${origin}${prefix}demo/zh.html`);
     await mounted(page.locator('#naive'), 10);
+    // In a lesson the self-check sits in the folded "more" menu (issue 12).
+    await page.locator('#naive details.pl-more > summary').click();
     await page.locator('#naive .pl-run-check').click();
     await expect(page.locator('#naive .pl-check')).toHaveCount(7, { timeout: 30_000 });
     await expect(page.locator('#naive .pl-check[data-check="OpenCode"]')).toContainText(/(\d+)\/\1 /);
