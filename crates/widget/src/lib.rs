@@ -34,6 +34,8 @@ pub mod presets;
 pub mod protocol;
 pub mod scenes;
 pub mod state;
+pub mod store;
+mod store_text;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 mod web;
