@@ -40,12 +40,14 @@ mod import;
 mod panels;
 mod stepper;
 mod table;
+mod state_note;
 use self::call::*;
 use self::guess::*;
 use self::import::*;
 use self::panels::*;
 use self::stepper::*;
 use self::table::*;
+use self::state_note::*;
 
 /// Rows added to the DOM per frame: a 10 000-row table appears in slices and the page keeps
 /// answering.
@@ -427,9 +429,10 @@ pub fn App(widget: Widget) -> impl IntoView {
     };
     sync_rows(ctx);
 
-    // The URL hash follows the state (replaceState: no history entry per click).
-    let entries = Memo::new(move |_| ctx.w.with(|w| w.snapshot().to_entries()));
-    Effect::new(move |_| entries.with(|e| web::write_hash(&ns, e)));
+    // The state is kept in sessionStorage once the learner changes something (see
+    // `crate::store`); the URL is the host's.
+    let refused = RwSignal::new(false);
+    keep_state(ctx, ns, refused);
 
     // A big table is rendered CHUNK rows per frame, so the page keeps answering.
     let n_rows = Memo::new(move |_| ctx.w.with(|w| w.table().len()));
@@ -475,6 +478,7 @@ pub fn App(widget: Widget) -> impl IntoView {
     view! {
         <section class="pl-widget" lang=lang.tag() node_ref=ctx.root on:keydown=on_key on:touchmove=on_touchmove>
             <Head ctx/>
+            <StateNotes ctx refused/>
             <fieldset class="pl-call pl-controls">
                 <legend>{lang.s(S::Call)}</legend>
                 <CallFields ctx/>
@@ -556,7 +560,8 @@ pub fn mount(host: web_sys::HtmlElement, config: crate::app::Config) -> Mounted 
     while let Some(child) = host.first_child() {
         let _ = original.append_child(&child);
     }
-    let widget = Widget::new(config, &web::location_hash());
+    let stored = web::session_get(&crate::store::key(&web::page_path(), &config.ns));
+    let widget = Widget::with_stored(config, &web::location_hash(), stored.as_deref());
     let view = leptos::mount::mount_to(host.clone(), move || view! { <App widget/> });
     Mounted {
         host,
