@@ -202,7 +202,11 @@ pub fn start(ns: &str, hash: &str, stored: Option<&str>) -> Start {
         }
     }
     let prefix = hash_prefix(ns);
-    let mine = hash.contains(&prefix);
+    // One linear pass, nothing decoded: is any entry this widget's?
+    let mine = hash
+        .trim_start_matches('#')
+        .split('&')
+        .any(|p| p.starts_with(&prefix));
     if mine && hash.len() > HASH_LIMIT {
         notes.push(Note::HashTooLong(hash.len()));
         return Start {
@@ -324,8 +328,10 @@ mod tests {
         let s = start("a3", &long, None);
         assert_eq!(s.snap, Snapshot::default());
         assert_eq!(s.notes, [Note::HashTooLong(long.len())]);
-        // Another widget's long hash is no business of this one.
+        // Another widget's long hash is no business of this one (nor of one whose id ends
+        // like it).
         assert_eq!(start("b", &long, None).notes, []);
+        assert_eq!(start("3", &long, None).notes, []);
         // The host's own fragment alone: nothing to read, nothing to say.
         assert_eq!(start("a3", "#broken", None), Start::default());
     }

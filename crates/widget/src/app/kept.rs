@@ -11,12 +11,16 @@ use crate::store::{self, Field, Note};
 
 impl Widget {
     /// The call fields and the editor's text, each only when it fits [`store::FIELD_LIMIT`].
+    /// The editor's text is not stored twice when it is the applied custom table (a 10 000-rule
+    /// table is 600 KB): [`Widget::restore_texts`] puts the custom table back into the editor.
     pub(super) fn kept_texts(&self) -> (Option<String>, Option<String>, Option<String>) {
         let fits = |t: &String| (t.len() <= store::FIELD_LIMIT).then(|| t.clone());
+        let applied = self.source == Source::Builtin(presets::Preset::Custom)
+            && self.editor_text == self.custom;
         (
             fits(&self.tool_text),
             fits(&self.input_text),
-            fits(&self.editor_text).filter(|t| !t.is_empty()),
+            fits(&self.editor_text).filter(|t| !t.is_empty() && !applied),
         )
     }
 
@@ -61,6 +65,13 @@ impl Widget {
             if snap.editor_error {
                 self.editor_error = presets::parse_custom(e).err();
             }
+        } else if snap.custom.is_some()
+            && self.source == Source::Builtin(presets::Preset::Custom)
+            && snap.custom.as_ref() == Some(&self.custom)
+        {
+            // The editor held the applied table (stored once, as the table).
+            self.editor_text = self.custom.clone();
+            self.editor_rev += 1;
         }
         let codex = Format::from_slug(&self.import_format)
             .unwrap_or_else(|| detect(&self.import_text))
