@@ -380,9 +380,10 @@ impl Widget {
         v
     }
 
-    /// An element id unique on the page: the widget's namespace (its placeholder's id) first.
+    /// An element id unique on the page: the widget's namespace (its placeholder's id) first,
+    /// percent-encoded (an id with a space would be two ids in `aria-labelledby`).
     pub fn id(&self, name: &str) -> String {
-        format!("{}-{name}", self.config.ns)
+        format!("{}-{name}", crate::hash::encode(&self.config.ns))
     }
 
     /// Puts back where the learner was (order, call, guesses, reveals, step) on this table.

@@ -107,7 +107,10 @@ pub enum Note {
 /// assert_eq!(decode(&text, "a3").unwrap()[1].1, "echo '</textarea>'\n");
 /// ```
 pub fn encode<K: AsRef<str>>(ns: &str, entries: &[(K, String)]) -> String {
-    let size: usize = entries.iter().map(|(k, v)| k.as_ref().len() + v.len() + 16).sum();
+    let size: usize = entries
+        .iter()
+        .map(|(k, v)| k.as_ref().len() + v.len() + 16)
+        .sum();
     let mut out = String::with_capacity(size + 32);
     out.push_str(&format!("{MAGIC} {VERSION} {}\n", hash::encode(ns)));
     for (k, v) in entries {
@@ -138,7 +141,10 @@ pub fn decode(text: &str, ns: &str) -> Result<Vec<(String, String)>, Problem> {
     if version != VERSION.to_string() {
         return Err(Problem::Version(version.chars().take(20).collect()));
     }
-    let owner = words.next().and_then(hash::decode).ok_or(Problem::Corrupt(0))?;
+    let owner = words
+        .next()
+        .and_then(hash::decode)
+        .ok_or(Problem::Corrupt(0))?;
     if words.next().is_some() {
         return Err(Problem::Corrupt(0));
     }
@@ -299,7 +305,12 @@ mod tests {
             Err(Problem::Version("0".into()))
         );
         // The hash format (what older versions wrote), JSON, nothing, a truncated item.
-        for bad in ["a3.p=git&a3.t=bash", "{\"p\": \"git\"}", "", "permlab-state 1"] {
+        for bad in [
+            "a3.p=git&a3.t=bash",
+            "{\"p\": \"git\"}",
+            "",
+            "permlab-state 1",
+        ] {
             assert!(
                 matches!(decode(bad, "a3"), Err(Problem::Corrupt(_))),
                 "{bad:?}"
@@ -310,7 +321,12 @@ mod tests {
         }
         assert!(decode(&format!("{good}x"), "a3").is_err(), "trailing text");
         // A length that lies (longer, shorter, signed, huge).
-        for lie in ["t 5\nbash\n", "t 3\nbash\n", "t +4\nbash\n", "t 99999999999\nb\n"] {
+        for lie in [
+            "t 5\nbash\n",
+            "t 3\nbash\n",
+            "t +4\nbash\n",
+            "t 99999999999\nb\n",
+        ] {
             let text = format!("permlab-state 1 a3\n{lie}end\n");
             assert!(decode(&text, "a3").is_err(), "{lie:?}");
         }

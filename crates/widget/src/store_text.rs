@@ -18,13 +18,38 @@ impl Lang {
     pub fn field(self, f: &Field) -> String {
         let zh = self == Lang::Zh;
         match f {
-            Field::Tool => if zh { "调用的工具" } else { "the call's tool" }.into(),
-            Field::Input => if zh { "调用的输入" } else { "the call's input" }.into(),
-            Field::Editor => if zh { "规则表编辑框" } else { "the table editor" }.into(),
+            Field::Tool => if zh {
+                "调用的工具"
+            } else {
+                "the call's tool"
+            }
+            .into(),
+            Field::Input => if zh {
+                "调用的输入"
+            } else {
+                "the call's input"
+            }
+            .into(),
+            Field::Editor => if zh {
+                "规则表编辑框"
+            } else {
+                "the table editor"
+            }
+            .into(),
             Field::Import => if zh { "导入框" } else { "the import panel" }.into(),
-            Field::Custom => if zh { "应用的规则表" } else { "the applied table" }.into(),
+            Field::Custom => if zh {
+                "应用的规则表"
+            } else {
+                "the applied table"
+            }
+            .into(),
             // The key (`command`, `trace`) is the store's, not a word for the learner.
-            Field::Scene(_) => if zh { "这个场景的输入框" } else { "this scene's field" }.into(),
+            Field::Scene(_) => if zh {
+                "这个场景的输入框"
+            } else {
+                "this scene's field"
+            }
+            .into(),
         }
     }
 
@@ -87,7 +112,8 @@ impl Lang {
             }
             Note::StorageRefused => {
                 if zh {
-                    "浏览器不让保存(存储已满或被禁用):页面开着时内容都在,重新加载后不会保留。".into()
+                    "浏览器不让保存(存储已满或被禁用):页面开着时内容都在,重新加载后不会保留。"
+                        .into()
                 } else {
                     "The browser refused to save (storage full or disabled): everything stays while the page is open, not across a reload.".into()
                 }
@@ -115,13 +141,21 @@ mod tests {
         for n in &notes {
             let zh = Lang::Zh.state_note(n);
             let en = Lang::En.state_note(n);
-            assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{zh}");
-            assert!(!en.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{en}");
+            assert!(
+                zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "{zh}"
+            );
+            assert!(
+                !en.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "{en}"
+            );
         }
         assert_eq!(
             Lang::En.state_note(&Note::HashTooLong(1_900_000)),
             "The state in this link is too long (1.8 MB, limit 64.0 KB) and was not read: starting afresh."
         );
-        assert!(Lang::Zh.state_note(&Note::NotKept(Field::Import, 3 << 20)).contains("3.0 MB"));
+        assert!(Lang::Zh
+            .state_note(&Note::NotKept(Field::Import, 3 << 20))
+            .contains("3.0 MB"));
     }
 }

@@ -52,7 +52,9 @@ fn seeds() -> Vec<String> {
     w.act(Msg::Reverse);
     w.act(Msg::EditTool("<img src=x onerror=alert(1)>".into()));
     w.act(Msg::EditInput("\u{202e}abc\n👩\u{200d}💻".into()));
-    w.act(Msg::ImportText("</textarea><script>alert(1)</script>".into()));
+    w.act(Msg::ImportText(
+        "</textarea><script>alert(1)</script>".into(),
+    ));
     w.act(Msg::Import);
     w.act(Msg::Editor(true));
     w.act(Msg::EditTable("[{\"tool\": \"bash\", ".into()));
@@ -112,7 +114,16 @@ fn mutate(rng: &mut Rng, seeds: &[String]) -> String {
             }
             5 => {
                 let i = rng.below(b.len() + 1);
-                let s = ["\n", " ", "end\n", "%", "&", "=", "a3.", "permlab-state 1 a3\n"][rng.below(8)];
+                let s = [
+                    "\n",
+                    " ",
+                    "end\n",
+                    "%",
+                    "&",
+                    "=",
+                    "a3.",
+                    "permlab-state 1 a3\n",
+                ][rng.below(8)];
                 b.splice(i..i, s.bytes());
             }
             6 if !b.is_empty() => {
@@ -176,9 +187,19 @@ fn state_readers_never_panic_and_stay_within_their_time() {
 /// are refused at once, not read.
 #[test]
 fn huge_links_and_items_are_refused_in_bounded_time() {
-    let keys: Vec<String> = (0..40_000).map(|i| format!("\"k{i}\": \"allow\"")).collect();
+    let keys: Vec<String> = (0..40_000)
+        .map(|i| format!("\"k{i}\": \"allow\""))
+        .collect();
     let text = format!("{{\"permission\": {{\"bash\": {{{}}}}}}}", keys.join(", "));
-    let link = hash::write("#top", "a3", &[("p", "import".into()), ("f", "opencode".into()), ("m", text)]);
+    let link = hash::write(
+        "#top",
+        "a3",
+        &[
+            ("p", "import".into()),
+            ("f", "opencode".into()),
+            ("m", text),
+        ],
+    );
     assert!(link.len() > 1_000_000, "{}", link.len());
     let t0 = Instant::now();
     let w = Widget::with_stored(config("a3"), &link, None);
@@ -193,6 +214,9 @@ fn huge_links_and_items_are_refused_in_bounded_time() {
     );
     let t0 = Instant::now();
     let w = Widget::with_stored(config("a3"), "", Some(&item));
-    assert!(matches!(w.state_notes[..], [store::Note::Ignored(store::Problem::TooLong(_))]));
+    assert!(matches!(
+        w.state_notes[..],
+        [store::Note::Ignored(store::Problem::TooLong(_))]
+    ));
     assert!(t0.elapsed() < Duration::from_secs(2));
 }

@@ -221,6 +221,9 @@ test('a placeholder id with ", &, #, <, a space and non-ASCII keeps its state', 
   await expect(rows(page).first()).toHaveAttribute('data-rule-id', '10');
   const keys = await page.evaluate(() => Object.keys(sessionStorage));
   expect(keys).toEqual(['permlab:%2Flesson.html:a%22b%26c%23d%3Ce%20f%E6%97%A5']);
+  // Its element ids are one token each (aria-labelledby names them).
+  const labelled = await page.locator('[aria-labelledby]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-labelledby')));
+  for (const ref of labelled) expect(await page.evaluate((r) => r.split(' ').every((i) => document.getElementById(i)), ref)).toBe(true);
   expect(problems).toEqual([]);
 });
 

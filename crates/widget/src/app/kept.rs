@@ -212,7 +212,10 @@ mod tests {
         w.act(Msg::EditTool("<img src=x onerror=alert(1)>".into()));
         w.act(Msg::EditInput("a\u{200b}b".into()));
         w.act(Msg::Source(Source::Builtin(Preset::Git)));
-        assert_eq!(w.tool_text, "bash", "the git preset starts with its own call");
+        assert_eq!(
+            w.tool_text, "bash",
+            "the git preset starts with its own call"
+        );
         w.act(Msg::Source(Source::Builtin(Preset::Miniagent)));
         assert_eq!(w.tool_text, "<img src=x onerror=alert(1)>");
         assert_eq!(w.input_text, "a\u{200b}b");
@@ -255,14 +258,20 @@ mod tests {
             let w = Widget::with_stored(config("a3"), "", Some(stored));
             assert_eq!(w.state_notes.len(), 1, "{stored:?}");
             assert!(matches!(w.state_notes[0], Note::Ignored(_)));
-            assert_eq!(w.table().len(), 10, "the lesson's table, not a blank widget");
+            assert_eq!(
+                w.table().len(),
+                10,
+                "the lesson's table, not a blank widget"
+            );
         }
     }
 
     #[test]
     fn a_large_table_and_its_order_are_kept() {
         let rules: Vec<String> = (0..10_000)
-            .map(|i| format!("{{\"tool\": \"bash\", \"pattern\": \"c{i} *\", \"action\": \"deny\"}}"))
+            .map(|i| {
+                format!("{{\"tool\": \"bash\", \"pattern\": \"c{i} *\", \"action\": \"deny\"}}")
+            })
             .collect();
         let text = format!("[{}]", rules.join(", "));
         let mut w = Widget::with_stored(config("a3"), "", None);

@@ -54,8 +54,11 @@ impl SceneStore {
     fn put(&self, name: &str, text: &str) {
         let over = text.len() > store::FIELD_LIMIT;
         let field = Field::Scene(name.to_string());
-        let mut entries: Vec<(String, String)> =
-            self.entries().into_iter().filter(|(k, _)| k != name).collect();
+        let mut entries: Vec<(String, String)> = self
+            .entries()
+            .into_iter()
+            .filter(|(k, _)| k != name)
+            .collect();
         if !over {
             entries.push((name.to_string(), text.to_string()));
         }

@@ -38,16 +38,16 @@ mod call;
 mod guess;
 mod import;
 mod panels;
+mod state_note;
 mod stepper;
 mod table;
-mod state_note;
 use self::call::*;
 use self::guess::*;
 use self::import::*;
 use self::panels::*;
+use self::state_note::*;
 use self::stepper::*;
 use self::table::*;
-use self::state_note::*;
 
 /// Rows added to the DOM per frame: a 10 000-row table appears in slices and the page keeps
 /// answering.
