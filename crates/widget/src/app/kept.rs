@@ -76,7 +76,9 @@ impl Widget {
         let codex = Format::from_slug(&self.import_format)
             .unwrap_or_else(|| detect(&self.import_text))
             == Format::Codex;
-        if snap.import_error && self.import_error.is_none() && !(codex && !import::RULES_FILES) {
+        // A `.rules` file is read again only where the page has the Starlark interpreter.
+        let readable_here = !codex || import::RULES_FILES;
+        if snap.import_error && self.import_error.is_none() && readable_here {
             self.import_error = import_config(&self.import_format, &self.import_text).err();
         }
     }
