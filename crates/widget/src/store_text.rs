@@ -4,12 +4,23 @@
 use crate::i18n::Lang;
 use crate::store::{Field, Note, Problem, FIELD_LIMIT, HASH_LIMIT};
 
-/// `n` bytes as KB or MB, one decimal.
+/// `n` bytes as KB or MB, two decimals, rounded up: a text just over a limit never reads as
+/// the limit itself ("2.01 MB, over 2 MB").
 fn size(n: usize) -> String {
-    if n >= 1024 * 1024 {
-        format!("{:.1} MB", n as f64 / (1024.0 * 1024.0))
+    let (unit, name) = if n >= 1024 * 1024 {
+        (1024.0 * 1024.0, "MB")
     } else {
-        format!("{:.1} KB", n as f64 / 1024.0)
+        (1024.0, "KB")
+    };
+    format!("{:.2} {name}", (n as f64 / unit * 100.0).ceil() / 100.0)
+}
+
+/// A limit in whole MB or KB.
+fn limit(n: usize) -> String {
+    if n >= 1024 * 1024 {
+        format!("{} MB", n / (1024 * 1024))
+    } else {
+        format!("{} KB", n / 1024)
     }
 }
 
@@ -83,13 +94,13 @@ impl Lang {
                     format!(
                         "这个链接里的状态太长({},上限 {}),没有读取:从头开始。",
                         size(*b),
-                        size(HASH_LIMIT)
+                        limit(HASH_LIMIT)
                     )
                 } else {
                     format!(
                         "The state in this link is too long ({}, limit {}) and was not read: starting afresh.",
                         size(*b),
-                        size(HASH_LIMIT)
+                        limit(HASH_LIMIT)
                     )
                 }
             }
@@ -99,14 +110,14 @@ impl Lang {
                         "{}的内容有 {},超过 {}:页面开着时都在,但重新加载后不会保留。",
                         self.field(f),
                         size(*b),
-                        size(FIELD_LIMIT)
+                        limit(FIELD_LIMIT)
                     )
                 } else {
                     format!(
                         "The text in {} is {}, over {}: it stays while the page is open but is not kept across a reload.",
                         self.field(f),
                         size(*b),
-                        size(FIELD_LIMIT)
+                        limit(FIELD_LIMIT)
                     )
                 }
             }
@@ -152,10 +163,13 @@ mod tests {
         }
         assert_eq!(
             Lang::En.state_note(&Note::HashTooLong(1_900_000)),
-            "The state in this link is too long (1.8 MB, limit 64.0 KB) and was not read: starting afresh."
+            "The state in this link is too long (1.82 MB, limit 64 KB) and was not read: starting afresh."
         );
         assert!(Lang::Zh
             .state_note(&Note::NotKept(Field::Import, 3 << 20))
-            .contains("3.0 MB"));
+            .contains("3.00 MB"));
+        assert!(Lang::En
+            .state_note(&Note::NotKept(Field::Import, FIELD_LIMIT + 10))
+            .contains("is 2.01 MB, over 2 MB"));
     }
 }

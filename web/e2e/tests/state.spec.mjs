@@ -84,6 +84,7 @@ for (const lang of ['zh', 'en']) {
       }
     }
     await expect(page.locator('.pl-widget')).toHaveAttribute('lang', lang === 'zh' ? 'zh-CN' : 'en');
+    await page.locator('.pl-widget').evaluate((w) => w.scrollIntoView({ block: 'start' }));
     await page.screenshot({ path: screenshotPath(`state-hostile-${lang}`), fullPage: false });
     // Nothing in the URL but the page: the state is in sessionStorage, one item for this widget.
     expect(new URL(page.url()).hash).toBe('');
@@ -201,6 +202,8 @@ for (const lang of ['zh', 'en']) {
       await expect(page.locator('.pl-state-note')).toContainText(note);
       await expect(page.locator('.pl-preset[data-preset="miniagent"]')).toHaveAttribute('aria-pressed', 'true');
     }
+    await page.locator('.pl-widget').scrollIntoViewIfNeeded();
+    await page.locator('.pl-widget').evaluate((w) => w.scrollIntoView({ block: 'start' }));
     await page.screenshot({ path: screenshotPath(`state-corrupt-${lang}`), fullPage: false });
     // The next change stores a good item again; the note goes with the next load.
     await page.locator('.pl-reverse').click();
@@ -308,8 +311,10 @@ test('a 1 MB paste and a 10 000-rule table come back exactly; past 2 MB the widg
   // kept across a reload.
   const huge = 'x'.repeat(2 * 1024 * 1024 + 10);
   await paste('.pl-import-text', huge);
-  await expect(page.locator('.pl-state-note')).toContainText('超过 2.0 MB');
+  await expect(page.locator('.pl-state-note')).toContainText('2.01 MB,超过 2 MB');
   expect(await page.locator('.pl-import-text').evaluate((t) => t.value.length)).toBe(huge.length);
+  await page.locator('.pl-widget').evaluate((w) => w.scrollIntoView({ block: 'start' }));
+  await page.screenshot({ path: screenshotPath('state-over-limit'), fullPage: false });
   await page.reload();
   await expect(page.locator('.pl-preset[data-preset="custom"]')).toHaveAttribute('aria-pressed', 'true');
   expect(await page.locator('.pl-import-text').evaluate((t) => t.value)).toBe('');
