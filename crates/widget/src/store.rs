@@ -103,7 +103,7 @@ pub enum Note {
 /// ```
 /// use permlab_widget::store::{encode, decode};
 /// let text = encode("a3", &[("t", "bash".into()), ("i", "echo '</textarea>'\n".into())]);
-/// assert_eq!(text, "permlab-state 1 a3\nt 4\nbash\ni 20\necho '</textarea>'\n\nend\n");
+/// assert_eq!(text, "permlab-state 1 a3\nt 4\nbash\ni 19\necho '</textarea>'\n\nend\n");
 /// assert_eq!(decode(&text, "a3").unwrap()[1].1, "echo '</textarea>'\n");
 /// ```
 pub fn encode<K: AsRef<str>>(ns: &str, entries: &[(K, String)]) -> String {
