@@ -241,12 +241,26 @@ pub struct Widget {
     pub focus: Option<String>,
     /// A reorder's verdicts were measured (`pl-reorder`); the page measures the next frame.
     pub reorder_marked: bool,
+    /// What the learner should know about the state restored at the start (an ignored stored
+    /// item, a link too long to read): see [`crate::store`].
+    pub state_notes: Vec<crate::store::Note>,
+    /// The state came from an old-format URL hash (the first write removes those entries).
+    pub from_hash: bool,
+    /// The call fields as typed in presets the learner left: (slug, tool, input).
+    pub drafts: Vec<(String, String, String)>,
 }
 
 impl Widget {
     /// A widget as `config` and the URL hash `hash` say.
     pub fn new(config: Config, hash: &str) -> Widget {
-        let snap = Snapshot::from_entries(&crate::hash::read(hash, &config.ns));
+        Widget::with_stored(config, hash, None)
+    }
+
+    /// A widget as `config` says, where the learner was: the widget's stored item `stored`
+    /// (see [`crate::store`]) when it is usable, else an old-format link's hash.
+    pub fn with_stored(config: Config, hash: &str, stored: Option<&str>) -> Widget {
+        let start = crate::store::start(&config.ns, hash, stored);
+        let snap = start.snap;
         // A Codex `.rules` config in the lesson is read by the worker (the page has no Starlark);
         // the built-in rule sets show meanwhile.
         let worker_lesson = config
@@ -316,6 +330,9 @@ impl Widget {
             load_rev: 0,
             focus: None,
             reorder_marked: false,
+            state_notes: start.notes,
+            from_hash: start.from_hash,
+            drafts: snap.drafts.clone(),
         };
         // Where the hash says, else the lesson's first preset, else the host's table, else
         // the seed's miniagent table; anything that no longer loads falls back in that order.
@@ -363,9 +380,10 @@ impl Widget {
         v
     }
 
-    /// An element id unique on the page: the widget's namespace (its placeholder's id) first.
+    /// An element id unique on the page: the widget's namespace (its placeholder's id) first,
+    /// percent-encoded (an id with a space would be two ids in `aria-labelledby`).
     pub fn id(&self, name: &str) -> String {
-        format!("{}-{name}", self.config.ns)
+        format!("{}-{name}", crate::hash::encode(&self.config.ns))
     }
 
     /// Puts back where the learner was (order, call, guesses, reveals, step) on this table.
@@ -387,6 +405,7 @@ impl Widget {
         self.sync_fields();
         let total = self.total_steps();
         self.lab.set_step(snap.step, total);
+        self.restore_texts(snap);
     }
 
     /// Whether the lesson is for exploring: every verdict shows at once, nothing to guess.
@@ -598,17 +617,27 @@ impl Widget {
         }
     }
 
-    /// The URL-hash snapshot of this state.
+    /// What is kept of this state (see [`crate::store`]): every text as typed, up to
+    /// [`crate::store::FIELD_LIMIT`] each.
     pub fn snapshot(&self) -> Snapshot {
         let l = &self.lab;
+        let fits = |t: &String| t.len() <= crate::store::FIELD_LIMIT;
+        let (tool_text, input_text, editor) = self.kept_texts();
         Snapshot {
             preset: Some(self.slug_of(self.source)),
             custom: (self.source == Source::Builtin(Preset::Custom))
                 .then(|| self.custom.clone())
-                .filter(|c| c.len() <= 8_000),
-            import: (self.source == Source::Import && self.import_text.len() <= 8_000)
-                .then(|| (self.import_format.clone(), self.import_text.clone())),
-            order: (l.is_reordered() && l.table().len() <= 500).then(|| l.order()),
+                .filter(fits),
+            import: (fits(&self.import_text)
+                && (self.source == Source::Import || !self.import_text.is_empty()))
+            .then(|| (self.import_format.clone(), self.import_text.clone())),
+            tool_text,
+            input_text,
+            editor,
+            editor_error: self.editor_error.is_some(),
+            import_error: self.import_error.is_some(),
+            drafts: self.drafts.clone(),
+            order: (l.is_reordered() && l.table().len() <= 200_000).then(|| l.order()),
             call: (self.calls.first() != Some(l.call())).then(|| l.call().clone()),
             guesses: l.guesses().map(|(e, g, _)| (e, g)).collect(),
             revealed: l.guesses().filter(|g| g.2).map(|g| g.0).collect(),
@@ -831,6 +860,7 @@ impl Widget {
             .first()
             .cloned()
             .unwrap_or_else(|| Call::new("bash", "ls"));
+        self.keep_draft(source);
         self.lift = None;
         self.drag = None;
         self.prev_matrix = None;
@@ -847,6 +877,7 @@ impl Widget {
         self.load_rev += 1;
         self.recompute();
         self.sync_fields();
+        self.take_draft();
     }
 
     fn set_call(&mut self, c: Call) {
@@ -997,6 +1028,8 @@ impl Widget {
         true
     }
 }
+
+mod kept;
 
 #[derive(Clone, Copy)]
 enum Op {

@@ -35,6 +35,8 @@ pub mod protocol;
 pub mod scenes;
 pub mod state;
 pub mod tasks;
+pub mod store;
+mod store_text;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 mod web;

@@ -1,9 +1,15 @@
-//! What of the widget's state goes into the URL hash, and back.
+//! What of the widget's state is kept (in `sessionStorage`, see [`crate::store`]; links made by
+//! older versions carry the same entries in the URL hash, see [`crate::hash`]), and back.
 //!
-//! Short keys under the widget's namespace (see [`crate::hash`]): `p` preset, `o` order (rule ids
-//! joined by `.`, only when reordered), `t`/`i` the call's tool and input, `g` guesses
+//! Short keys: `p` preset, `o` order (rule ids joined by `.`, only when reordered), `t`/`i` the
+//! call's tool and input (the last call the engines could take), `g` guesses
 //! (`opencode:deny,claude-code:skip`), `r` revealed engines, `v` stepper open, `s` step, `x` Codex
-//! shown, `j` a custom table (JSON), `f`/`m` the import panel's format and text. Anything unreadable is ignored, never half-applied.
+//! shown, `j` a custom table (JSON), `f`/`m` the import panel's format and text. The texts as
+//! typed, valid or not: `tt`/`ti` the call fields, `e` the table editor, `ee`/`ie` an error was
+//! shown for the editor's / the import panel's text (it is read again on restore, so the message
+//! comes back with the text), `dt.<preset>`/`di.<preset>` the call fields of a preset the learner
+//! left (so switching back finds them as typed). Anything unreadable is ignored, never
+//! half-applied.
 
 use permlab_core::{Call, Decision, EngineId, RuleId};
 
@@ -32,6 +38,18 @@ pub struct Snapshot {
     pub codex: bool,
     /// The import panel's format and text, for the imported source.
     pub import: Option<(String, String)>,
+    /// The tool field as typed (it may be what no engine takes).
+    pub tool_text: Option<String>,
+    /// The input field as typed.
+    pub input_text: Option<String>,
+    /// The table editor's text as typed.
+    pub editor: Option<String>,
+    /// The editor's text was refused with a message.
+    pub editor_error: bool,
+    /// The import panel's text was refused with a message.
+    pub import_error: bool,
+    /// The call fields as typed in presets the learner left: (preset slug, tool, input).
+    pub drafts: Vec<(String, String, String)>,
 }
 
 fn guess_str(g: Guess) -> &'static str {
@@ -96,6 +114,35 @@ impl Snapshot {
         out
     }
 
+    /// Every entry this snapshot keeps: [`Snapshot::to_entries`] and the texts as typed (for
+    /// [`crate::store::encode`]; the keys of the drafts are made here, hence `String`).
+    pub fn to_stored(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = self
+            .to_entries()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        let mut put = |k: &str, v: &Option<String>| {
+            if let Some(v) = v {
+                out.push((k.to_string(), v.clone()));
+            }
+        };
+        put("tt", &self.tool_text);
+        put("ti", &self.input_text);
+        put("e", &self.editor);
+        if self.editor_error {
+            out.push(("ee".into(), "1".into()));
+        }
+        if self.import_error {
+            out.push(("ie".into(), "1".into()));
+        }
+        for (p, t, i) in &self.drafts {
+            out.push((format!("dt.{p}"), t.clone()));
+            out.push((format!("di.{p}"), i.clone()));
+        }
+        out
+    }
+
     /// Reads entries from [`crate::hash::read`]; unreadable parts are dropped.
     pub fn from_entries(entries: &[(String, String)]) -> Snapshot {
         let mut s = Snapshot::default();
@@ -128,6 +175,19 @@ impl Snapshot {
         if let (Some(f), Some(m)) = (get("f"), get("m")) {
             s.import = Some((f.clone(), m.clone()));
         }
+        s.tool_text = get("tt").cloned();
+        s.input_text = get("ti").cloned();
+        s.editor = get("e").cloned();
+        s.editor_error = get("ee").is_some_and(|v| v == "1");
+        s.import_error = get("ie").is_some_and(|v| v == "1");
+        for (k, t) in entries {
+            let Some(p) = k.strip_prefix("dt.") else {
+                continue;
+            };
+            if let Some(i) = get(&format!("di.{p}")) {
+                s.drafts.push((p.to_string(), t.clone(), i.clone()));
+            }
+        }
         s
     }
 }
@@ -153,10 +213,29 @@ mod tests {
             step: 3,
             codex: true,
             import: Some(("claude-code".into(), "{\"permissions\": {}}".into())),
+            ..Snapshot::default()
         };
         let h = hash::write("#top", "a3", &s.to_entries());
         assert!(h.starts_with("top&"));
         assert_eq!(Snapshot::from_entries(&hash::read(&h, "a3")), s);
+    }
+
+    #[test]
+    fn typed_texts_round_trip_through_the_store() {
+        let s = Snapshot {
+            preset: Some("l-a\"b&c".into()),
+            tool_text: Some("<img src=x onerror=alert(1)>".into()),
+            input_text: Some("\u{202e}abc\n".into()),
+            editor: Some("[{\"tool\": ".into()),
+            editor_error: true,
+            import_error: true,
+            import: Some(("auto".into(), "</textarea><script>alert(1)</script>".into())),
+            drafts: vec![("git".into(), "bad tool".into(), "a\u{200b}b".into())],
+            ..Snapshot::default()
+        };
+        let text = crate::store::encode("a3", &s.to_stored());
+        let back = crate::store::decode(&text, "a3").expect("reads");
+        assert_eq!(Snapshot::from_entries(&back), s);
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The few browser calls the widget makes (hash, performance marks, clipboard, fetch, layout),
+//! The few browser calls the widget makes (hash, session storage, performance marks, clipboard, fetch, layout),
 //! each failing quietly: a missing API degrades one feature, never the page.
 
 // The table page (src/ui.rs) is wasm-only: natively these are unused.
@@ -14,30 +14,6 @@ pub fn location_hash() -> String {
     web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default()
-}
-
-/// Replaces this widget's entries in the hash without a history entry.
-pub fn write_hash(ns: &str, entries: &[(&str, String)]) {
-    let Some(w) = web_sys::window() else { return };
-    let old = location_hash();
-    let new = crate::hash::write(&old, ns, entries);
-    if new == old.trim_start_matches('#') {
-        return;
-    }
-    let url = if new.is_empty() {
-        // Drop the `#` altogether: path and query stay.
-        let l = w.location();
-        format!(
-            "{}{}",
-            l.pathname().unwrap_or_default(),
-            l.search().unwrap_or_default()
-        )
-    } else {
-        format!("#{new}")
-    };
-    if let Ok(h) = w.history() {
-        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
-    }
 }
 
 fn performance() -> Option<web_sys::Performance> {
@@ -174,4 +150,48 @@ pub fn run_worker(
     on_msg.forget();
     on_err.forget();
     Ok(worker)
+}
+
+/// The page's path (`location.pathname`): with the widget's id, the key of its stored state.
+pub fn page_path() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().pathname().ok())
+        .unwrap_or_default()
+}
+
+/// `sessionStorage`, when the page may use it (a sandboxed frame or a disabled storage throws).
+fn session() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok()?
+}
+
+/// The stored item `key`, if any.
+pub fn session_get(key: &str) -> Option<String> {
+    session()?.get_item(key).ok()?
+}
+
+/// Stores `value` under `key`; `false` when the browser refuses (quota, no storage).
+pub fn session_set(key: &str, value: &str) -> bool {
+    session().is_some_and(|s| s.set_item(key, value).is_ok())
+}
+
+/// Removes this widget's old-format entries from the URL hash, without a history entry and
+/// keeping the host's own fragment as it was (see [`crate::store::strip_hash`]).
+pub fn strip_hash(ns: &str) {
+    let Some(w) = web_sys::window() else { return };
+    let Some(new) = crate::store::strip_hash(&location_hash(), ns) else {
+        return;
+    };
+    let url = if new.is_empty() {
+        let l = w.location();
+        format!(
+            "{}{}",
+            l.pathname().unwrap_or_default(),
+            l.search().unwrap_or_default()
+        )
+    } else {
+        format!("#{new}")
+    };
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
 }

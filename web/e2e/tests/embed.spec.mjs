@@ -63,9 +63,10 @@ test('demo zh: two widgets mount from one script tag, keep independent state, bo
   await naive.locator('tbody.pl-rules tr[data-rule-id="8"] .pl-down').click();
   expect(await order(naive)).toEqual([1, 2, 3, 4, 5, 6, 7, 9, 8, 10]);
   expect(await order(core)).toEqual([2, 1]);
-  // Each in its own hash namespace.
-  await expect(page).toHaveURL(/naive\.o=/);
-  await expect(page).toHaveURL(/core\.o=/);
+  // Each in its own sessionStorage item (the URL stays the host's).
+  await expect.poll(() => page.evaluate(() => Object.keys(sessionStorage).sort()))
+    .toEqual(['permlab:%2Fdemo%2Fzh.html:core', 'permlab:%2Fdemo%2Fzh.html:naive']);
+  expect(new URL(page.url()).hash).toBe('');
   await page.reload();
   await mounted(naive, 10);
   await mounted(core, 2);
@@ -392,7 +393,7 @@ test('mount() and unmount() from page JS: independent widget, original content r
   await byhand.locator('.pl-reverse').click();
   expect(await order(byhand)).toEqual([2, 1]);
   expect(await order(page.locator('#naive'))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-  await expect(page).toHaveURL(/byhand\.o=/);
+  await expect.poll(() => page.evaluate(() => Object.keys(sessionStorage))).toContain('permlab:%2Fdemo%2Fen.html:byhand');
   const after = await page.evaluate(async () => {
     const permlab = await import('../permlab.js');
     const el = document.querySelector('#byhand');

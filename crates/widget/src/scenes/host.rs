@@ -64,14 +64,29 @@ pub fn mount<V: IntoView + 'static>(
         Some(frag)
     });
     let slug = slug.to_string();
+    // The scene's fields are kept under the placeholder's id (see `super::keep`).
+    let ns = Some(host.id())
+        .filter(|id| !id.is_empty())
+        .unwrap_or_else(|| format!("scene-{slug}"));
     // The scene's frame: `<section class="pl-widget pl-scene" lang data-scene>`, the scene in
     // `.pl-scene-body`, the live region after it (the scene's texts reach it through `Live`).
     let handle = leptos::mount::mount_to(host.clone(), move || {
         let live = RwSignal::new(String::new());
         provide_context(Live(live));
+        let notes = RwSignal::new(Vec::new());
+        provide_context(super::keep::SceneStore {
+            key: crate::store::scene_key(&crate::web::page_path(), &ns),
+            ns,
+            notes,
+        });
         let body = scene();
         view! {
             <section class="pl-widget pl-scene" lang=lang.tag() data-scene=slug>
+                <Show when=move || notes.with(|n: &Vec<crate::store::Note>| !n.is_empty())>
+                    <div class="pl-state-notes" role="status">
+                        {move || notes.get().iter().map(|n| view! { <p class="pl-state-note">{lang.state_note(n)}</p> }).collect_view()}
+                    </div>
+                </Show>
                 <div class="pl-scene-body">{body}</div>
                 <p class="pl-sr pl-scene-live" role="status" aria-live="polite">{move || live.get()}</p>
             </section>

@@ -373,6 +373,7 @@ pub fn MergeScene(
     let lang = init.lang;
     let t = move |k: T| k.get(lang);
     let model = RwSignal::new(init);
+    super::keep::text(model, "arg", |m| m.arg.clone(), Merge::set_arg);
     // Bumped when a walkthrough (not typing) sets the path: only then is the field written.
     let arg_set = RwSignal::new(0u32);
     let traced = Memo::new(move |_| model.with(Merge::trace));

@@ -37,6 +37,7 @@ macro_rules! texts {
 pub mod claude_flow;
 mod claude_flow_text;
 pub mod host;
+pub mod keep;
 mod lifecycle_text;
 pub mod merge;
 mod merge_text;

@@ -271,6 +271,12 @@ pub fn LifecycleScene(
     let lang = init.lang;
     let t = move |k: T| k.get(lang);
     let model = RwSignal::new(init);
+    super::keep::text(
+        model,
+        "command",
+        |m| m.command.clone(),
+        OpencodeLifecycle::set_command,
+    );
     // Bumped when the seed button (not typing) sets the command.
     let command_set = RwSignal::new(0u32);
     let life = Memo::new(move |_| model.with(OpencodeLifecycle::lifecycle));

@@ -165,6 +165,8 @@ pub fn ReplayScene(
     let lang = init.lang;
     let t = move |k: T| k.get(lang);
     let model = RwSignal::new(init);
+    super::keep::text(model, "trace", |m| m.trace_text.clone(), Replay::set_trace);
+    super::keep::text(model, "rules", |m| m.rules_text.clone(), Replay::set_rules);
     // Bumped when a button (not typing) sets a text: only then is the textarea written.
     let trace_set = RwSignal::new(0u32);
     let rules_set = RwSignal::new(0u32);

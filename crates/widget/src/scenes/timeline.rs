@@ -189,6 +189,12 @@ pub fn TimelineScene(
     let lang = init.lang;
     let t = move |k: T| k.get(lang);
     let model = RwSignal::new(init);
+    super::keep::text(
+        model,
+        "command",
+        |m| m.command.clone(),
+        Timeline::set_command,
+    );
     let stage = Memo::new(move |_| model.with(|m| m.stage));
     let now = Memo::new(move |_| model.with(Timeline::now));
     let command = Memo::new(move |_| model.with(|m| m.command.clone()));

@@ -38,6 +38,7 @@ mod call;
 mod guess;
 mod import;
 mod panels;
+mod state_note;
 mod stepper;
 mod table;
 // New regions of issue 12 (tasks, marker legend, "more" menu, focus helpers).
@@ -52,6 +53,7 @@ use self::import::*;
 use self::legend::*;
 use self::more::*;
 use self::panels::*;
+use self::state_note::*;
 use self::stepper::*;
 use self::table::*;
 use self::tasks::*;
@@ -436,9 +438,10 @@ pub fn App(widget: Widget) -> impl IntoView {
     };
     sync_rows(ctx);
 
-    // The URL hash follows the state (replaceState: no history entry per click).
-    let entries = Memo::new(move |_| ctx.w.with(|w| w.snapshot().to_entries()));
-    Effect::new(move |_| entries.with(|e| web::write_hash(&ns, e)));
+    // The state is kept in sessionStorage once the learner changes something (see
+    // `crate::store`); the URL is the host's.
+    let refused = RwSignal::new(false);
+    keep_state(ctx, ns, refused);
 
     // A big table is rendered CHUNK rows per frame, so the page keeps answering.
     let n_rows = Memo::new(move |_| ctx.w.with(|w| w.table().len()));
@@ -484,6 +487,7 @@ pub fn App(widget: Widget) -> impl IntoView {
     view! {
         <section class="pl-widget" lang=lang.tag() node_ref=ctx.root on:keydown=on_key on:touchmove=on_touchmove>
             <Head ctx/>
+            <StateNotes ctx refused/>
             <fieldset class="pl-call pl-controls">
                 <legend>{lang.s(S::Call)}</legend>
                 <CallFields ctx/>
@@ -568,7 +572,8 @@ pub fn mount(host: web_sys::HtmlElement, config: crate::app::Config) -> Mounted 
     while let Some(child) = host.first_child() {
         let _ = original.append_child(&child);
     }
-    let widget = Widget::new(config, &web::location_hash());
+    let stored = web::session_get(&crate::store::key(&web::page_path(), &config.ns));
+    let widget = Widget::with_stored(config, &web::location_hash(), stored.as_deref());
     let view = leptos::mount::mount_to(host.clone(), move || view! { <App widget/> });
     Mounted {
         host,

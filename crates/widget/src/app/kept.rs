@@ -1,0 +1,289 @@
+//! The texts a learner typed, kept as typed (issue 17): what of them goes into the stored
+//! state, how they come back on a reload, and the call fields of a preset the learner left
+//! (so switching presets and back finds them as they were, valid or not).
+
+use permlab_core::import::{self, Format};
+
+use super::{detect, import_config, Source, Widget};
+use crate::persist::Snapshot;
+use crate::presets;
+use crate::store::{self, Field, Note};
+
+impl Widget {
+    /// The call fields and the editor's text, each only when it fits [`store::FIELD_LIMIT`].
+    /// The editor's text is not stored twice when it is the applied custom table (a 10 000-rule
+    /// table is 600 KB): [`Widget::restore_texts`] puts the custom table back into the editor.
+    pub(super) fn kept_texts(&self) -> (Option<String>, Option<String>, Option<String>) {
+        let fits = |t: &String| (t.len() <= store::FIELD_LIMIT).then(|| t.clone());
+        let applied = self.source == Source::Builtin(presets::Preset::Custom)
+            && self.editor_text == self.custom;
+        (
+            fits(&self.tool_text),
+            fits(&self.input_text),
+            fits(&self.editor_text).filter(|t| !t.is_empty() && !applied),
+        )
+    }
+
+    /// The texts that are kept while the page is open but not across a reload: each longer
+    /// than [`store::FIELD_LIMIT`] (the widget says so next to its state notes).
+    pub fn unkept(&self) -> Vec<Note> {
+        let custom = if self.source == Source::Builtin(presets::Preset::Custom) {
+            self.custom.as_str()
+        } else {
+            ""
+        };
+        let mut notes = store::too_long(&[
+            (Field::Tool, &self.tool_text),
+            (Field::Input, &self.input_text),
+            (Field::Editor, &self.editor_text),
+            (Field::Import, &self.import_text),
+        ]);
+        // The applied table is the editor's text most of the time: one note for one text.
+        if custom != self.editor_text {
+            notes.extend(store::too_long(&[(Field::Custom, custom)]));
+        }
+        notes
+    }
+
+    /// Puts the typed texts back (after the state they belong to is restored): the call
+    /// fields (the engines keep reading the last call they could take), the editor, and the
+    /// messages an editor or import text had, read again from the same text.
+    pub(super) fn restore_texts(&mut self, snap: &Snapshot) {
+        if snap.tool_text.is_some() || snap.input_text.is_some() {
+            if let Some(t) = &snap.tool_text {
+                self.tool_text = t.clone();
+            }
+            if let Some(i) = &snap.input_text {
+                self.input_text = i.clone();
+            }
+            self.call_rev += 1;
+            self.apply_fields();
+        }
+        if let Some(e) = &snap.editor {
+            self.editor_text = e.clone();
+            self.editor_rev += 1;
+            if snap.editor_error {
+                self.editor_error = presets::parse_custom(e).err();
+            }
+        } else if snap.custom.is_some()
+            && self.source == Source::Builtin(presets::Preset::Custom)
+            && snap.custom.as_ref() == Some(&self.custom)
+        {
+            // The editor held the applied table (stored once, as the table).
+            self.editor_text = self.custom.clone();
+            self.editor_rev += 1;
+        }
+        let codex = Format::from_slug(&self.import_format)
+            .unwrap_or_else(|| detect(&self.import_text))
+            == Format::Codex;
+        // A `.rules` file is read again only where the page has the Starlark interpreter.
+        let readable_here = !codex || import::RULES_FILES;
+        if snap.import_error && self.import_error.is_none() && readable_here {
+            self.import_error = import_config(&self.import_format, &self.import_text).err();
+        }
+    }
+
+    /// Before a new table replaces the current one: the call fields as typed, when they are
+    /// not just the preset's first call, become the draft of the preset being left.
+    pub(super) fn keep_draft(&mut self, to: Source) {
+        if self.call_rev == 0 || to == self.source {
+            // Starting up, or the same preset read again (a new table: a fresh start).
+            return;
+        }
+        let from = self.slug_of(self.source);
+        self.drafts.retain(|d| d.0 != from);
+        let first = self.calls.first();
+        let plain = first.is_some_and(|c| c.tool == self.tool_text && c.input == self.input_text);
+        if !plain {
+            self.drafts
+                .push((from, self.tool_text.clone(), self.input_text.clone()));
+        }
+    }
+
+    /// After a new table is loaded: the draft of that preset, if the learner left one, goes
+    /// back into the call fields (and becomes the call when the engines can take it).
+    pub(super) fn take_draft(&mut self) {
+        let slug = self.slug_of(self.source);
+        let Some(k) = self.drafts.iter().position(|d| d.0 == slug) else {
+            return;
+        };
+        let (_, tool, input) = self.drafts.remove(k);
+        self.tool_text = tool;
+        self.input_text = input;
+        self.call_rev += 1;
+        self.apply_fields();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Config, Msg};
+    use super::*;
+    use crate::i18n::Lang;
+    use crate::presets::Preset;
+
+    fn config(ns: &str) -> Config {
+        Config {
+            lang: Lang::Zh,
+            ns: ns.into(),
+            fixtures: "conformance/".into(),
+            selfcheck: "selfcheck-loader.js".into(),
+            lesson: None,
+        }
+    }
+
+    /// A reload: what the widget stores, read back by a new widget of the same id.
+    fn reload(w: &Widget) -> Widget {
+        let ns = &w.config.ns;
+        let text = store::encode(ns, &w.snapshot().to_stored());
+        Widget::with_stored(config(ns), "", Some(&text))
+    }
+
+    const HOSTILE: [&str; 9] = [
+        "<img src=x onerror=alert(1)>",
+        "</textarea><script>alert(1)</script>",
+        "javascript:alert(1)",
+        "&amp;&lt;",
+        "\u{202e}abc",
+        "a\u{200b}b",
+        "👩\u{200d}💻🚀",
+        "one\ntwo\n",
+        "bad tool name",
+    ];
+
+    #[test]
+    fn every_field_comes_back_as_typed_valid_or_not() {
+        for ns in ["a3", "a\"b&c#d<e f日"] {
+            for text in HOSTILE {
+                let mut w = Widget::with_stored(config(ns), "", None);
+                let call = w.lab.call().clone();
+                w.act(Msg::EditTool(text.into()));
+                w.act(Msg::EditInput(text.into()));
+                w.act(Msg::Editor(true));
+                w.act(Msg::EditTable(text.into()));
+                w.act(Msg::Apply);
+                w.act(Msg::ImportText(text.into()));
+                w.act(Msg::Import);
+                let w2 = reload(&w);
+                assert_eq!(w2.tool_text, text, "{ns:?} {text:?}");
+                assert_eq!(w2.input_text, text);
+                assert_eq!(w2.editor_text, text);
+                assert_eq!(w2.import_text, text);
+                // The messages come back with the texts.
+                assert_eq!(w2.tool_problem(), w.tool_problem());
+                assert!(w2.editor_error.is_some(), "{text:?}");
+                assert!(w2.import_error.is_some(), "{text:?}");
+                if w.tool_problem().is_some() {
+                    assert_eq!(w2.lab.call(), &call, "the engines keep the last valid call");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_failed_import_and_an_applied_table_survive_a_reload() {
+        let mut w = Widget::with_stored(config("a3"), "", None);
+        // Over the old 8 000-byte cap.
+        let big = format!(
+            "{{\"permissions\": {{\"allow\": [{}\"Bash(x)\"",
+            "\"Bash(git status)\", ".repeat(600)
+        );
+        assert!(big.len() > 8_000);
+        w.act(Msg::ImportText(big.clone()));
+        w.act(Msg::Import);
+        assert!(w.import_error.is_some());
+        let w2 = reload(&w);
+        assert_eq!(w2.import_text, big);
+        assert!(w2.import_error.is_some(), "its message too");
+        // Apply: the editor shows the applied table after a reload, and the table is applied.
+        let table = r#"[{"tool": "bash", "pattern": "ls *", "action": "allow"}]"#;
+        let mut w = w2;
+        w.act(Msg::Editor(true));
+        w.act(Msg::EditTable(table.into()));
+        w.act(Msg::Apply);
+        let w3 = reload(&w);
+        assert_eq!(w3.editor_text, table);
+        assert_eq!(w3.source, Source::Builtin(Preset::Custom));
+        assert_eq!(w3.table().len(), 1);
+        assert!(w3.editor_error.is_none());
+    }
+
+    #[test]
+    fn switching_presets_and_back_keeps_the_typed_call() {
+        let mut w = Widget::with_stored(config("a3"), "", None);
+        w.act(Msg::EditTool("<img src=x onerror=alert(1)>".into()));
+        w.act(Msg::EditInput("a\u{200b}b".into()));
+        w.act(Msg::Source(Source::Builtin(Preset::Git)));
+        assert_eq!(
+            w.tool_text, "bash",
+            "the git preset starts with its own call"
+        );
+        w.act(Msg::Source(Source::Builtin(Preset::Miniagent)));
+        assert_eq!(w.tool_text, "<img src=x onerror=alert(1)>");
+        assert_eq!(w.input_text, "a\u{200b}b");
+        assert!(w.tool_problem().is_some(), "with its message");
+        // Left again, then reloaded on the other preset: the draft is stored too.
+        w.act(Msg::Source(Source::Builtin(Preset::Aws)));
+        let mut w2 = reload(&w);
+        assert_eq!(w2.source, Source::Builtin(Preset::Aws));
+        w2.act(Msg::Source(Source::Builtin(Preset::Miniagent)));
+        assert_eq!(w2.tool_text, "<img src=x onerror=alert(1)>");
+        // A preset left untouched keeps no draft.
+        let mut w = Widget::with_stored(config("a3"), "", None);
+        w.act(Msg::Source(Source::Builtin(Preset::Git)));
+        assert!(w.drafts.is_empty());
+    }
+
+    #[test]
+    fn past_the_limit_a_text_is_kept_for_the_session_only() {
+        let mut w = Widget::with_stored(config("a3"), "", None);
+        let big = "x".repeat(store::FIELD_LIMIT + 1);
+        w.act(Msg::ImportText(big.clone()));
+        assert_eq!(w.unkept(), [Note::NotKept(Field::Import, big.len())]);
+        assert_eq!(w.import_text, big, "kept while the page is open");
+        assert_eq!(w.snapshot().import, None, "not stored");
+        let w2 = reload(&w);
+        assert_eq!(w2.import_text, "");
+        assert!(w2.state_notes.is_empty());
+    }
+
+    #[test]
+    fn corrupt_or_foreign_storage_gives_a_working_widget_and_a_note() {
+        let other = store::encode("b", &[("p", "git".to_string())]);
+        for stored in [
+            "garbage",
+            "permlab-state 1 a3\nt 9\nbash\nend\n",
+            "permlab-state 0 a3\nend\n",
+            other.as_str(),
+            "a3.p=git&a3.t=bash",
+        ] {
+            let w = Widget::with_stored(config("a3"), "", Some(stored));
+            assert_eq!(w.state_notes.len(), 1, "{stored:?}");
+            assert!(matches!(w.state_notes[0], Note::Ignored(_)));
+            assert_eq!(
+                w.table().len(),
+                10,
+                "the lesson's table, not a blank widget"
+            );
+        }
+    }
+
+    #[test]
+    fn a_large_table_and_its_order_are_kept() {
+        let rules: Vec<String> = (0..10_000)
+            .map(|i| {
+                format!("{{\"tool\": \"bash\", \"pattern\": \"c{i} *\", \"action\": \"deny\"}}")
+            })
+            .collect();
+        let text = format!("[{}]", rules.join(", "));
+        let mut w = Widget::with_stored(config("a3"), "", None);
+        w.act(Msg::Editor(true));
+        w.act(Msg::EditTable(text.clone()));
+        w.act(Msg::Apply);
+        w.act(Msg::Reverse);
+        let w2 = reload(&w);
+        assert_eq!(w2.editor_text, text);
+        assert_eq!(w2.table().len(), 10_000);
+        assert_eq!(w2.table().rules()[0].id, w.table().rules()[0].id);
+    }
+}

@@ -1,0 +1,101 @@
+//! A scene's text fields, kept as typed across a reload (issue 17), in the scene's own
+//! `sessionStorage` item ([`crate::store::scene_key`]: the page and the placeholder's id, or
+//! `scene-<slug>` without one).
+//!
+//! How a scene uses it: right after making its model signal, one call per text field,
+//!
+//! ```ignore
+//! let model = RwSignal::new(init);
+//! keep::text(model, "command", |m| m.command.clone(), Timeline::set_command);
+//! ```
+//!
+//! `name` is the field's key in the item (stable across versions: renaming it loses what
+//! learners typed) and its name in a note. The stored text, if any, is given to `set` before
+//! the scene's view reads the model (so the field shows it, with whatever message the scene
+//! gives that text); after that every change of `get`'s text is stored. A text over
+//! [`crate::store::FIELD_LIMIT`] stays in the field but is not stored, and the scene's frame
+//! says so; an unreadable item is ignored with a note. Natively (the scenes' unit tests) there
+//! is no store in context and `text` does nothing.
+
+use leptos::prelude::*;
+
+use crate::store::{self, Field, Note};
+
+/// The store of the scene being mounted (provided by [`super::host::mount`]).
+#[derive(Clone)]
+pub struct SceneStore {
+    /// The `sessionStorage` key.
+    pub key: String,
+    /// The item's owner (the placeholder's id).
+    pub ns: String,
+    /// What the scene's frame shows about the store.
+    pub notes: RwSignal<Vec<Note>>,
+}
+
+impl SceneStore {
+    /// The stored entries; an unreadable item is noted (once) and read as empty.
+    fn entries(&self) -> Vec<(String, String)> {
+        let Some(text) = crate::web::session_get(&self.key) else {
+            return Vec::new();
+        };
+        match store::decode(&text, &self.ns) {
+            Ok(e) => e,
+            Err(p) => {
+                let note = Note::Ignored(p);
+                if !self.notes.with_untracked(|n| n.contains(&note)) {
+                    self.notes.update(|n| n.push(note));
+                }
+                Vec::new()
+            }
+        }
+    }
+
+    /// Stores `text` as the field `name` (or drops it when it is over the limit, with a note).
+    fn put(&self, name: &str, text: &str) {
+        let over = text.len() > store::FIELD_LIMIT;
+        let field = Field::Scene(name.to_string());
+        let mut entries: Vec<(String, String)> = self
+            .entries()
+            .into_iter()
+            .filter(|(k, _)| k != name)
+            .collect();
+        if !over {
+            entries.push((name.to_string(), text.to_string()));
+        }
+        let ok = crate::web::session_set(&self.key, &store::encode(&self.ns, &entries));
+        self.notes.update(|n| {
+            n.retain(|x| !matches!(x, Note::NotKept(f, _) if *f == field));
+            if over {
+                n.push(Note::NotKept(field.clone(), text.len()));
+            }
+            let refused = n.contains(&Note::StorageRefused);
+            if !ok && !refused {
+                n.push(Note::StorageRefused);
+            } else if ok && refused {
+                n.retain(|x| *x != Note::StorageRefused);
+            }
+        });
+    }
+}
+
+/// Keeps the scene's text field `name` (see the module's doc).
+pub fn text<M: Send + Sync + 'static>(
+    model: RwSignal<M>,
+    name: &'static str,
+    get: impl Fn(&M) -> String + 'static,
+    set: impl Fn(&mut M, String) + 'static,
+) {
+    let Some(store) = use_context::<SceneStore>() else {
+        return;
+    };
+    if let Some((_, v)) = store.entries().into_iter().find(|(k, _)| k == name) {
+        model.update(|m| set(m, v));
+    }
+    Effect::new(move |before: Option<String>| {
+        let now = model.with(&get);
+        if before.as_ref().is_some_and(|b| *b != now) {
+            store.put(name, &now);
+        }
+        now
+    });
+}
