@@ -46,6 +46,10 @@ mod replay_text;
 pub mod timeline;
 mod timeline_text;
 pub mod ui;
+pub mod codex_approvals;
+mod codex_approvals_text;
+pub mod comparison;
+mod comparison_text;
 
 /// A scene ready to mount (see [`host::mount`]): builds its component.
 pub type Built = Box<dyn FnOnce() -> leptos::prelude::AnyView>;
@@ -78,6 +82,14 @@ pub fn build(slug: &str, lang: Lang, lesson: Option<&str>) -> Option<Built> {
             let init = opencode_lifecycle::OpencodeLifecycle::new(lang);
             view! { <opencode_lifecycle::LifecycleScene init/> }.into_any()
         }),
+        "codex-approvals" => view(|lang| {
+            let init = codex_approvals::CodexApprovals::new(lang);
+            view! { <codex_approvals::CodexApprovalsScene init/> }.into_any()
+        }),
+        "comparison" => view(|lang| {
+            view! { <comparison::ComparisonScene init=comparison::Comparison::new(lang)/> }
+                .into_any()
+        }),
         _ => None,
     }
 }
@@ -97,12 +109,14 @@ pub fn Unknown(
 }
 
 /// Every scene slug, in the order a course introduces them.
-pub const SLUGS: [&str; 5] = [
+pub const SLUGS: [&str; 7] = [
     "timeline",
     "claude-flow",
     "opencode-lifecycle",
     "merge",
     "replay",
+    "codex-approvals",
+    "comparison",
 ];
 
 /// A view as HTML, rendered natively (the scenes' unit tests read their markup this way).
