@@ -182,8 +182,7 @@ impl Replay {
             .iter()
             .filter(|d| {
                 let mut vs = at.iter().filter_map(|&k| d.verdicts.get(k)).map(|v| v.0);
-                vs.next()
-                    .is_some_and(|first| vs.any(|v| v != first))
+                vs.next().is_some_and(|first| vs.any(|v| v != first))
             })
             .collect()
     }
@@ -192,8 +191,11 @@ impl Replay {
 /// The engines that decide from the table's allow / ask / deny rows as written (wildcards and
 /// all): first-match, OpenCode, Claude Code. CoreCoder ignores the rules; Codex reads only
 /// the rows it can translate into prefix rules (see [`crate::codex::CodexEngine::untranslatable`]).
-pub const TABLE_READERS: [EngineId; 3] =
-    [EngineId::FirstMatch, EngineId::OpenCode, EngineId::ClaudeCode];
+pub const TABLE_READERS: [EngineId; 3] = [
+    EngineId::FirstMatch,
+    EngineId::OpenCode,
+    EngineId::ClaudeCode,
+];
 
 /// The lanes' modes: the default first (built by [`engines::build`]), then the others.
 fn modes(id: EngineId) -> Vec<&'static str> {

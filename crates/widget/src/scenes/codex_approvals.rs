@@ -11,8 +11,8 @@
 //! (seed 000's misconception 3).
 
 use permlab_core::codex::approval::{
-    self, ApprovalPolicy, Command, Granular, LessonCall, Outcome, SandboxMode, Verdict, LESSON_CALLS,
-    REJECT_RULES_APPROVAL_REASON, REJECT_SANDBOX_APPROVAL_REASON,
+    self, ApprovalPolicy, Command, Granular, LessonCall, Outcome, SandboxMode, Verdict,
+    LESSON_CALLS, REJECT_RULES_APPROVAL_REASON, REJECT_SANDBOX_APPROVAL_REASON,
 };
 use permlab_core::codex::Decision as ExecDecision;
 use permlab_core::{Decision, EngineId};
@@ -413,7 +413,10 @@ fn call_row(
         }
     });
     let result = match pick {
-        None => view! { <td class="pl-ca-outcome"><span class="pl-hint">{t(T::GuessFirst)}</span></td> }.into_any(),
+        None => {
+            view! { <td class="pl-ca-outcome"><span class="pl-hint">{t(T::GuessFirst)}</span></td> }
+                .into_any()
+        }
         Some(p) => {
             let d = v.decision();
             let mark = match p {
@@ -501,7 +504,10 @@ mod tests {
         s.guess(3, Decision::Deny);
         let html = render(&s);
         let build = row(&html, "build");
-        assert!(build.contains("data-outcome=\"run\" data-verdict=\"allow\""), "{build}");
+        assert!(
+            build.contains("data-outcome=\"run\" data-verdict=\"allow\""),
+            "{build}"
+        );
         assert!(build.contains("✗ 猜错了(你猜的是问人)"));
         let push = row(&html, "network");
         assert!(push.contains("data-outcome=\"sandbox-denied\""));
@@ -535,7 +541,10 @@ mod tests {
         s.guess(5, Decision::Ask);
         let html = render(&s);
         let r = row(&html, "dangerous");
-        assert!(r.contains("data-outcome=\"reject\" data-verdict=\"deny\""), "{r}");
+        assert!(
+            r.contains("data-outcome=\"reject\" data-verdict=\"deny\""),
+            "{r}"
+        );
         assert!(r.contains("✗ Wrong (you guessed ask)"));
         assert!(r.contains("data-category=\"sandbox_approval\""));
         assert!(r.contains("automatically rejected instead of shown to the user"));

@@ -36,6 +36,10 @@ macro_rules! texts {
 
 pub mod claude_flow;
 mod claude_flow_text;
+pub mod codex_approvals;
+mod codex_approvals_text;
+pub mod comparison;
+mod comparison_text;
 pub mod host;
 mod lifecycle_text;
 pub mod merge;
@@ -46,10 +50,6 @@ mod replay_text;
 pub mod timeline;
 mod timeline_text;
 pub mod ui;
-pub mod codex_approvals;
-mod codex_approvals_text;
-pub mod comparison;
-mod comparison_text;
 
 /// A scene ready to mount (see [`host::mount`]): builds its component.
 pub type Built = Box<dyn FnOnce() -> leptos::prelude::AnyView>;

@@ -331,7 +331,9 @@ pub fn LifecycleScene(
         })
     };
     let result = move || {
-        life.with(|l| model.with_untracked(|m| result_view(m, model, l, end_line, Ask::of(l), to_answers)))
+        life.with(|l| {
+            model.with_untracked(|m| result_view(m, model, l, end_line, Ask::of(l), to_answers))
+        })
     };
     view! {
         <h2 class="pl-title">{t(T::Title)}</h2>
@@ -895,7 +897,11 @@ mod tests {
         assert_eq!(html.matches("pl-lc-answers-here").count(), 1);
         assert_eq!(html.matches("data-answer=\"once\"").count(), 1);
         assert!(html[next..].contains("回答按钮在「② 目录权限(external_directory)」这一步"));
-        assert_eq!(html.matches("class=\"pl-lc-goto\"").count(), 5, "③ ④ ⑤ ⑥ and the result");
+        assert_eq!(
+            html.matches("class=\"pl-lc-goto\"").count(),
+            5,
+            "③ ④ ⑤ ⑥ and the result"
+        );
         assert!(html.contains(
             "<li data-pattern=\"/tmp/cache/*\" data-layer=\"agent\" data-action=\"ask\">"
         ));

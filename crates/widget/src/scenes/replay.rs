@@ -177,9 +177,8 @@ pub fn ReplayScene(
     let run =
         Memo::new(move |_| table.with(|t| parsed.with(|tr| replay::replay(t, &tr.common_calls()))));
     let pi = Memo::new(move |_| parsed.with(|tr| pi_gate::replay(&tr.common_calls())));
-    let untranslatable = Memo::new(move |_| {
-        table.with(|t| (CodexEngine::new(t).untranslatable().len(), t.len()))
-    });
+    let untranslatable =
+        Memo::new(move |_| table.with(|t| (CodexEngine::new(t).untranslatable().len(), t.len())));
     let summary = Memo::new(move |_| {
         parsed.with(|tr| run.with(|r| model.with_untracked(|m| m.summary(tr, r))))
     });
@@ -265,7 +264,11 @@ pub fn ReplayScene(
 fn cells(tally: &replay::Tally) -> impl IntoView {
     DECISIONS.map(|d| {
         let k = tally.get(d);
-        let class = format!("pl-rp-cell pl-v-{}{}", d.as_str(), if k == 0 { " pl-zero" } else { "" });
+        let class = format!(
+            "pl-rp-cell pl-v-{}{}",
+            d.as_str(),
+            if k == 0 { " pl-zero" } else { "" }
+        );
         view! {
             <td class=class data-decision=d.as_str() data-count=k>
                 {format!("{k} ({}%)", tally.percent(d))}
@@ -305,8 +308,8 @@ fn lanes(lang: Lang, r: &replay::Replay, pi: &PiReplay) -> impl IntoView {
             }
         })
         .collect_view();
-    let pi_rows = [("ui", T::PiUi, &pi.ui), ("no-ui", T::PiNoUi, &pi.no_ui)]
-        .map(|(slug, mode, tally)| {
+    let pi_rows =
+        [("ui", T::PiUi, &pi.ui), ("no-ui", T::PiNoUi, &pi.no_ui)].map(|(slug, mode, tally)| {
             view! {
                 <tr data-engine="pi-gate" data-mode=slug>
                     <th scope="row">{t(T::PiName)}</th>
@@ -330,7 +333,12 @@ fn lanes(lang: Lang, r: &replay::Replay, pi: &PiReplay) -> impl IntoView {
 
 /// The engines that do not read the table as written, each with its own figure: what they
 /// decide is not a disagreement about the table.
-fn apart(lang: Lang, r: &replay::Replay, pi: &PiReplay, codex_rows: (usize, usize)) -> impl IntoView {
+fn apart(
+    lang: Lang,
+    r: &replay::Replay,
+    pi: &PiReplay,
+    codex_rows: (usize, usize),
+) -> impl IntoView {
     let t = move |k: T| k.get(lang);
     let n = r.calls.to_string();
     let lane = |e: EngineId| r.lane(e, (e == EngineId::CoreCoder).then_some("interactive"));
@@ -465,7 +473,8 @@ mod tests {
         )));
         assert!(html.contains("pl-rp-disagree-list"));
         assert!(!html.contains("<li data-engine=\"codex\" data-verdict="));
-        assert!(html.contains("<li data-engine=\"codex\" data-ask=\"10\">Codex 在 10 次调用里问了 10 次"));
+        assert!(html
+            .contains("<li data-engine=\"codex\" data-ask=\"10\">Codex 在 10 次调用里问了 10 次"));
         // Pi's gate: `rm -rf build` is the one bash command it catches.
         assert_eq!(lane("pi-gate", "ui"), [9, 1, 0, 0]);
         assert_eq!(lane("pi-gate", "no-ui"), [9, 0, 1, 0]);

@@ -205,7 +205,11 @@ pub fn TimelineScene(
             GATES
                 .map(|(g, name)| {
                     let hits = timeline::screen(g, &m.command);
-                    let word = if hits.is_empty() { T::Runs } else { blocked_word(g) };
+                    let word = if hits.is_empty() {
+                        T::Runs
+                    } else {
+                        blocked_word(g)
+                    };
                     format!("{}: {}", m.t(name), m.t(word))
                 })
                 .join(" · ")
