@@ -361,7 +361,10 @@ pub fn CodexApprovalsScene(
                         on:click=move |_| model.update(CodexApprovals::misconception)>{t(T::Misconception)}</button>
                 </div>
             </div>
-            <pre class="pl-ca-config" aria-label=t(T::Config)><code>{move || model.with(CodexApprovals::config_toml)}</code></pre>
+            <div>
+                <p class="pl-label">{t(T::Config)}</p>
+                <pre class="pl-ca-config"><code>{move || model.with(CodexApprovals::config_toml)}</code></pre>
+            </div>
         </div>
         <p class="pl-hint">{t(T::HowTo)}</p>
         <Scroll label=t(T::Calls)>
