@@ -26,7 +26,7 @@ async function openScenes(page, lang = 'zh') {
     const m = await import(new URL('../permlab.js', location.href).href);
     await Promise.all([...document.querySelectorAll('[data-scene]')].map((el) => m.mount(el)));
   });
-  await expect(page.locator('section.pl-scene h2')).toHaveCount(await page.locator('[data-scene]').count());
+  await expect(page.locator('section.pl-scene h2')).toHaveCount(await page.locator('[data-permlab][data-scene]').count());
 }
 
 async function open(page, slug, lang = 'zh') {

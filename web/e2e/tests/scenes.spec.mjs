@@ -33,7 +33,7 @@ async function openScenes(page, path = './demo/scenes.html') {
   });
   // Every scene has rendered (its heading is there).
   // Every placeholder's scene (other tasks append scenes to the page: count them, not 5).
-  await expect(page.locator('section.pl-scene h2')).toHaveCount(await page.locator('[data-scene]').count());
+  await expect(page.locator('section.pl-scene h2')).toHaveCount(await page.locator('[data-permlab][data-scene]').count());
 }
 
 /// The page with every placeholder in English.
