@@ -158,7 +158,44 @@ impl Replay {
             .iter()
             .find(|l| l.engine == engine && l.mode == mode)
     }
+
+    /// The disagreements among `among` only (each a subset of [`Replay::disagreements`]: a
+    /// call the subset splits on is one every engine splits on). The replay scene counts
+    /// among [`TABLE_READERS`], because CoreCoder ignores the rules and Codex's prefix rules
+    /// express few of a wildcard table's rows: with them every call "disagrees", which says
+    /// nothing about the table.
+    ///
+    /// ```
+    /// use permlab_core::{Call, EngineId, RuleTable, replay::{replay, TABLE_READERS}};
+    /// let table = RuleTable::from_json(include_str!("../../../fixtures/rulesets/miniagent-standard.json")).unwrap();
+    /// let r = replay(&table, &[Call::new("read_file", "a.py"), Call::new("bash", "python -m unittest")]);
+    /// assert_eq!(r.disagreements.len(), 2);
+    /// let among: Vec<_> = r.disagreements_among(&TABLE_READERS).iter().map(|d| d.index).collect();
+    /// assert_eq!(among, [1]); // reading a.py: the three table readers all allow
+    /// ```
+    pub fn disagreements_among(&self, among: &[EngineId]) -> Vec<&Disagreement> {
+        let at: Vec<usize> = among
+            .iter()
+            .filter_map(|e| self.engines.iter().position(|x| x == e))
+            .collect();
+        self.disagreements
+            .iter()
+            .filter(|d| {
+                let mut vs = at.iter().filter_map(|&k| d.verdicts.get(k)).map(|v| v.0);
+                vs.next().is_some_and(|first| vs.any(|v| v != first))
+            })
+            .collect()
+    }
 }
+
+/// The engines that decide from the table's allow / ask / deny rows as written (wildcards and
+/// all): first-match, OpenCode, Claude Code. CoreCoder ignores the rules; Codex reads only
+/// the rows it can translate into prefix rules (see [`crate::codex::CodexEngine::untranslatable`]).
+pub const TABLE_READERS: [EngineId; 3] = [
+    EngineId::FirstMatch,
+    EngineId::OpenCode,
+    EngineId::ClaudeCode,
+];
 
 /// The lanes' modes: the default first (built by [`engines::build`]), then the others.
 fn modes(id: EngineId) -> Vec<&'static str> {

@@ -32,7 +32,8 @@ async function openScenes(page, path = './demo/scenes.html') {
     await Promise.all([...document.querySelectorAll('[data-scene]')].map((el) => m.mount(el)));
   });
   // Every scene has rendered (its heading is there).
-  await expect(page.locator('section.pl-scene h2')).toHaveCount(5);
+  // Every placeholder's scene (other tasks append scenes to the page: count them, not 5).
+  await expect(page.locator('section.pl-scene h2')).toHaveCount(await page.locator('[data-permlab][data-scene]').count());
 }
 
 /// The page with every placeholder in English.
@@ -112,8 +113,9 @@ test('timeline: keyboard stepping through the six stages; the sandbox and rules 
   await page.keyboard.press('End');
   await expect(s.locator('.pl-tl-detail')).toHaveAttribute('data-stage', 'sandbox');
   await expect(s.locator('.pl-scene-now')).toHaveText(/第 6 \/ 6 个阶段/);
-  await expect(s.locator('tr[data-figure="rmtree-passes"] .pl-computed')).toHaveText('2/2');
-  await expect(s.locator('.pl-tl-note.pl-differs')).toContainText('课程原文说 4/4,实际算出 2/2');
+  // Four blacklists with Pi's gate ported (issue 14): 4 of 4, as the seed says.
+  await expect(s.locator('tr[data-figure="rmtree-passes"] .pl-computed')).toHaveText('4/4');
+  await expect(s.locator('tr[data-figure="rmtree-passes"]')).toHaveAttribute('data-differs', 'false');
   // The stepper's own buttons and arrows.
   const prev = s.locator('.pl-scene-step[data-arg="-1"]');
   await prev.click();
@@ -309,7 +311,7 @@ test('replay: the built-in sample through every engine and mode', async ({ page,
   await expect(s.locator('.pl-rp-summary')).toHaveAttribute('data-calls', '10');
   await expect(s.locator('.pl-rp-summary')).toContainText('读到 10 次工具调用(calls: 4, claude-code: 3, codex-rollout: 3);跳过 2 行其他内容;0 行读不了;规则 10 条');
   await expect(s.locator('.pl-rp-headline')).toHaveText('10 次工具调用,在 CoreCoder 交互模式下有 9 次要停下来问(90%)。');
-  await expect(s.locator('.pl-rp-lanes tbody tr')).toHaveCount(13);
+  await expect(s.locator('.pl-rp-lanes tbody tr')).toHaveCount(15); // 13 engine lanes + Pi's gate with and without a UI
   expect(await laneCounts(s, 'first-match', '')).toEqual([5, 0, 5, 0]);
   expect(await laneCounts(s, 'opencode', '')).toEqual([6, 0, 4, 0]);
   expect(await laneCounts(s, 'claude-code', 'default')).toEqual([4, 0, 1, 5]);
@@ -506,8 +508,9 @@ test('opencode-lifecycle: the seed\'s rm -rf /tmp/cache end to end on the classi
   const parse = s.locator('tr[data-sub="rm -rf /tmp/cache"] td');
   await expect(parse.nth(0)).toHaveText('rm -rf /tmp/cache');
   await expect(parse.nth(1)).toHaveText('rm *');
-  // Allow once: the in-memory `bash rm -rf *` approval is the last match for the command.
-  await result.locator('.pl-lc-answer[data-answer="once"]').click();
+  // Allow once: the in-memory `bash rm -rf *` approval is the last match for the command. The
+  // answers sit in the step that asks (issue 12.13).
+  await dir.locator('.pl-lc-answer[data-answer="once"]').click();
   await expect(result).toHaveAttribute('data-end', 'completed');
   await expect(s.locator('li[data-stage="command"] li[data-pattern="rm -rf /tmp/cache"]')).toHaveAttribute('data-layer', 'approved');
   await expect(s.locator('li[data-stage="command"] li[data-pattern="rm -rf /tmp/cache"]')).toContainText('bash rm -rf * allow');
@@ -516,16 +519,16 @@ test('opencode-lifecycle: the seed\'s rm -rf /tmp/cache end to end on the classi
   await expect(s.locator('li[data-claim="find-last"]')).toHaveAttribute('data-holds', 'true');
   // Always: the TUI's confirmation and what is stored.
   await s.locator('.pl-lc-restart').click();
-  await result.locator('.pl-lc-answer[data-answer="always"]').click();
+  await dir.locator('.pl-lc-answer[data-answer="always"]').click();
   await expect(s.locator('.pl-lc-confirm')).toHaveText('This will allow the following patterns until OpenCode is restarted: /tmp/cache/*');
   await expect(s.locator('.pl-lc-added')).toContainText('external_directory /tmp/cache/* allow');
   // Reject, plain and with feedback: what the model is told.
   await s.locator('.pl-lc-restart').click();
-  await result.locator('.pl-lc-answer[data-answer="reject"]').click();
+  await dir.locator('.pl-lc-answer[data-answer="reject"]').click();
   await expect(result).toHaveAttribute('data-end', 'rejected');
   await expect(result.locator('.pl-lc-model-text')).toHaveText('The user rejected permission to use this specific tool call.');
   await s.locator('.pl-lc-restart').click();
-  await result.locator('.pl-lc-answer[data-answer="feedback"]').click();
+  await dir.locator('.pl-lc-answer[data-answer="feedback"]').click();
   await expect(result.locator('.pl-lc-model-text')).toHaveText('The user rejected permission to use this specific tool call with the following feedback: 先列出要删除的文件,我确认后再删');
   expect(problems).toEqual([]);
 });
@@ -543,7 +546,9 @@ test('opencode-lifecycle: the next runtime denies; long output; a typed command'
   // The seed's 5000-line build log: classic keeps the tail, next keeps head + tail.
   await s.locator('.pl-lc-long input').check();
   await s.locator('.pl-lc-runtime button[data-arg="classic"]').click();
-  await result.locator('.pl-lc-answer[data-answer="once"]').click();
+  // The result points to the step that asks; its button goes there (issue 12.13).
+  await result.locator('.pl-lc-goto').click();
+  await s.locator('li[data-stage="external-directory"] .pl-lc-answer[data-answer="once"]').click();
   await expect(s.locator('.pl-lc-truncated')).toContainText('经典运行时保留最后 1708 行 / 51184 字节(共 5000 行 / 148825 字节)');
   await expect(result.locator('.pl-lc-model-text')).toContainText('...output truncated...');
   await expect(result.locator('.pl-lc-model-text')).toContainText('Done in 12.3s');
@@ -563,7 +568,8 @@ test('opencode-lifecycle: the next runtime denies; long output; a typed command'
 test('opencode-lifecycle in English', async ({ page, problems }) => {
   const s = await openEn(page, 'opencode-lifecycle');
   await expect(s.locator('h2')).toHaveText('The life of one bash call in OpenCode');
-  await s.locator('.pl-lc-result .pl-lc-answer[data-answer="once"]').click();
+  await s.locator('.pl-lc-result .pl-lc-goto').click();
+  await s.locator('li[data-stage="external-directory"] .pl-lc-answer[data-answer="once"]').click();
   await expect(s.locator('.pl-lc-end')).toHaveText('How it ends: ran; the model received its output');
   expect(problems).toEqual([]);
 });

@@ -457,7 +457,7 @@ pub struct LessonCall {
 /// The approvals lesson's calls: one per way out of (or into) the sandbox. The facts are
 /// stated, not computed (permlab does not port `is_known_safe_command` or
 /// `command_might_be_dangerous`; these commands are unambiguous cases of each).
-pub const LESSON_CALLS: [LessonCall; 7] = [
+pub const LESSON_CALLS: [LessonCall; 8] = [
     LessonCall {
         slug: "read",
         command: "ls -la",
@@ -546,6 +546,20 @@ pub const LESSON_CALLS: [LessonCall; 7] = [
             writes: false,
             writes_outside_workspace: false,
             network: true,
+            requests_escalation: false,
+        },
+    },
+    // A `forbidden` execpolicy rule: `Forbidden` before any sandbox or policy is consulted.
+    LessonCall {
+        slug: "forbidden-rule",
+        command: "git reset --hard (prefix_rule decision=\"forbidden\")",
+        facts: Command {
+            rule: Some(ExecDecision::Forbidden),
+            known_safe: false,
+            dangerous: true,
+            writes: true,
+            writes_outside_workspace: false,
+            network: false,
             requests_escalation: false,
         },
     },
@@ -680,13 +694,13 @@ mod tests {
         let p = ApprovalPolicy::OnRequest;
         // R run · A ask · a ask after the sandbox blocked it · s sandbox denial back to the
         // model · S asked, approved, then blocked anyway · X rejected without a prompt.
-        assert_eq!(grid(SandboxMode::ReadOnly, p), "RsssASS");
-        assert_eq!(grid(WW, p), "RRssAAS");
-        assert_eq!(grid(SandboxMode::DangerFullAccess, p), "RRRRRAA");
-        assert_eq!(grid(WW, ApprovalPolicy::Untrusted), "RAAAXAA");
-        assert_eq!(grid(WW, ApprovalPolicy::OnFailure), "RRaaXAA");
-        assert_eq!(grid(WW, ApprovalPolicy::Never), "RRssXXX");
-        assert_eq!(grid(WW, GRANULAR_NO_SANDBOX_APPROVAL), "RRssXXS");
+        assert_eq!(grid(SandboxMode::ReadOnly, p), "RsssASSX");
+        assert_eq!(grid(WW, p), "RRssAASX");
+        assert_eq!(grid(SandboxMode::DangerFullAccess, p), "RRRRRAAX");
+        assert_eq!(grid(WW, ApprovalPolicy::Untrusted), "RAAAXAAX");
+        assert_eq!(grid(WW, ApprovalPolicy::OnFailure), "RRaaXAAX");
+        assert_eq!(grid(WW, ApprovalPolicy::Never), "RRssXXXX");
+        assert_eq!(grid(WW, GRANULAR_NO_SANDBOX_APPROVAL), "RRssXXSX");
     }
 
     #[test]

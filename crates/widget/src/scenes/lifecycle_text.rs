@@ -127,4 +127,7 @@ texts! {
     CHeadTail => "Head/Tail 采样:保留头和尾,中间插入省略标记", "head/tail sampling: keep the head and the tail, a marker between";
     CHalves => "保留前 ceil(N/2) 行 + 后 floor(N/2) 行,N = MAX_LINES", "keep the first ceil(N/2) + last floor(N/2) lines, N = MAX_LINES";
     Result => "这次调用", "This call";
+    AnswerHere => "OpenCode 在这一步弹出提示框,调用停在这里等你:选一个回答,后面的步骤才会走下去。", "OpenCode shows its prompt at this step and the call waits here: pick an answer and the later steps go on.";
+    AnswerAt => "调用停在前面等你回答:回答按钮在「{s}」这一步。", "The call is waiting for your answer earlier on: the answer buttons are at \"{s}\".";
+    GoAnswer => "跳到「{s}」去回答", "Go to \"{s}\" to answer";
 }

@@ -36,6 +36,10 @@ macro_rules! texts {
 
 pub mod claude_flow;
 mod claude_flow_text;
+pub mod codex_approvals;
+mod codex_approvals_text;
+pub mod comparison;
+mod comparison_text;
 pub mod host;
 pub mod keep;
 mod lifecycle_text;
@@ -79,6 +83,14 @@ pub fn build(slug: &str, lang: Lang, lesson: Option<&str>) -> Option<Built> {
             let init = opencode_lifecycle::OpencodeLifecycle::new(lang);
             view! { <opencode_lifecycle::LifecycleScene init/> }.into_any()
         }),
+        "codex-approvals" => view(|lang| {
+            let init = codex_approvals::CodexApprovals::new(lang);
+            view! { <codex_approvals::CodexApprovalsScene init/> }.into_any()
+        }),
+        "comparison" => view(|lang| {
+            view! { <comparison::ComparisonScene init=comparison::Comparison::new(lang)/> }
+                .into_any()
+        }),
         _ => None,
     }
 }
@@ -98,12 +110,14 @@ pub fn Unknown(
 }
 
 /// Every scene slug, in the order a course introduces them.
-pub const SLUGS: [&str; 5] = [
+pub const SLUGS: [&str; 7] = [
     "timeline",
     "claude-flow",
     "opencode-lifecycle",
     "merge",
     "replay",
+    "codex-approvals",
+    "comparison",
 ];
 
 /// A view as HTML, rendered natively (the scenes' unit tests read their markup this way).

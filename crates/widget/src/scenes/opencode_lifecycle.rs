@@ -3,6 +3,10 @@
 //! it). The classic runtime by default, the newer one (the seed's account) on request; each
 //! stage says where the seed's statements hold. The learner answers the prompts (once / always
 //! / reject, with or without feedback) and sees what the model is told.
+//!
+//! The answer buttons sit in the stage that raised the prompt (issue 12.13): the call stops
+//! there, and every later step and the result say where to answer, with a button that steps
+//! to it and puts focus on the answers.
 
 use permlab_core::opencode::lifecycle::exec::{Run, RunEnd, TimeoutSource};
 use permlab_core::opencode::lifecycle::request::{
@@ -229,6 +233,11 @@ impl OpencodeLifecycle {
         self.step = m.apply(self.step, LAST);
     }
 
+    /// Shows stage `i` (clamped).
+    pub fn go(&mut self, i: usize) {
+        self.step = i.min(LAST);
+    }
+
     /// "第 4 / 8 步:… — 等待回答" (the stepper's line, announced).
     pub fn now(&self, l: &Lifecycle) -> String {
         let kind = StageKind::ORDER[self.step.min(LAST)];
@@ -300,18 +309,38 @@ pub fn LifecycleScene(
     });
     let call_json = move || model.with(OpencodeLifecycle::call_json);
     let rules = move || life.with(|l| model.with(|m| rules_view(m, l)));
+    // Steps to the stage that asks and focuses its first answer (after the frame that shows
+    // it: a hidden button cannot take focus).
+    let answers_at: NodeRef<leptos::html::Div> = NodeRef::new();
+    let to_answers = Callback::new(move |i: usize| {
+        model.update(|m| m.go(i));
+        request_animation_frame(move || {
+            use leptos::wasm_bindgen::JsCast;
+            if let Some(b) = answers_at
+                .get_untracked()
+                .and_then(|d| d.query_selector("button").ok().flatten())
+                .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let _ = b.focus();
+            }
+        });
+    });
     let stages = move || {
         life.with(|l| {
             let m = model.get_untracked();
+            let ask = Ask::of(l);
             l.stages
                 .iter()
                 .enumerate()
-                .map(|(i, s)| stage_view(&m, model, i, s, step))
+                .map(|(i, s)| stage_view(&m, model, i, s, step, ask, answers_at, to_answers))
                 .collect_view()
         })
     };
-    let result =
-        move || life.with(|l| model.with_untracked(|m| result_view(m, model, l, end_line)));
+    let result = move || {
+        life.with(|l| {
+            model.with_untracked(|m| result_view(m, model, l, end_line, Ask::of(l), to_answers))
+        })
+    };
     view! {
         <h2 class="pl-title">{t(T::Title)}</h2>
         <p class="pl-intro">{t(T::Intro)}</p>
@@ -689,13 +718,57 @@ fn claims_view(m: &OpencodeLifecycle, s: &Stage) -> impl IntoView {
     }
 }
 
+/// Where the call waits for an answer: the stage that raised the open prompt.
+#[derive(Clone, Copy)]
+struct Ask {
+    /// Its index (0-based, [`StageKind::ORDER`]).
+    at: usize,
+    /// Its kind.
+    kind: StageKind,
+}
+
+impl Ask {
+    /// The first waiting stage, if the call waits.
+    fn of(l: &Lifecycle) -> Option<Ask> {
+        if l.end != End::Waiting {
+            return None;
+        }
+        l.stages
+            .iter()
+            .position(|s| s.status == Status::Waiting)
+            .map(|at| Ask {
+                at,
+                kind: l.stages[at].kind,
+            })
+    }
+}
+
+/// "回答按钮在「② 目录权限」这一步" and a button that steps there.
+fn answer_at(lang: Lang, ask: Ask, to_answers: Callback<usize>) -> impl IntoView {
+    let t = move |k: T| k.get(lang);
+    let text = t(T::AnswerAt).replace("{s}", t(kind_name(ask.kind)));
+    view! {
+        <p class="pl-lc-answer-at">
+            {text}" "
+            <button type="button" class="pl-lc-goto" data-arg=ask.at on:click=move |_| to_answers.run(ask.at)>
+                {t(T::GoAnswer).replace("{s}", t(kind_name(ask.kind)))}
+            </button>
+        </p>
+    }
+}
+
 /// Stage `i`; `step` marks the one shown (only its class and `aria-current` follow a step).
+/// The stage that asks carries the answer buttons; the later ones point to it.
+#[allow(clippy::too_many_arguments)]
 fn stage_view(
     m: &OpencodeLifecycle,
     model: RwSignal<OpencodeLifecycle>,
     i: usize,
     s: &Stage,
     step: Memo<usize>,
+    ask: Option<Ask>,
+    answers_at: NodeRef<leptos::html::Div>,
+    to_answers: Callback<usize>,
 ) -> impl IntoView {
     let status = s.status.slug();
     let class = move || {
@@ -707,8 +780,22 @@ fn stage_view(
         format!("pl-flow-stage pl-st-{status}{place}")
     };
     let detail = s.detail.as_ref().map(|d| detail_view(m, d));
-    let answers = (s.kind == StageKind::Confirmation && s.status == Status::Waiting)
-        .then(|| answer_buttons(m.lang, model, "pl-lc-answers-inline"));
+    let lang = m.lang;
+    let answers = ask.map(|a| {
+        if a.at == i {
+            view! {
+                <p class="pl-lc-here">{T::AnswerHere.get(lang)}</p>
+                <div class="pl-lc-answers-here" node_ref=answers_at>
+                    {answer_buttons(lang, model, "pl-lc-answers-inline")}
+                </div>
+            }
+            .into_any()
+        } else if i > a.at {
+            answer_at(lang, a, to_answers).into_any()
+        } else {
+            ().into_any()
+        }
+    });
     let claims = (!s.claims.is_empty()).then(|| claims_view(m, s));
     view! {
         <li class=class data-stage=s.kind.slug() data-status=status
@@ -747,10 +834,12 @@ fn result_view(
     model: RwSignal<OpencodeLifecycle>,
     l: &Lifecycle,
     end_line: Memo<String>,
+    ask: Option<Ask>,
+    to_answers: Callback<usize>,
 ) -> impl IntoView {
     let lang = m.lang;
     let t = move |k: T| k.get(lang);
-    let body = if l.end == End::Waiting {
+    let body = if let Some(ask) = ask {
         let waiting = l.stages.iter().find_map(|s| match &s.detail {
             Some(Detail::Confirmation(ps)) => ps.iter().find(|p| p.reply.is_none()).cloned(),
             _ => None,
@@ -762,7 +851,7 @@ fn result_view(
                 </p>
             }
         });
-        view! { {waiting}{answer_buttons(m.lang, model, "")} }.into_any()
+        view! { {waiting}{answer_at(lang, ask, to_answers)} }.into_any()
     } else {
         model_told(m, l.model_receives.as_deref()).into_any()
     };
@@ -806,6 +895,19 @@ mod tests {
         let html = render(&s);
         assert_eq!(end(&s), "waiting");
         assert!(html.contains("data-stage=\"external-directory\" data-status=\"waiting\""));
+        // The answers sit in the stage that asks (②), once; the later steps and the result
+        // point there.
+        let at = html.find("data-stage=\"external-directory\"").unwrap();
+        let next = html.find("data-stage=\"command\"").unwrap();
+        assert!(html[at..next].contains("pl-lc-answers-here"));
+        assert_eq!(html.matches("pl-lc-answers-here").count(), 1);
+        assert_eq!(html.matches("data-answer=\"once\"").count(), 1);
+        assert!(html[next..].contains("回答按钮在「② 目录权限(external_directory)」这一步"));
+        assert_eq!(
+            html.matches("class=\"pl-lc-goto\"").count(),
+            5,
+            "③ ④ ⑤ ⑥ and the result"
+        );
         assert!(html.contains(
             "<li data-pattern=\"/tmp/cache/*\" data-layer=\"agent\" data-action=\"ask\">"
         ));

@@ -1,13 +1,17 @@
 //! Scene `replay`: a pasted trace ([`permlab_core::trace::parse`]) replayed through every
 //! engine and mode over a rule table ([`permlab_core::replay::replay`]): per lane the counts and
-//! shares of allow / ask / deny / unavailable, the seed's "74 of 139 calls ask (53%)" sentence
-//! for this trace, the calls where the default-mode engines disagree, and every unreadable line
-//! with its number. The texts stay as typed (an unreadable rule table keeps the last readable
+//! shares of allow / ask / deny / unavailable (Pi's `permission-gate.ts` too, with and without a
+//! UI, [`permlab_core::pi_gate::replay`]), the seed's "74 of 139 calls ask (53%)" sentence
+//! for this trace, the calls where the engines that read the table disagree
+//! ([`replay::TABLE_READERS`]; CoreCoder, Codex and Pi shown apart, each with its own count),
+//! and every unreadable line with its number. The texts stay as typed (an unreadable rule table keeps the last readable
 //! one in use and says so).
 
-use permlab_core::replay::{self, DECISIONS};
+use permlab_core::codex::CodexEngine;
+use permlab_core::pi_gate::{self, PiReplay};
+use permlab_core::replay::{self, DECISIONS, TABLE_READERS};
 use permlab_core::trace;
-use permlab_core::{EngineId, RuleTable};
+use permlab_core::{Decision, EngineId, RuleTable};
 
 use leptos::prelude::*;
 
@@ -174,6 +178,9 @@ pub fn ReplayScene(
     let table = Memo::new(move |_| model.with(|m| m.table.clone()));
     let run =
         Memo::new(move |_| table.with(|t| parsed.with(|tr| replay::replay(t, &tr.common_calls()))));
+    let pi = Memo::new(move |_| parsed.with(|tr| pi_gate::replay(&tr.common_calls())));
+    let untranslatable =
+        Memo::new(move |_| table.with(|t| (CodexEngine::new(t).untranslatable().len(), t.len())));
     let summary = Memo::new(move |_| {
         parsed.with(|tr| run.with(|r| model.with_untracked(|m| m.summary(tr, r))))
     });
@@ -207,8 +214,9 @@ pub fn ReplayScene(
             let headline = model.with_untracked(|m| m.headline(r));
             view! {
                 {headline.map(|h| view! { <p class="pl-rp-headline">{h}</p> })}
-                {lanes(lang, r)}
+                {pi.with_untracked(|p| lanes(lang, r, p))}
                 {parsed.with_untracked(|tr| disagreements(lang, r, tr))}
+                {pi.with_untracked(|p| apart(lang, r, p, untranslatable.get_untracked()))}
             }
             .into_any()
         })
@@ -254,8 +262,26 @@ pub fn ReplayScene(
     }
 }
 
-/// Per engine and mode, the count and share of each decision.
-fn lanes(lang: Lang, r: &replay::Replay) -> impl IntoView {
+/// One lane's cells: the count and share of each decision.
+fn cells(tally: &replay::Tally) -> impl IntoView {
+    DECISIONS.map(|d| {
+        let k = tally.get(d);
+        let class = format!(
+            "pl-rp-cell pl-v-{}{}",
+            d.as_str(),
+            if k == 0 { " pl-zero" } else { "" }
+        );
+        view! {
+            <td class=class data-decision=d.as_str() data-count=k>
+                {format!("{k} ({}%)", tally.percent(d))}
+            </td>
+        }
+    })
+}
+
+/// Per engine and mode, the count and share of each decision; Pi's gate last, with a UI and
+/// without one.
+fn lanes(lang: Lang, r: &replay::Replay, pi: &PiReplay) -> impl IntoView {
     let t = move |k: T| k.get(lang);
     let heads = DECISIONS.map(|d| {
         view! { <th scope="col"><span aria-hidden="true">{ui::icon(d)}" "</span>{lang.decision(d)}</th> }
@@ -273,15 +299,7 @@ fn lanes(lang: Lang, r: &replay::Replay) -> impl IntoView {
                     <span class="pl-rp-star" title=t(T::Primary)>" ★"<span class="pl-sr">{t(T::Primary)}</span></span>
                 }
             });
-            let cells = DECISIONS.map(|d| {
-                let k = l.tally.get(d);
-                let class = format!("pl-rp-cell pl-v-{}{}", d.as_str(), if k == 0 { " pl-zero" } else { "" });
-                view! {
-                    <td class=class data-decision=d.as_str() data-count=k>
-                        {format!("{k} ({}%)", l.tally.percent(d))}
-                    </td>
-                }
-            });
+            let cells = cells(&l.tally);
             view! {
                 <tr class=if l.primary { "pl-rp-primary" } else { "" } data-engine=l.engine.slug()
                     data-mode=l.mode.unwrap_or("")>
@@ -292,6 +310,16 @@ fn lanes(lang: Lang, r: &replay::Replay) -> impl IntoView {
             }
         })
         .collect_view();
+    let pi_rows =
+        [("ui", T::PiUi, &pi.ui), ("no-ui", T::PiNoUi, &pi.no_ui)].map(|(slug, mode, tally)| {
+            view! {
+                <tr data-engine="pi-gate" data-mode=slug>
+                    <th scope="row">{t(T::PiName)}</th>
+                    <td class="pl-rp-mode">{t(mode)}</td>
+                    {cells(tally)}
+                </tr>
+            }
+        });
     view! {
         <Scroll label=t(T::Lanes)>
             <table class="pl-rp-lanes">
@@ -299,26 +327,64 @@ fn lanes(lang: Lang, r: &replay::Replay) -> impl IntoView {
                 <thead><tr>
                     <th scope="col">{t(T::ColEngine)}</th><th scope="col">{t(T::ColMode)}</th>{heads}
                 </tr></thead>
-                <tbody>{rows}</tbody>
+                <tbody>{rows}{pi_rows}</tbody>
             </table>
         </Scroll>
     }
 }
 
-/// The calls where the default-mode engines disagree (the first [`SHOWN`]).
+/// The engines that do not read the table as written, each with its own figure: what they
+/// decide is not a disagreement about the table.
+fn apart(
+    lang: Lang,
+    r: &replay::Replay,
+    pi: &PiReplay,
+    codex_rows: (usize, usize),
+) -> impl IntoView {
+    let t = move |k: T| k.get(lang);
+    let n = r.calls.to_string();
+    let lane = |e: EngineId| r.lane(e, (e == EngineId::CoreCoder).then_some("interactive"));
+    let count = |e: EngineId, d: Decision| lane(e).map_or(0, |l| l.tally.get(d)).to_string();
+    let (bad, rows) = codex_rows;
+    let codex = t(T::ApartCodex)
+        .replace("{a}", &count(EngineId::Codex, Decision::Ask))
+        .replace("{n}", &n)
+        .replace("{k}", &(rows - bad).to_string())
+        .replace("{m}", &rows.to_string());
+    let corecoder = t(T::ApartCoreCoder)
+        .replace("{a}", &count(EngineId::CoreCoder, Decision::Ask))
+        .replace("{n}", &n);
+    let caught = pi.caught.len();
+    let pi = t(T::ApartPi)
+        .replace("{c}", &caught.to_string())
+        .replace("{n}", &n);
+    view! {
+        <section class="pl-rp-apart">
+            <h3>{t(T::Apart)}</h3>
+            <ul>
+                <li data-engine="codex" data-ask=count(EngineId::Codex, Decision::Ask)>{codex}</li>
+                <li data-engine="corecoder" data-ask=count(EngineId::CoreCoder, Decision::Ask)>{corecoder}</li>
+                <li data-engine="pi-gate" data-caught=caught>{pi}</li>
+            </ul>
+        </section>
+    }
+}
+
+/// The calls where the engines that read the table ([`TABLE_READERS`], default modes)
+/// disagree (the first [`SHOWN`]).
 fn disagreements(lang: Lang, r: &replay::Replay, tr: &trace::Trace) -> impl IntoView {
     let t = move |k: T| k.get(lang);
-    if r.disagreements.is_empty() {
+    let among = r.disagreements_among(&TABLE_READERS);
+    if among.is_empty() {
         return view! {
             <section class="pl-rp-disagree"><h3>{t(T::Disagree)}</h3><p>{t(T::NoDisagree)}</p></section>
         }
         .into_any();
     }
     let head = t(T::DisagreeCount)
-        .replace("{d}", &r.disagreements.len().to_string())
+        .replace("{d}", &among.len().to_string())
         .replace("{n}", &r.calls.to_string());
-    let items = r
-        .disagreements
+    let items = among
         .iter()
         .take(SHOWN)
         .map(|d| {
@@ -327,6 +393,7 @@ fn disagreements(lang: Lang, r: &replay::Replay, tr: &trace::Trace) -> impl Into
                 .engines
                 .iter()
                 .zip(&d.verdicts)
+                .filter(|(e, _)| TABLE_READERS.contains(e))
                 .map(|(e, (dec, row))| {
                     view! {
                         <li data-engine=e.slug() data-verdict=dec.as_str()>
@@ -347,13 +414,13 @@ fn disagreements(lang: Lang, r: &replay::Replay, tr: &trace::Trace) -> impl Into
             }
         })
         .collect_view();
-    let more = (r.disagreements.len() > SHOWN).then(|| {
-        view! { <p class="pl-hint">{t(T::More).replace("{n}", &(r.disagreements.len() - SHOWN).to_string())}</p> }
+    let more = (among.len() > SHOWN).then(|| {
+        view! { <p class="pl-hint">{t(T::More).replace("{n}", &(among.len() - SHOWN).to_string())}</p> }
     });
     view! {
         <section class="pl-rp-disagree">
             <h3>{t(T::Disagree)}</h3>
-            <p class="pl-rp-disagree-count" data-count=r.disagreements.len()>{head}</p>
+            <p class="pl-rp-disagree-count" data-count=among.len()>{head}</p>
             <ol class="pl-rp-disagree-list">{items}</ol>
             {more}
         </section>
@@ -399,8 +466,21 @@ mod tests {
         assert_eq!(lane("codex", ""), [0, 10, 0, 0]);
         // The test run by #8 under first-match, by #9 under OpenCode.
         assert!(html.contains("<li data-index=\"2\" data-line=\"4\">"));
-        assert!(html.contains("data-count=\"10\" class=\"pl-rp-disagree-count\">10 / 10 次调用上"));
+        // Disagreements among the three table readers only: Codex (asks for all 10) apart.
+        let among = replay::replay(r.table(), &trace::parse(SAMPLE).common_calls());
+        let n = among.disagreements_among(&TABLE_READERS).len();
+        assert!(n < 10, "{n}");
+        assert!(html.contains(&format!(
+            "data-count=\"{n}\" class=\"pl-rp-disagree-count\">{n} / 10 次调用上,读这张表的三个求值器"
+        )));
         assert!(html.contains("pl-rp-disagree-list"));
+        assert!(!html.contains("<li data-engine=\"codex\" data-verdict="));
+        assert!(html
+            .contains("<li data-engine=\"codex\" data-ask=\"10\">Codex 在 10 次调用里问了 10 次"));
+        // Pi's gate: `rm -rf build` is the one bash command it catches.
+        assert_eq!(lane("pi-gate", "ui"), [9, 1, 0, 0]);
+        assert_eq!(lane("pi-gate", "no-ui"), [9, 0, 1, 0]);
+        assert!(html.contains("<li data-engine=\"pi-gate\" data-caught=\"1\">"));
     }
 
     #[test]

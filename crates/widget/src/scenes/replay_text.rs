@@ -21,9 +21,16 @@ texts! {
     ColMode => "模式", "Mode";
     Primary => "默认模式(参与下面的比较)", "default mode (compared below)";
     Disagree => "求值器意见不一致的调用", "Calls where the engines disagree";
-    DisagreeCount => "{d} / {n} 次调用上,默认模式的求值器给出不同裁决:", "On {d} of {n} calls the engines in their default mode disagree:";
-    NoDisagree => "所有调用上,默认模式的求值器意见一致。", "The engines in their default mode agree on every call.";
+    DisagreeCount => "{d} / {n} 次调用上,读这张表的三个求值器(first-match、OpenCode、Claude Code,默认模式)给出不同裁决:", "On {d} of {n} calls the three engines that read this table (first-match, OpenCode, Claude Code, default modes) disagree:";
+    NoDisagree => "所有调用上,读这张表的三个求值器(first-match、OpenCode、Claude Code)意见一致。", "The three engines that read this table (first-match, OpenCode, Claude Code) agree on every call.";
     More => "……还有 {n} 次没有列出", "… and {n} more not listed";
     Empty => "还没有可回放的调用:贴一段 trace,或点「载入示例 trace」。", "Nothing to replay yet: paste a trace or load the sample.";
     Row => "规则", "rule";
+    PiName => "Pi permission-gate", "Pi permission-gate";
+    PiUi => "有界面(问 Yes / No)", "with a UI (asks Yes / No)";
+    PiNoUi => "没有界面(print 模式)", "no UI (print mode)";
+    Apart => "不按这张表判的,单独看", "Engines that do not judge by this table, apart";
+    ApartCodex => "Codex 在 {n} 次调用里问了 {a} 次:execpolicy 只认按词前缀的规则,这张表 {m} 行里只有 {k} 行能翻译成 prefix_rule;没有规则命中的命令一律问人。", "Codex asks on {a} of {n} calls: execpolicy knows only word-prefix rules, and only {k} of this table's {m} rows translate into a prefix_rule; a command no rule matches asks.";
+    ApartCoreCoder => "CoreCoder 不读规则:只读工具直接放行,其余都问人(交互模式下 {n} 次里问 {a} 次)。", "CoreCoder reads no rules: read-only tools run, everything else asks ({a} of {n} in interactive mode).";
+    ApartPi => "Pi 的 permission-gate 只看 bash 命令的三条正则:{n} 次里命中 {c} 次(有界面时问人,没有界面时拦下),其余放行。", "Pi's permission-gate only checks bash commands against three regexes: {c} of {n} match (asked with a UI, blocked without one); the rest run.";
 }

@@ -2,9 +2,12 @@
 //! seed's words and the figures [`permlab_core::timeline`] computes next to the seed's claims
 //! (a differing figure is shown as computed, and said so).
 //!
-//! The blacklist stage runs the two real blacklists live ([`timeline::screen_lists`]): every
-//! dangerous and everyday command with its verdict and the entry that caught it, and a field
-//! where the learner types a command of their own.
+//! The blacklist stage runs the real blacklists live ([`timeline::screen_lists`]): lcc's gate
+//! (s01 and s03 share it), CoreCoder's regexes and Pi's `permission-gate.ts` — the seed's four
+//! blacklists ([`timeline::SEED_BLACKLISTS`]) — with every dangerous and everyday command's
+//! verdict and the entry that caught it, and a field where the learner types a command of their
+//! own. The figures are [`timeline::timeline_with_pi`]'s, so the sandbox stage's "4 of 4" is
+//! counted over the four, blacklist by blacklist.
 
 use permlab_core::corecoder::DANGEROUS_PATTERNS;
 use permlab_core::lcc;
@@ -53,6 +56,8 @@ fn figure_label(slug: &str) -> Option<T> {
         "first-match-denies-tests" => T::FFirstMatch,
         "classifier-misses" => T::FClassifier,
         "rmtree-passes" => T::FRmtree,
+        "pi-missed" => T::FPiMissed,
+        "pi-wrongly-blocked" => T::FPiWrong,
         _ => return None,
     })
 }
@@ -62,7 +67,6 @@ fn note_text(slug: &str) -> Option<T> {
         "only-four-everyday-known" => T::NoteFour,
         "needs-the-26-runs" => T::NoteRuns,
         "self-reported" => T::NoteSelf,
-        "pi-not-ported" => T::NotePi,
         _ => return None,
     })
 }
@@ -94,7 +98,7 @@ impl Timeline {
             lang,
             stage: 0,
             command: String::new(),
-            stages: timeline::timeline(&Preset::Miniagent.table()),
+            stages: timeline::timeline_with_pi(&Preset::Miniagent.table()),
         }
     }
 
@@ -204,10 +208,14 @@ pub fn TimelineScene(
             if m.command.trim().is_empty() {
                 return m.t(T::TryEmpty).to_string();
             }
-            [(Gate::Lcc, T::LccName), (Gate::CoreCoder, T::CcName)]
+            GATES
                 .map(|(g, name)| {
                     let hits = timeline::screen(g, &m.command);
-                    let word = if hits.is_empty() { T::Runs } else { T::Blocked };
+                    let word = if hits.is_empty() {
+                        T::Runs
+                    } else {
+                        blocked_word(g)
+                    };
                     format!("{}: {}", m.t(name), m.t(word))
                 })
                 .join(" · ")
@@ -315,16 +323,64 @@ fn stage_view(m: &Timeline, stage: &Stage) -> impl IntoView {
             _ => None,
         })
         .flatten();
+    let four = (stage.id == StageId::Sandbox).then(|| {
+        let items = timeline::SEED_BLACKLISTS
+            .iter()
+            .map(|&(slug, gate)| {
+                let hits = timeline::screen(gate, timeline::RMTREE);
+                view! {
+                    <li data-blacklist=slug data-gate=gate.slug() data-blocked=if hits.is_empty() { "false" } else { "true" }>
+                        <strong>{t(blacklist_name(slug))}</strong>": "{hits_view(lang, gate, &hits)}
+                    </li>
+                }
+            })
+            .collect_view();
+        view! {
+            <div class="pl-tl-four">
+                <p>{t(T::FourIntro)}" "<code>{timeline::RMTREE}</code></p>
+                <ul class="pl-tl-four-list">{items}</ul>
+            </div>
+        }
+    });
     view! {
         <h3><span class="pl-tl-tag">{t(tag)}</span>" "{t(name)}</h3>
         <dl class="pl-tl-facts">{facts}</dl>
         {figures}
         {rules}
+        {four}
     }
 }
 
-/// "Blocked by `sudo`, `reboot` (reason)" or "Runs".
-fn hits_view(lang: Lang, hits: &[timeline::Hit]) -> impl IntoView {
+/// The three ported gates (the seed's four blacklists: lcc s01 and s03 share gate 1), with
+/// their column names.
+const GATES: [(Gate, T); 3] = [
+    (Gate::Lcc, T::LccName),
+    (Gate::CoreCoder, T::CcName),
+    (Gate::Pi, T::PiName),
+];
+
+/// What a caught command gets: lcc and CoreCoder refuse it; Pi's gate asks (and blocks only
+/// without a UI).
+fn blocked_word(gate: Gate) -> T {
+    if gate == Gate::Pi {
+        T::PiAsks
+    } else {
+        T::Blocked
+    }
+}
+
+/// A seed blacklist's name ([`timeline::SEED_BLACKLISTS`] slugs).
+fn blacklist_name(slug: &str) -> T {
+    match slug {
+        "lcc-s01" => T::LccS01,
+        "lcc-s03" => T::LccS03,
+        "corecoder" => T::CcName,
+        _ => T::PiName,
+    }
+}
+
+/// "Blocked by `sudo`, `reboot` (reason)" (Pi: "asks, by …") or "Runs".
+fn hits_view(lang: Lang, gate: Gate, hits: &[timeline::Hit]) -> impl IntoView {
     let t = move |k: T| k.get(lang);
     if hits.is_empty() {
         return ui::verdict(Decision::Allow, t(T::Runs)).into_any();
@@ -340,18 +396,23 @@ fn hits_view(lang: Lang, hits: &[timeline::Hit]) -> impl IntoView {
             }
         })
         .collect_view();
+    let (d, word) = if gate == Gate::Pi {
+        (Decision::Ask, T::PiAsks)
+    } else {
+        (Decision::Deny, T::Blocked)
+    };
     view! {
-        {ui::verdict(Decision::Deny, t(T::Blocked))}
+        {ui::verdict(d, t(word))}
         " "<span class="pl-hit">{t(T::By)}" "{list}</span>
     }
     .into_any()
 }
 
-/// One of the two lists (dangerous / everyday) through both real blacklists.
+/// One of the two lists (dangerous / everyday) through the three ported gates.
 fn gate_table(m: &Timeline, dangerous: bool) -> impl IntoView {
     let lang = m.lang;
     let t = move |k: T| k.get(lang);
-    let tallies = Gate::REAL.map(timeline::screen_lists);
+    let tallies = Gate::PORTED.map(timeline::screen_lists);
     let list_of = move |g: &timeline::GateTally| {
         if dangerous {
             g.dangerous.clone()
@@ -388,7 +449,7 @@ fn gate_table(m: &Timeline, dangerous: bool) -> impl IntoView {
                 <caption>{title}</caption>
                 <thead><tr>
                     <th scope="col">{t(T::ColCommand)}</th><th scope="col">{t(T::LccName)}</th>
-                    <th scope="col">{t(T::CcName)}</th>
+                    <th scope="col">{t(T::CcName)}</th><th scope="col">{t(T::PiName)}</th>
                 </tr></thead>
                 <tbody>{rows}</tbody>
                 <tfoot><tr><th scope="row">{t(T::Total)}</th>{foot}</tr></tfoot>
@@ -407,7 +468,7 @@ fn cell(lang: Lang, gate: Gate, s: &Screened, dangerous: bool) -> impl IntoView 
     view! {
         <td class="pl-gate-cell" data-gate=gate.slug() data-blocked=if blocked { "true" } else { "false" }
             data-mark=mark.map(|m| m.0)>
-            {hits_view(lang, &s.hits)}
+            {hits_view(lang, gate, &s.hits)}
             {mark.map(|(slug, k)| view! {
                 <strong class=format!("pl-tl-mark pl-tl-mark-{slug}")>
                     <span aria-hidden="true">" ⚠ "</span>{k.get(lang)}
@@ -417,7 +478,7 @@ fn cell(lang: Lang, gate: Gate, s: &Screened, dangerous: bool) -> impl IntoView 
     }
 }
 
-/// The blacklist stage's lab: both lists through both blacklists, their entries, and a field
+/// The blacklist stage's lab: both lists through the three gates, their entries, and a field
 /// for a command of the learner's own (judged as it is typed).
 #[component]
 fn Lab(
@@ -440,6 +501,10 @@ fn Lab(
         .iter()
         .map(|p| view! { <li><code>{p.regex}</code>" "<small>{p.reason}</small></li> })
         .collect_view();
+    let pi = permlab_core::pi_gate::PATTERNS
+        .iter()
+        .map(|p| view! { <li><code>{format!("/{}/{}", p.source, p.flags)}</code></li> })
+        .collect_view();
     // The field is read only when the scene starts: typing never writes it back.
     let start = m.command.clone();
     let result = move || {
@@ -447,12 +512,12 @@ fn Lab(
         if c.trim().is_empty() {
             return view! { <p class="pl-hint">{t(T::TryEmpty)}</p> }.into_any();
         }
-        let items = [(Gate::Lcc, T::LccName), (Gate::CoreCoder, T::CcName)]
+        let items = GATES
             .map(|(gate, name)| {
                 let hits = timeline::screen(gate, &c);
                 view! {
                     <li data-gate=gate.slug() data-blocked=if hits.is_empty() { "false" } else { "true" }>
-                        <strong>{t(name)}</strong>": "{hits_view(lang, &hits)}
+                        <strong>{t(name)}</strong>": "{hits_view(lang, gate, &hits)}
                     </li>
                 }
             });
@@ -472,6 +537,11 @@ fn Lab(
                 <div>
                     <h4>{format!("{} · {}", t(T::Entries), t(T::CcName))}</h4>
                     <ol class="pl-tl-entry-list">{cc}</ol>
+                </div>
+                <div>
+                    <h4>{format!("{} · {}", t(T::Entries), t(T::PiName))}</h4>
+                    <ol class="pl-tl-entry-list">{pi}</ol>
+                    <p class="pl-hint">{t(T::PiNote)}</p>
                 </div>
             </div>
             <div class="pl-tl-try">
@@ -523,6 +593,16 @@ mod tests {
         assert!(html.contains("(raw disk write)"));
         assert!(html.contains("漏拦 4/6") && html.contains("漏拦 3/6"));
         assert!(html.contains("误拦 1/4") && html.contains("误拦 0/4"));
+        // Pi's gate, the third column: misses 3 of 6 (`\bsudo\b` spares sudoku), asks for the rest.
+        assert!(html.contains("data-figure=\"pi-missed\" data-differs=\"false\""));
+        assert_eq!(
+            html.matches("data-gate=\"pi\" data-blocked=\"false\" data-mark=\"missed\"")
+                .count(),
+            3
+        );
+        assert!(html.contains("问人(没有界面时拦下)"));
+        assert!(html.contains("/\\bsudo\\b/i"));
+        assert!(!html.contains("没有移植"));
         // The lab is shown on this stage only (and kept, hidden, on the others).
         assert!(html.contains("<section class=\"pl-tl-lab\">"));
         t.go(0);
@@ -556,7 +636,12 @@ mod tests {
         t.step(Move::Next);
         assert_eq!(t.stage, 5, "no step after the last");
         let html = render(&t);
-        assert!(html.contains("The lesson says 4/4; computed: 2/2."));
+        // Four blacklists, Pi's included: 4 of 4 as the seed says, and no "not ported" line.
+        assert!(html.contains("data-figure=\"rmtree-passes\" data-differs=\"false\""));
+        assert!(html.contains("<strong>4/4</strong>"));
+        assert!(!html.contains("not ported") && !html.contains("Pi's is not"));
+        assert_eq!(html.matches("<li data-blacklist=").count(), 4);
+        assert!(html.contains("<li data-blacklist=\"pi\" data-gate=\"pi\" data-blocked=\"false\">"));
         assert!(html.contains("aria-current=\"step\""));
         t.step(Move::Prev);
         t.step(Move::Prev);

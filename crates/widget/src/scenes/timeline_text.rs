@@ -59,10 +59,9 @@ texts! {
     NoteFour => "课程没有列出它的 5 条日常命令,已知的只有 4 条;在这 4 条上 lcc 只误拦 1 条(cat sudoku_solver.py)。", "The lesson never lists its 5 everyday commands; only 4 are known, and on them lcc wrongly blocks 1 (cat sudoku_solver.py).";
     NoteRuns => "要 26 次真实运行的 trace 才能算;「回放」场景能对任何 trace 现算这个数。", "Needs the traces of the 26 real runs; the replay scene computes this figure for any trace.";
     NoteSelf => "Anthropic 官方自报,这里无法复算。", "Anthropic's own report; it cannot be recomputed here.";
-    NotePi => "课程数了四个黑名单,这里只移植了其中两个(lcc 与 CoreCoder;Pi 的没有移植),两个都放行它。", "The lesson counts four blacklists; two are ported here (lcc and CoreCoder; Pi's is not), and both let it run.";
-    Lab => "两个真黑名单,现场实跑", "Two real blacklists, run live";
-    LabIntro => "lcc s03 的 5 个子串(区分大小写,不分词)和 CoreCoder 0.7.0 的 10 条正则(报第一条命中的),跑在课程的 6 条危险命令和 4 条已知的日常命令上。", "lcc s03's 5 substrings (case-sensitive, no word boundaries) and CoreCoder 0.7.0's 10 regexes (the first match is reported), run on the lesson's 6 dangerous and 4 known everyday commands.";
-    LccName => "lcc s03(子串)", "lcc s03 (substrings)";
+    Lab => "课程的四个黑名单,现场实跑", "The lesson's four blacklists, run live";
+    LabIntro => "lcc 的 5 个子串(s01 与 s03 共用这第一道闸;区分大小写,不分词)、CoreCoder 0.7.0 的 10 条正则(报第一条命中的)和 Pi 的 permission-gate.ts 的 3 条 JavaScript 正则(不分大小写),跑在课程的 6 条危险命令和 4 条已知的日常命令上。", "lcc's 5 substrings (s01 and s03 share this first gate; case-sensitive, no word boundaries), CoreCoder 0.7.0's 10 regexes (the first match is reported) and the 3 case-insensitive JavaScript regexes of Pi's permission-gate.ts, run on the lesson's 6 dangerous and 4 known everyday commands.";
+    LccName => "lcc s01 / s03(子串)", "lcc s01 / s03 (substrings)";
     CcName => "CoreCoder(正则)", "CoreCoder (regexes)";
     ColCommand => "命令", "Command";
     Dangerous => "本意危险的命令", "Intentionally dangerous commands";
@@ -76,6 +75,14 @@ texts! {
     Entries => "黑名单条目", "Blacklist entries";
     Try => "试一条你自己的命令", "Try a command of your own";
     TryLabel => "命令", "Command";
-    TryEmpty => "输入一条命令,两个黑名单立刻给出判定。", "Type a command; both blacklists judge it at once.";
+    TryEmpty => "输入一条命令,三道闸(四个黑名单)立刻给出判定。", "Type a command; the three gates (four blacklists) judge it at once.";
     RulesNow => "用 miniagent 的 rules-standard.json 现算:", "Computed now over miniagent's rules-standard.json:";
+    FPiMissed => "Pi 漏拦的危险命令", "dangerous commands Pi misses";
+    FPiWrong => "Pi 误拦的日常命令", "everyday commands Pi wrongly stops";
+    PiName => "Pi permission-gate(JS 正则)", "Pi permission-gate (JS regexes)";
+    PiAsks => "问人(没有界面时拦下)", "asks (blocked without a UI)";
+    PiNote => "命中时弹框问 Yes / No;没有界面(print 模式)时直接拦下:Dangerous command blocked (no UI for confirmation)。只看 bash 工具。", "A match asks Yes / No; without a UI (print mode) it blocks: Dangerous command blocked (no UI for confirmation). Only the bash tool is checked.";
+    LccS01 => "lcc s01(子串)", "lcc s01 (substrings)";
+    LccS03 => "lcc s03(子串,同一道闸)", "lcc s03 (substrings, the same gate)";
+    FourIntro => "课程数的四个黑名单,逐个现算这条一行命令:", "The lesson's four blacklists, each run now on the one-liner:";
 }
