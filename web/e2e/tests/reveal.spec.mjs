@@ -161,14 +161,8 @@ test('12.3 zh /: after a reorder the earlier results stay as they were and a new
   await guessAndReveal(w, 'opencode', 'deny');
   await expect(panelOf(w, 'claude-code').locator('.pl-mark')).toHaveText('✓ 猜对了');
   await expect(panelOf(w, 'opencode').locator('.pl-mark')).toHaveText('✗ 猜错了(你猜 拒绝)');
-  // A drag of #1 to the bottom (the issue's "after a drag").
-  const grip = rowOf(w, 1).locator('.pl-grip');
-  const g = await grip.boundingBox();
-  const target = await rowOf(w, 2).boundingBox();
-  await page.mouse.move(g.x + g.width / 2, g.y + g.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(g.x + g.width / 2, target.y + target.height * 0.9, { steps: 8 });
-  await page.mouse.up();
+  // #1 one row down with its ↓ (a mouse click).
+  await rowOf(w, 1).locator('.pl-down').click();
   await expect(rowOf(w, 1)).toHaveAttribute('data-position', '2');
   for (const [slug, mark] of [['claude-code', '✓ 猜对了'], ['opencode', '✗ 猜错了(你猜 拒绝)']]) {
     const p = panelOf(w, slug);
