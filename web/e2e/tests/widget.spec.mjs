@@ -97,9 +97,16 @@ test('2 keyboard-only reorder of #8 to the bottom flips first-match, not Claude 
   await expect(row(page, 8)).toHaveAttribute('data-position', '10');
   await expect(page.locator('.pl-announce')).toHaveText('规则 #8「bash * deny」已移到第 10 位(共 10 位)');
   await expect(page.locator('[role="status"].pl-announce')).toHaveAttribute('aria-live', 'polite');
+  await expect(row(page, 8).locator('.pl-grip')).toBeFocused();
+  // A guess belongs to the order it was made on (issue 12): the log tells what flipped, the
+  // panels keep the earlier result and ask again.
+  await expect(page.locator('.pl-log-entry').last()).toContainText('first-match: 拒绝 → 放行');
+  await expect(page.locator('.pl-log-entry').last()).toContainText('Claude Code 不变');
+  await expect(panel(page, 'first-match').locator('.pl-earlier')).toHaveAttribute('data-verdict', 'deny');
+  await skipReveal(page, 'first-match');
+  await skipReveal(page, 'claude-code');
   await expect(panel(page, 'first-match')).toHaveAttribute('data-verdict', 'allow');
   await expect(panel(page, 'claude-code')).toHaveAttribute('data-verdict', 'unavailable');
-  await expect(row(page, 8).locator('.pl-grip')).toBeFocused();
   expect(problems).toEqual([]);
 });
 
