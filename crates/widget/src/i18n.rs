@@ -412,12 +412,12 @@ impl Lang {
     pub fn step_locked(self, e: EngineId) -> String {
         if self.zh() {
             format!(
-                "下一步就会说出裁决:先在下面猜 {} 给什么,再揭示",
+                "这一步会说出 {} 的裁决:先在下面猜一个,再揭示",
                 self.engine(e)
             )
         } else {
             format!(
-                "The next step tells the verdict: guess {} below and reveal it first",
+                "This step tells {}'s verdict: guess it below and reveal it first",
                 self.engine(e)
             )
         }

@@ -46,7 +46,7 @@ test('12.1 zh /: stepper end, cursors, matrix row, disagreement box wait for the
   await expect(w.locator('.pl-step-count')).not.toContainText('共');
   const fmLine = w.locator('.pl-step-line[data-engine-step="first-match"]');
   await expect(fmLine).toHaveAttribute('data-locked', 'true');
-  await expect(fmLine).toContainText('下一步就会说出裁决');
+  await expect(fmLine).toContainText('这一步会说出 first-match 的裁决');
   await expect(w.locator('tbody.pl-rules tr[data-cursor~="first-match"]')).toHaveCount(0);
   await expect(w.locator('.pl-step-line[data-engine-step="corecoder"]')).toHaveAttribute('data-locked', 'true');
   await expectNoLeak(w, 'stepper at its end');
@@ -81,7 +81,7 @@ test('12.1 en lesson: the matrix row and the stepper end wait for the reveal', a
   await expect(w.locator('.pl-step-count')).toContainText(/^Step \d+/);
   await expect(w.locator('.pl-step-count')).not.toContainText(' of ');
   await expect(w.locator('.pl-step-line[data-locked]')).toHaveCount(2);
-  await expect(w.locator('.pl-step-line[data-engine-step="opencode"]')).toContainText('The next step tells the verdict');
+  await expect(w.locator('.pl-step-line[data-engine-step="opencode"]')).toContainText("This step tells OpenCode's verdict");
   await expectNoLeak(w, 'stepper at its end');
   await guessAndReveal(w, 'opencode', 'allow');
   await expect(rowOf(w, 9)).toHaveAttribute('data-cursor', /opencode/);
