@@ -362,9 +362,20 @@ impl Widget {
         self.lab.table()
     }
 
-    /// The engines with guess panels: the lesson's, or the built-in four (plus the imported
-    /// config's own harness), plus Codex when the learner adds it.
+    /// The engines with guess panels: the lesson's (exactly its `engines`), or the built-in
+    /// four (plus the imported config's own harness); the others only while the learner asks
+    /// for them ("show other harnesses", [`Msg::Codex`]).
     pub fn shown(&self) -> Vec<EngineId> {
+        let mut v = self.base_engines();
+        if self.codex {
+            v.extend(self.others());
+        }
+        v
+    }
+
+    /// The engines the lesson (or the built-in rule sets) names, before the learner asks for
+    /// more.
+    fn base_engines(&self) -> Vec<EngineId> {
         let mut v = match (&self.lesson, self.source) {
             (Some(l), Source::Lesson(_)) => l.engines.clone(),
             _ => Preset::Miniagent.engines(false),
@@ -374,10 +385,25 @@ impl Widget {
                 v.push(s.format.engine());
             }
         }
-        if self.codex && !v.contains(&EngineId::Codex) {
-            v.push(EngineId::Codex);
-        }
         v
+    }
+
+    /// The engines "show other harnesses" adds: every engine the lesson does not name (empty:
+    /// no such offer).
+    pub fn others(&self) -> Vec<EngineId> {
+        let base = self.base_engines();
+        EngineId::ALL
+            .iter()
+            .copied()
+            .filter(|e| !base.contains(e))
+            .collect()
+    }
+
+    /// Whether the disagreement box (OpenCode's last match against Claude Code's strongest
+    /// match) belongs on screen: only when both engines are shown.
+    pub fn compares_opencode_claude(&self) -> bool {
+        let v = self.shown();
+        v.contains(&EngineId::OpenCode) && v.contains(&EngineId::ClaudeCode)
     }
 
     /// An element id unique on the page: the widget's namespace (its placeholder's id) first,
@@ -536,17 +562,19 @@ impl Widget {
         Preset::from_slug(slug).map(Source::Builtin)
     }
 
-    /// The engines that draw a cursor in the stepper.
+    /// The engines that draw a cursor in the stepper: the shown engines that walk the table
+    /// (CoreCoder reads no rule; the stepper gives it a line, not a cursor).
     pub fn cursor_engines(&self) -> Vec<EngineId> {
-        let mut v = vec![
-            EngineId::FirstMatch,
-            EngineId::OpenCode,
-            EngineId::ClaudeCode,
-        ];
-        if self.codex {
-            v.push(EngineId::Codex);
-        }
-        v
+        self.shown()
+            .into_iter()
+            .filter(|e| self.eval(*e).is_some_and(|v| !v.steps.is_empty()))
+            .collect()
+    }
+
+    /// Whether the stepper at step `k` would show `engine`'s last step (where it stops, which
+    /// tells its verdict): that waits until the engine is revealed.
+    pub fn withholds_step(&self, engine: EngineId, k: usize) -> bool {
+        !self.revealed(engine) && self.eval(engine).is_some_and(|e| k >= e.steps.len())
     }
 
     /// The engine's evaluation of the current call.
@@ -577,6 +605,7 @@ impl Widget {
         }
         self.cursor_engines()
             .iter()
+            .filter(|e| !self.withholds_step(**e, k))
             .filter_map(|e| self.eval(*e))
             .filter_map(|e| {
                 let s = e.steps.get(k.min(e.steps.len()).checked_sub(1)?)?;
@@ -1514,6 +1543,139 @@ mod tests {
         let t0 = std::time::Instant::now();
         let _ = w.snapshot();
         eprintln!("snapshot {:?}", t0.elapsed());
+    }
+
+    #[test]
+    fn a_guess_belongs_to_the_order_it_was_made_on() {
+        let mut w = widget("");
+        w.act(Msg::Source(Source::Builtin(Preset::Git)));
+        let deny = Guess::Verdict(Decision::Deny);
+        w.act(Msg::Guess(EngineId::ClaudeCode, deny));
+        w.act(Msg::Guess(EngineId::OpenCode, deny));
+        w.act(Msg::Reveal(EngineId::ClaudeCode));
+        w.act(Msg::Reveal(EngineId::OpenCode));
+        assert_eq!(
+            w.lab.guess_was_right(
+                EngineId::ClaudeCode,
+                w.eval(EngineId::ClaudeCode).unwrap().decision
+            ),
+            Some(true)
+        );
+        w.act(Msg::Reverse);
+        // The new order asks for a new guess; the old results stay graded as they were.
+        for e in [EngineId::ClaudeCode, EngineId::OpenCode] {
+            assert!(!w.revealed(e), "{e}");
+            assert_eq!(w.lab.guess(e), None);
+        }
+        let cc = w.lab.earlier(EngineId::ClaudeCode).unwrap();
+        assert_eq!((cc.guess, cc.verdict), (deny, Decision::Deny));
+        let oc = w.lab.earlier(EngineId::OpenCode).unwrap();
+        assert_eq!((oc.guess, oc.verdict), (deny, Decision::Allow));
+        // OpenCode now says deny: the old wrong guess is not turned into a right one.
+        assert_eq!(w.eval(EngineId::OpenCode).unwrap().decision, Decision::Deny);
+        assert_eq!(
+            w.lab.guess_was_right(EngineId::OpenCode, Decision::Deny),
+            None
+        );
+        // The log words the verdicts of the revealed engines only.
+        let entry = w.lab.log().last().unwrap();
+        assert_eq!(entry.known, [EngineId::ClaudeCode, EngineId::OpenCode]);
+        assert!(
+            w.announce.contains("OpenCode: 放行 → 拒绝"),
+            "{}",
+            w.announce
+        );
+        assert!(w.announce.contains("first-match 改判了"), "{}", w.announce);
+        // Nothing revealed on the new order: no decisive mark.
+        assert!(w.decisive().is_empty());
+    }
+
+    #[test]
+    fn the_stepper_withholds_the_step_that_tells_an_unrevealed_verdict() {
+        let mut w = widget("");
+        w.act(Msg::ToggleStepper);
+        w.act(Msg::StepBy(2));
+        let k = w.step();
+        assert_eq!(k, w.total_steps());
+        // No cursor sits on a deciding row before its engine is revealed.
+        assert!(w.cursors().is_empty(), "{:?}", w.cursors());
+        for e in w.cursor_engines() {
+            assert!(w.withholds_step(e, k), "{e}");
+        }
+        w.act(Msg::Guess(EngineId::FirstMatch, Guess::Skip));
+        w.act(Msg::Reveal(EngineId::FirstMatch));
+        assert!(!w.withholds_step(EngineId::FirstMatch, k));
+        assert_eq!(w.cursors(), [(7, EngineId::FirstMatch)]);
+        // Step 1 tells nothing yet (a miss, or the next row to check).
+        assert!(!w.withholds_step(EngineId::OpenCode, 1));
+    }
+
+    const NAIVE: &str = r#"{"title": "naive", "language": "zh", "mode": "quiz", "engines": ["first-match", "opencode"],
+        "presets": [{"id": "m", "rules": [{"tool": "bash", "pattern": "*", "action": "deny"},
+                     {"tool": "bash", "pattern": "python -m unittest*", "action": "allow"}],
+                     "calls": [{"tool": "bash", "input": "python -m unittest -v t.py"}]}]}"#;
+
+    #[test]
+    fn exactly_the_lessons_engines_and_the_others_only_on_request() {
+        let mut w = with_lesson(NAIVE);
+        assert_eq!(w.shown(), [EngineId::FirstMatch, EngineId::OpenCode]);
+        assert_eq!(w.cursor_engines(), w.shown());
+        assert_eq!(
+            w.others(),
+            [EngineId::ClaudeCode, EngineId::CoreCoder, EngineId::Codex]
+        );
+        assert!(!w.compares_opencode_claude());
+        w.act(Msg::Codex(true));
+        assert_eq!(w.shown().len(), 5);
+        assert!(w.compares_opencode_claude());
+        // CoreCoder reads no rule: a stepper line, no cursor.
+        assert!(!w.cursor_engines().contains(&EngineId::CoreCoder));
+        let all = NAIVE.replace(
+            r#"["first-match", "opencode"]"#,
+            r#"["first-match", "opencode", "claude-code", "corecoder", "codex"]"#,
+        );
+        assert!(with_lesson(&all).others().is_empty());
+        // The built-in rule sets: four engines, Codex on request.
+        assert_eq!(widget("").others(), [EngineId::Codex]);
+    }
+
+    /// Texts that state outcomes ("only OpenCode changes its verdict") are checked against the
+    /// engines the lesson shows: the engines the text names as changing are exactly the ones
+    /// whose verdict the reorder flips.
+    #[test]
+    fn lesson_texts_that_state_outcomes_match_the_shown_engines() {
+        let path = format!(
+            "{}/../../fixtures/lessons/a3-2-conflict.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let mut w = with_lesson(&std::fs::read_to_string(path).unwrap());
+        let git = w.source_of("l-git").unwrap();
+        w.load_source(git);
+        for e in w.shown() {
+            w.act(Msg::Guess(e, Guess::Skip));
+            w.act(Msg::Reveal(e));
+        }
+        w.act(Msg::Reverse);
+        let flipped: Vec<EngineId> = w.lab.log()[0].flipped.iter().map(|f| f.engine).collect();
+        for lang in [Lang::Zh, Lang::En] {
+            w.lang = lang;
+            let text = w.lesson_text("try").unwrap();
+            let (only, rest) = match lang {
+                Lang::Zh => ("只有", "改判"),
+                Lang::En => ("only", "change"),
+            };
+            let claim = text
+                .split(only)
+                .nth(1)
+                .and_then(|t| t.split(rest).next())
+                .unwrap_or("");
+            let named: Vec<EngineId> = w
+                .shown()
+                .into_iter()
+                .filter(|e| claim.contains(lang.engine(*e)))
+                .collect();
+            assert_eq!(named, flipped, "{lang:?}: {text}");
+        }
     }
 
     #[test]

@@ -150,6 +150,11 @@ strings! {
     CaptionName => "规则表", "Rule table";
     CaptionHint => "(拖动 ⠿ 或用键盘重排)", " (drag ⠿ or use the keyboard to reorder)";
     LegendChanged => "上次重排改变了这一格的裁决(列名就是引擎)", "the last reorder changed this cell's verdict (the column names the engine)";
+    DisagreeLocked => "先猜并揭示 OpenCode 和 Claude Code,这里再比较两家对这次调用的读法。", "Guess and reveal OpenCode and Claude Code first; then this box compares how the two read the table for this call.";
+    CellLocked => "先猜再揭示", "guess, then reveal";
+    EarlierOrder => "重排前的顺序上", "On the previous order";
+    GuessAgain => "顺序变了:为新的顺序再猜一次。", "The order changed: guess again for the new order.";
+    OthersHint => "(本课没有列出的求值器)", "(engines this lesson does not list)";
 }
 
 impl Lang {
@@ -252,24 +257,47 @@ impl Lang {
         })
     }
 
-    /// A row as the learner sees it: `#8 bash * 拒绝`.
+    /// A row as the learner sees it: `#8 bash * 拒绝`. A rule keeps its lesson number as its
+    /// name wherever it moves; where that differs from its place, the place is said as a
+    /// position: `#8 bash * 拒绝(第 10 行)`.
     pub fn row(self, table: &RuleTable, row: usize) -> String {
         match table.rules().get(row) {
-            Some(r) => format!("#{} {}", row + 1, self.rule(r)),
-            None => format!("#{}", row + 1),
+            Some(r) => format!("#{} {}{}", r.id.0, self.rule(r), self.at_row(r, row)),
+            None => self.position(row),
         }
     }
 
-    /// A row without its action: `#8 bash *`.
+    /// A row without its action: `#8 bash *` (and its position when it moved).
     pub fn row_ref(self, table: &RuleTable, row: usize) -> String {
         match table.rules().get(row) {
             Some(r) => format!(
-                "#{} {} {}",
-                row + 1,
+                "#{} {} {}{}",
+                r.id.0,
                 one_line(&r.tool),
-                one_line(&r.pattern)
+                one_line(&r.pattern),
+                self.at_row(r, row)
             ),
-            None => format!("#{}", row + 1),
+            None => self.position(row),
+        }
+    }
+
+    /// A position said as a position: `第 10 行` / `row 10` (0-based `row`).
+    pub fn position(self, row: usize) -> String {
+        if self.zh() {
+            format!("第 {} 行", row + 1)
+        } else {
+            format!("row {}", row + 1)
+        }
+    }
+
+    /// `(第 10 行)` when rule `r` no longer sits at its lesson number, else nothing.
+    fn at_row(self, r: &Rule, row: usize) -> String {
+        if r.id.0 as usize == row + 1 {
+            String::new()
+        } else if self.zh() {
+            format!("({})", self.position(row))
+        } else {
+            format!(" ({})", self.position(row))
         }
     }
 
@@ -342,7 +370,12 @@ impl Lang {
             Some(r) => (one_line(&r.tool), one_line(&r.pattern)),
             None => (String::new(), String::new()),
         };
-        out.push_str(&format!("#{} {} {} — ", step.row + 1, tool, pattern));
+        let at = table
+            .rules()
+            .get(step.row)
+            .map(|r| (r.id.0, self.at_row(r, step.row)))
+            .unwrap_or((step.row as u32 + 1, String::new()));
+        out.push_str(&format!("#{} {} {}{} — ", at.0, tool, pattern, at.1));
         let mark = |b: bool| if b { "✓" } else { "✗" };
         let (tw, pw) = if self.zh() {
             ("工具", "模式")
@@ -377,6 +410,41 @@ impl Lang {
             });
         }
         out
+    }
+
+    /// "Step k" (the total is left out while a verdict is unrevealed: where the longest walk
+    /// ends can tell it).
+    pub fn step_at(self, k: usize) -> String {
+        if self.zh() {
+            format!("第 {k} 步")
+        } else {
+            format!("Step {k}")
+        }
+    }
+
+    /// The stepper's line for an engine whose next step would tell its verdict.
+    pub fn step_locked(self, e: EngineId) -> String {
+        if self.zh() {
+            format!(
+                "这一步会说出 {} 的裁决:先在下面猜一个,再揭示",
+                self.engine(e)
+            )
+        } else {
+            format!(
+                "This step tells {}'s verdict: guess it below and reveal it first",
+                self.engine(e)
+            )
+        }
+    }
+
+    /// The label of the "show other harnesses" offer, naming them.
+    pub fn show_others(self, others: &[EngineId]) -> String {
+        let names: Vec<&str> = others.iter().map(|e| self.engine(*e)).collect();
+        if self.zh() {
+            format!("同时显示其他 harness:{}", names.join("、"))
+        } else {
+            format!("Also show other harnesses: {}", names.join(", "))
+        }
     }
 
     /// "Step k of N".
@@ -555,7 +623,17 @@ impl Lang {
                 if e == EngineId::CoreCoder {
                     return self.s(S::IgnoresRules).to_string();
                 }
-                match entry.flipped.iter().find(|c| c.engine == e) {
+                let flip = entry.flipped.iter().find(|c| c.engine == e);
+                if !entry.known.contains(&e) {
+                    // Not revealed before: the verdicts are still the learner's to guess.
+                    return match (flip.is_some(), zh) {
+                        (true, true) => format!("{} 改判了(先猜再揭示)", self.engine(e)),
+                        (true, false) => format!("{} changed (guess, then reveal)", self.engine(e)),
+                        (false, true) => format!("{} 不变", self.engine(e)),
+                        (false, false) => format!("{} unchanged", self.engine(e)),
+                    };
+                }
+                match flip {
                     Some(VerdictChange { before, after, .. }) => format!(
                         "{}: {} → {}",
                         self.engine(e),
@@ -689,6 +767,19 @@ mod tests {
             "#8 bash * — tool ✓ pattern ✓ → deny, stop"
         );
         assert_eq!(Lang::En.step_of(3, 8), "Step 3 of 8");
+        // One name per rule: after #8 moves to the end it is still #8, at row 10.
+        let mut moved = t.clone();
+        moved.move_rule(7, 9);
+        let e = engines::build(EngineId::OpenCode, &moved).evaluate(&call);
+        assert_eq!(
+            Lang::Zh.step(&moved, &e.steps[0]),
+            "#8 bash *(第 10 行) — 工具 ✓ 模式 ✓ → deny,停"
+        );
+        let e = engines::build(EngineId::FirstMatch, &moved).evaluate(&call);
+        assert_eq!(
+            Lang::En.reason(&moved, EngineId::FirstMatch, &e.reason),
+            "the first match from the top is #9 bash python -m unittest* allow (row 8)"
+        );
     }
 
     #[test]
@@ -715,15 +806,30 @@ mod tests {
             permlab_core::Call::new("bash", "git push origin main"),
         );
         let shown = crate::presets::Preset::Git.engines(false);
-        lab.reverse(&|t: &RuleTable, c: &permlab_core::Call| {
-            crate::compute::judge(&shown, None, t, c)
-        });
-        let text = Lang::Zh.log_entry(lab.table(), &lab.log()[0]);
+        let judge =
+            |t: &RuleTable, c: &permlab_core::Call| crate::compute::judge(&shown, None, t, c);
+        // Before anything is revealed, the log says who changed, not to what.
+        lab.reverse(&judge);
+        assert_eq!(
+            Lang::Zh.log_entry(lab.table(), &lab.log()[0]),
+            "整表倒序 — first-match 改判了(先猜再揭示);OpenCode 改判了(先猜再揭示);Claude Code 不变;CoreCoder 不读规则"
+        );
+        lab.reverse(&judge);
+        for e in [
+            EngineId::FirstMatch,
+            EngineId::OpenCode,
+            EngineId::ClaudeCode,
+        ] {
+            lab.set_guess(e, crate::state::Guess::Skip);
+            lab.reveal(e);
+        }
+        lab.reverse(&judge);
+        let text = Lang::Zh.log_entry(lab.table(), &lab.log()[2]);
         assert_eq!(
             text,
             "整表倒序 — first-match: 拒绝 → 放行;OpenCode: 放行 → 拒绝;Claude Code 不变;CoreCoder 不读规则"
         );
-        let en = Lang::En.log_entry(lab.table(), &lab.log()[0]);
+        let en = Lang::En.log_entry(lab.table(), &lab.log()[2]);
         assert!(
             en.ends_with("Claude Code unchanged; CoreCoder ignores rules"),
             "{en}"

@@ -48,6 +48,19 @@ pub struct LogEntry {
     pub flipped: Vec<VerdictChange>,
     /// The engines asked, so the log can also say "unchanged".
     pub engines: Vec<EngineId>,
+    /// The engines the learner had revealed on the order this change left: only their
+    /// before → after verdicts are worded (the others' verdicts are still to be guessed).
+    pub known: Vec<EngineId>,
+}
+
+/// A revealed result of an earlier order, kept after a reorder: the guess is graded against
+/// the verdict of the order it was made on, never re-graded against the new one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Earlier {
+    /// What the learner guessed (or skip).
+    pub guess: Guess,
+    /// The engine's verdict on that order.
+    pub verdict: Decision,
 }
 
 /// The whole state of one widget instance.
@@ -61,6 +74,7 @@ pub struct Lab {
     revealed: Vec<EngineId>,
     step: usize,
     log: Vec<LogEntry>,
+    earlier: BTreeMap<EngineId, Earlier>,
 }
 
 /// Verdicts of the shown engines for one table and call.
@@ -78,6 +92,7 @@ impl Lab {
             revealed: Vec::new(),
             step: 0,
             log: Vec::new(),
+            earlier: BTreeMap::new(),
         }
     }
 
@@ -162,13 +177,41 @@ impl Lab {
 
     fn push_log(&mut self, change: Change, before: Vec<(EngineId, Decision)>, judge: &Judge) {
         let after = judge(&self.table, &self.call);
+        let known = self.retire(&before);
         self.log.push(LogEntry {
             change,
             flipped: diff(&before, &after),
             engines: before.iter().map(|(e, _)| *e).collect(),
+            known,
         });
         // A new order means new cursor paths: start the stepper again.
         self.step = 0;
+    }
+
+    /// A guess belongs to the order it was made on: the revealed results of the order being
+    /// left become [`Earlier`] results (graded with that order's verdicts, `before`), and the
+    /// new order starts with no guess. Returns the engines that were revealed.
+    fn retire(&mut self, before: &[(EngineId, Decision)]) -> Vec<EngineId> {
+        let known: Vec<EngineId> = self
+            .revealed
+            .iter()
+            .copied()
+            .filter(|e| before.iter().any(|(b, _)| b == e))
+            .collect();
+        for e in &known {
+            let verdict = before.iter().find(|(b, _)| b == e).map(|b| b.1);
+            if let (Some(guess), Some(verdict)) = (self.guess(*e), verdict) {
+                self.earlier.insert(*e, Earlier { guess, verdict });
+            }
+        }
+        self.guesses.clear();
+        self.revealed.clear();
+        known
+    }
+
+    /// The result revealed for `engine` on an earlier order (after a reorder), if any.
+    pub fn earlier(&self, engine: EngineId) -> Option<Earlier> {
+        self.earlier.get(&engine).copied()
     }
 
     /// Switches to another call: guesses, reveals and the stepper start over; the order stays.
@@ -219,6 +262,7 @@ impl Lab {
     pub fn try_again(&mut self) {
         self.guesses.clear();
         self.revealed.clear();
+        self.earlier.clear();
         self.step = 0;
     }
 

@@ -40,8 +40,12 @@ for (const [file, format, engine] of [
     await expect(page.locator('.pl-preset[data-preset="import"]')).toHaveAttribute('aria-pressed', 'true');
     // The harness's own panel is there and every engine has a verdict for every call.
     await expect(page.locator(`.pl-engine[data-engine="${engine}"]`)).toBeVisible();
+    // The current call's cells wait for the reveals (issue 12); every other call has a verdict
+    // from each shown engine.
     const cells = page.locator('.pl-matrix td[data-verdict]');
-    expect(await cells.count()).toBe((await page.locator(".pl-matrix tbody tr").count()) * 5);
+    const n = await page.locator('.pl-engine').count();
+    expect(await cells.count()).toBe(((await page.locator(".pl-matrix tbody tr").count()) - 1) * n);
+    expect(await page.locator('.pl-matrix tr.pl-current td.pl-cell-locked').count()).toBe(n);
     expect(await page.locator(".pl-matrix tbody tr").count()).toBeGreaterThan(9);
     // Nothing is lost on a reload: the hash keeps the pasted config and the order made on it
     // (for a .rules file, once the worker has read it again).
@@ -87,6 +91,11 @@ test('mount(element, lesson) from page JavaScript reads the lesson format; unmou
   const engines = await w.locator('.pl-engine').evaluateAll((es) => es.map((e) => e.dataset.engine));
   expect(engines).toEqual(JSON.parse(lesson).engines);
   const calls = JSON.parse(lesson).presets[0].calls;
+  // The current call's matrix cells wait for the reveals (issue 12).
+  for (const e of engines) {
+    await w.locator(`.pl-engine[data-engine="${e}"] .pl-skip`).click();
+    await w.locator(`.pl-engine[data-engine="${e}"] .pl-reveal`).click();
+  }
   for (const [i, c] of calls.entries()) {
     for (const [engine, want] of Object.entries(c.expect ?? {})) {
       await expect(w.locator(`.pl-matrix tr[data-call="${i}"] td[data-engine="${engine}"]`)).toHaveAttribute('data-verdict', want);
@@ -121,6 +130,8 @@ test('a lesson whose preset is a Codex .rules file: the worker reads it, the pag
   await expect(w.locator('.pl-lesson-pending')).toHaveCount(0);
   expect(await w.locator('tbody.pl-rules tr').count()).toBeGreaterThan(0);
   await expect(w.locator('.pl-engine[data-engine="codex"]')).toBeAttached();
+  await w.locator('.pl-engine[data-engine="codex"] .pl-skip').click();
+  await w.locator('.pl-engine[data-engine="codex"] .pl-reveal').click();
   await expect(w.locator('.pl-matrix tr[data-call="0"] td[data-engine="codex"]')).toHaveAttribute('data-verdict', /allow|ask|deny/);
   expect(problems).toEqual([]);
 });

@@ -97,9 +97,16 @@ test('2 keyboard-only reorder of #8 to the bottom flips first-match, not Claude 
   await expect(row(page, 8)).toHaveAttribute('data-position', '10');
   await expect(page.locator('.pl-announce')).toHaveText('规则 #8「bash * deny」已移到第 10 位(共 10 位)');
   await expect(page.locator('[role="status"].pl-announce')).toHaveAttribute('aria-live', 'polite');
+  await expect(row(page, 8).locator('.pl-grip')).toBeFocused();
+  // A guess belongs to the order it was made on (issue 12): the log tells what flipped, the
+  // panels keep the earlier result and ask again.
+  await expect(page.locator('.pl-log-entry').last()).toContainText('first-match: 拒绝 → 放行');
+  await expect(page.locator('.pl-log-entry').last()).toContainText('Claude Code 不变');
+  await expect(panel(page, 'first-match').locator('.pl-earlier')).toHaveAttribute('data-verdict', 'deny');
+  await skipReveal(page, 'first-match');
+  await skipReveal(page, 'claude-code');
   await expect(panel(page, 'first-match')).toHaveAttribute('data-verdict', 'allow');
   await expect(panel(page, 'claude-code')).toHaveAttribute('data-verdict', 'unavailable');
-  await expect(row(page, 8).locator('.pl-grip')).toBeFocused();
   expect(problems).toEqual([]);
 });
 
@@ -236,6 +243,8 @@ test('3 guess then reveal: locked until a guess, ✓/✗ with text, why points a
 
 test('4 stepper: first-match walks down, last-match up, Claude Code by groups; k of N; arrows', async ({ page, problems }) => {
   await open(page);
+  // The last step tells each verdict: it waits for the reveals (issue 12, reveal.spec.mjs).
+  for (const s of ['first-match', 'opencode', 'claude-code', 'corecoder']) await skipReveal(page, s);
   await page.locator('.pl-step-toggle').click();
   await expect(page.locator('.pl-step-count')).toContainText(/第 1 步,共 \d+ 步/);
   await expect(page.locator('[data-cursor~="first-match"]')).toHaveAttribute('data-position', '1');
@@ -274,6 +283,8 @@ test('5 reorder log names the engines that flipped and the ones that did not', a
   await open(page);
   await expect(page.locator('.pl-log-empty')).toBeVisible();
   await page.locator('.pl-preset[data-preset="git"]').click();
+  // The log words the verdicts of the engines revealed before the reorder (issue 12).
+  for (const s of ['first-match', 'opencode', 'claude-code', 'corecoder']) await skipReveal(page, s);
   await page.locator('.pl-reverse').click();
   const entry = page.locator('.pl-log-entry').last();
   await expect(entry).toContainText('整表倒序');
@@ -293,11 +304,17 @@ test('6 disagreement box: last match vs highest priority, live', async ({ page, 
   await open(page);
   await page.locator('.pl-preset[data-preset="aws"]').click();
   const box = page.locator('.pl-disagree');
+  // Both readings tell the two verdicts: the box waits for both reveals (issue 12).
+  await expect(box.locator('.pl-disagree-locked')).toBeVisible();
+  await skipReveal(page, 'opencode');
+  await skipReveal(page, 'claude-code');
   await expect(box.locator('.pl-last')).toHaveText('放行 ← #2 bash aws s3 ls');
   await expect(box.locator('.pl-strongest')).toHaveText('拒绝 ← #1 bash aws *');
   await expect(box.locator('.pl-disagree-list')).toHaveAttribute('data-differ', 'true');
   await expect(box).toContainText('相反');
   await page.locator('.pl-reverse').click();
+  await skipReveal(page, 'opencode');
+  await skipReveal(page, 'claude-code');
   await expect(box.locator('.pl-disagree-list')).toHaveAttribute('data-differ', 'false');
   await expect(box.locator('.pl-last')).toContainText('拒绝');
   expect(problems).toEqual([]);
@@ -321,6 +338,10 @@ test('7 formula terms explain themselves when clicked', async ({ page, problems 
 
 test('8 matrix marks the cell the last reorder changed; translations flag bash * deny → deny Bash', async ({ page, problems }) => {
   await open(page);
+  // Folded until asked for; the current call's cells wait for the reveals (issue 12).
+  await page.locator('.pl-matrix-box summary').click();
+  const reveal3 = async () => { for (const s of ['first-match', 'opencode', 'claude-code']) await skipReveal(page, s); };
+  await reveal3();
   const unittestRow = page.locator('.pl-matrix tr[data-call="0"]');
   await expect(unittestRow.locator('[data-engine="first-match"]')).toHaveAttribute('data-verdict', 'deny');
   await expect(page.locator('.pl-matrix .pl-changed')).toHaveCount(0);
@@ -329,6 +350,8 @@ test('8 matrix marks the cell the last reorder changed; translations flag bash *
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Space');
+  await expect(row(page, 8)).toHaveAttribute('data-position', '10');
+  await reveal3();
   await expect(unittestRow.locator('[data-engine="first-match"]')).toHaveAttribute('data-verdict', 'allow');
   await expect(unittestRow.locator('[data-engine="first-match"]')).toHaveAttribute('data-changed', 'true');
   await expect(unittestRow.locator('[data-engine="opencode"]')).toHaveAttribute('data-changed', 'true');

@@ -31,6 +31,8 @@ pub(crate) struct PanelView {
     guess: Option<Guess>,
     decision: Decision,
     why: String,
+    /// The result revealed on the order before the last reorder (kept, never re-graded).
+    earlier: Option<crate::state::Earlier>,
 }
 
 /// One engine: the learner's guess (allow / ask / deny / skip), then its verdict and why.
@@ -59,6 +61,7 @@ pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
                 guess: w.lab.guess(id),
                 decision: eval.map(|e| e.decision).unwrap_or(Decision::Ask),
                 why,
+                earlier: w.lab.earlier(id).filter(|_| !w.explore()),
             }
         })
     });
@@ -75,26 +78,40 @@ pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
                 on:click=move |_| { act(ctx, Msg::Guess(id, Guess::Verdict(g))); }>{lang.action(a)}</button>
         }
     };
+    let grade = move |guess: Option<Guess>, decision: Decision| match guess {
+        Some(Guess::Verdict(g)) if g == decision => ("pl-right", format!("✓ {}", lang.s(S::Right))),
+        Some(Guess::Verdict(g)) => (
+            "pl-wrong",
+            format!(
+                "✗ {}({} {})",
+                lang.s(S::Wrong),
+                lang.s(S::YouGuessed),
+                lang.decision(g)
+            ),
+        ),
+        _ => ("pl-skipped", format!("– {}", lang.s(S::Skipped))),
+    };
+    // The result of the order before the last reorder stays as it was, marked as such; the
+    // panel then asks for a guess on the new order.
+    let earlier = move || {
+        let d = data.get();
+        let e = d.earlier?;
+        let (class, mark) = grade(Some(e.guess), e.verdict);
+        Some(view! {
+            <div class="pl-earlier" data-verdict=e.verdict.as_str()>
+                <p class="pl-earlier-head">{lang.s(S::EarlierOrder)}": "
+                    <span class=format!("pl-v-{}", e.verdict.as_str())>{lang.decision(e.verdict)}</span>
+                    " · "<span class=format!("pl-mark {class}")>{mark}</span></p>
+                {(!d.revealed).then(|| view! { <p class="pl-guess-again">{lang.s(S::GuessAgain)}</p> })}
+            </div>
+        })
+    };
     let result = move || {
         let d = data.get();
         if !d.revealed {
             return None;
         }
-        let (class, mark) = match d.guess {
-            Some(Guess::Verdict(g)) if g == d.decision => {
-                ("pl-right", format!("✓ {}", lang.s(S::Right)))
-            }
-            Some(Guess::Verdict(g)) => (
-                "pl-wrong",
-                format!(
-                    "✗ {}({} {})",
-                    lang.s(S::Wrong),
-                    lang.s(S::YouGuessed),
-                    lang.decision(g)
-                ),
-            ),
-            _ => ("pl-skipped", format!("– {}", lang.s(S::Skipped))),
-        };
+        let (class, mark) = grade(d.guess, d.decision);
         Some(view! {
             <div class="pl-result" tabindex="-1">
                 <p class=format!("pl-verdict pl-v-{}", d.decision.as_str())>
@@ -112,6 +129,7 @@ pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
             aria-labelledby=heading.clone()>
             <h4 id=heading.clone()>{lang.engine(id)}<small class="pl-gist">{lang.engine_gist(id)}</small></h4>
             {lang.pin(id).map(|p| view! { <p class="pl-pin">{p}</p> })}
+            {earlier}
             <Show when=move || !data.with(|d| d.explore)>
                 <div class="pl-guess pl-controls" role="group" aria-label=format!("{}: {}", lang.s(S::YourGuess), lang.engine(id))>
                     {guess_button(Action::Allow)}
@@ -181,8 +199,19 @@ pub(crate) struct DisagreeView {
 pub(crate) fn DisagreementBox(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let heading = ctx.w.with_untracked(|w| w.id("disagree-h"));
+    let present = Memo::new(move |_| ctx.w.with(Widget::compares_opencode_claude));
+    let locked = Memo::new(move |_| {
+        ctx.w
+            .with(|w| !(w.revealed(EngineId::OpenCode) && w.revealed(EngineId::ClaudeCode)))
+    });
     let data = Memo::new(move |_| {
         ctx.w.with(|w| {
+            // Both readings give the two verdicts away: nothing until both are revealed.
+            if !w.compares_opencode_claude()
+                || !(w.revealed(EngineId::OpenCode) && w.revealed(EngineId::ClaudeCode))
+            {
+                return None;
+            }
             let oc = w.eval(EngineId::OpenCode)?;
             let cc = w.eval(EngineId::ClaudeCode)?;
             let t = w.table();
@@ -206,10 +235,16 @@ pub(crate) fn DisagreementBox(ctx: Ctx) -> impl IntoView {
             })
         })
     });
-    // A group, not a landmark: a page may hold several widgets, each with this box.
-    view! {
+    // A group, not a landmark: a page may hold several widgets, each with this box. Only a
+    // lesson that shows both engines has it.
+    let heading2 = heading.clone();
+    move || {
+        present.get().then(|| { let heading = heading2.clone(); view! {
         <div class="pl-disagree" role="group" aria-labelledby=heading.clone()>
             <h3 id=heading.clone()>"⚠ "{lang.s(S::Disagree)}</h3>
+            <Show when=move || locked.get()>
+                <p class="pl-disagree-locked">{lang.s(S::DisagreeLocked)}</p>
+            </Show>
             {move || data.get().map(|d| view! {
                 <dl class="pl-disagree-list" data-differ=d.differ.to_string()>
                     <dt>{lang.s(S::LastMatch)}</dt><dd class="pl-last">{d.last}</dd>
@@ -220,5 +255,6 @@ pub(crate) fn DisagreementBox(ctx: Ctx) -> impl IntoView {
                 {d.caveat.then(|| view! { <p class="pl-disagree-caveat">{lang.s(S::Caveat)}</p> })}
             })}
         </div>
+    }})
     }
 }

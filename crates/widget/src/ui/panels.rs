@@ -48,25 +48,35 @@ pub(crate) fn decision_icon(d: Decision) -> &'static str {
     }
 }
 
-/// One matrix row: the call, whether it is the current one, and each engine's verdict (with
-/// whether the last reorder changed it).
-pub(crate) type MatrixRow = (String, bool, Vec<(Decision, bool)>);
+/// One matrix row: the call, whether it is the current one, and each shown engine's verdict
+/// (with whether the last reorder changed it; `None`: the current call's verdict of an engine
+/// not revealed yet).
+pub(crate) type MatrixRow = (String, bool, Vec<(EngineId, Option<(Decision, bool)>)>);
 
-/// Every call of the lesson × every engine; a quiz folds it away.
+/// Every call of the lesson × the shown engines; folded away until asked for, except in an
+/// explore lesson. The current call's cells wait for each engine's reveal.
 #[component]
 pub(crate) fn Matrix(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
-    let quiz = Memo::new(move |_| ctx.w.with(|w| w.quiz()));
+    let quiz = Memo::new(move |_| ctx.w.with(|w| !w.explore()));
     let open = Memo::new(move |_| ctx.w.with(|w| w.matrix_open));
+    let engines = Memo::new(move |_| ctx.w.with(Widget::shown));
     let rows = Memo::new(move |_| {
         ctx.w.with(|w| {
             let current = w.lab.call();
+            let shown = w.shown();
             w.calls
                 .iter()
                 .enumerate()
                 .map(|(i, c)| {
-                    let cells = (0..EngineId::ALL.len())
-                        .map(|j| {
+                    let now = c == current;
+                    let cells = shown
+                        .iter()
+                        .map(|e| {
+                            let j = EngineId::ALL.iter().position(|x| x == e).unwrap_or(0);
+                            if now && !w.revealed(*e) {
+                                return (*e, None);
+                            }
                             let d = w
                                 .matrix
                                 .get(i)
@@ -78,10 +88,10 @@ pub(crate) fn Matrix(ctx: Ctx) -> impl IntoView {
                                 .as_ref()
                                 .and_then(|p| p.get(i)?.get(j).copied())
                                 .is_some_and(|p| p != d);
-                            (d, changed)
+                            (*e, Some((d, changed)))
                         })
                         .collect();
-                    (one_line(&c.to_string()), c == current, cells)
+                    (one_line(&c.to_string()), now, cells)
                 })
                 .collect::<Vec<MatrixRow>>()
         })
@@ -92,7 +102,7 @@ pub(crate) fn Matrix(ctx: Ctx) -> impl IntoView {
                 <table class="pl-matrix">
                     <thead><tr>
                         <th scope="col">{lang.s(S::Call)}</th>
-                        {EngineId::ALL.iter().map(|e| view! { <th scope="col">{lang.engine(*e)}</th> }).collect_view()}
+                        {move || engines.get().into_iter().map(|e| view! { <th scope="col">{lang.engine(e)}</th> }).collect_view()}
                     </tr></thead>
                     <tbody>
                         // Keyed by the row's content: a reorder replaces only the rows it changed.
@@ -104,7 +114,13 @@ pub(crate) fn Matrix(ctx: Ctx) -> impl IntoView {
                                     <button type="button" class="pl-call-pick" aria-pressed=current.to_string()
                                         on:click=move |_| { act(ctx, Msg::PickCall(i)); }><code>{label}</code></button>
                                 </th>
-                                {cells.into_iter().zip(EngineId::ALL).map(|((d, changed), e)| view! {
+                                {cells.into_iter().map(|(e, cell)| match cell {
+                                    None => view! {
+                                        <td class="pl-cell pl-cell-locked" data-engine=e.slug()>
+                                            <span aria-hidden="true">"? "</span>{lang.s(S::CellLocked)}
+                                        </td>
+                                    }.into_any(),
+                                    Some((d, changed)) => view! {
                                     <td class=format!("pl-cell pl-v-{}{}", d.as_str(), if changed { " pl-changed" } else { "" })
                                         data-engine=e.slug() data-verdict=d.as_str() data-changed=changed.then_some("true")>
                                         <span aria-hidden="true">{decision_icon(d)}" "</span>{lang.decision(d)}
@@ -112,6 +128,7 @@ pub(crate) fn Matrix(ctx: Ctx) -> impl IntoView {
                                             <span class="pl-changed-mark" title=lang.s(S::ChangedMark)>" ● "<span class="pl-sr">{lang.s(S::ChangedMark)}</span></span>
                                         })}
                                     </td>
+                                    }.into_any(),
                                 }).collect_view()}
                             </tr>
                         }/>

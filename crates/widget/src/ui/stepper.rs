@@ -2,13 +2,14 @@
 
 use super::*;
 
-/// What the stepper shows: open, step k of n, one line per cursor engine.
+/// What the stepper shows: open, step k of n (n only once nothing is left to guess), one
+/// line per shown engine (`true`: withheld until the engine is revealed).
 #[derive(Clone, PartialEq)]
 pub(crate) struct StepperView {
     open: bool,
     k: usize,
-    total: usize,
-    lines: Vec<(EngineId, String)>,
+    total: Option<usize>,
+    lines: Vec<(EngineId, String, bool)>,
 }
 
 /// The stepper: walks every cursor engine through the table, one step at a time.
@@ -18,28 +19,35 @@ pub(crate) fn Stepper(ctx: Ctx) -> impl IntoView {
     let data = Memo::new(move |_| {
         ctx.w.with(|w| {
             let k = w.step();
+            // Exactly the shown engines: those that walk the table draw a cursor, the others
+            // (CoreCoder) get their one-line reason. A step that would tell an unrevealed
+            // verdict (the last one) says what to do first instead.
             let lines = if w.stepping {
-                w.cursor_engines()
+                w.shown()
                     .into_iter()
                     .filter_map(|id| {
                         let e = w.eval(id)?;
+                        let locked = k > 0 && w.withholds_step(id, k);
                         let text = if k == 0 {
                             lang.s(S::NotStarted).to_string()
+                        } else if locked {
+                            lang.step_locked(id)
                         } else if e.steps.is_empty() {
                             lang.reason(w.table(), id, &e.reason)
                         } else {
                             lang.step(w.table(), &e.steps[k.min(e.steps.len()) - 1])
                         };
-                        Some((id, text))
+                        Some((id, text, locked))
                     })
                     .collect()
             } else {
                 Vec::new()
             };
+            let all_revealed = w.shown().iter().all(|e| w.revealed(*e));
             StepperView {
                 open: w.stepping,
                 k,
-                total: w.total_steps(),
+                total: all_revealed.then(|| w.total_steps()),
                 lines,
             }
         })
@@ -86,12 +94,15 @@ pub(crate) fn Stepper(ctx: Ctx) -> impl IntoView {
                         {step("pl-step-last", 2, "", S::Last, " »")}
                     </div>
                     <p class="pl-step-count" aria-live="polite">
-                        {move || data.with(|d| lang.step_of(d.k, d.total))}
+                        {move || data.with(|d| match d.total {
+                            Some(n) => lang.step_of(d.k, n),
+                            None => lang.step_at(d.k),
+                        })}
                         <span class="pl-hint">" · "{lang.s(S::StepHint)}</span>
                     </p>
                     <ul class="pl-step-lines">
-                        {move || data.get().lines.into_iter().map(|(id, text)| view! {
-                            <li class="pl-step-line" data-engine-step=id.slug()>
+                        {move || data.get().lines.into_iter().map(|(id, text, locked)| view! {
+                            <li class="pl-step-line" data-engine-step=id.slug() data-locked=locked.then_some("true")>
                                 <span class=format!("pl-cur pl-cur-{}", id.slug()) aria-hidden="true">{cursor_glyph(id)}</span>
                                 <strong>{lang.engine(id)}</strong>": "<span class="pl-step-text">{text}</span>
                             </li>

@@ -10,6 +10,8 @@ pub(crate) fn Toolbar(ctx: Ctx) -> impl IntoView {
         ctx.w
             .with(|w| (w.lab.can_undo(), w.lab.is_reordered(), w.codex))
     });
+    // The engines the lesson does not list, offered only on request (none: no offer).
+    let others = Memo::new(move |_| ctx.w.with(Widget::others));
     let copied = Memo::new(move |_| ctx.w.with(|w| w.copied.clone()));
     let copy = move |_| {
         let text = ctx.w.with_untracked(|w| w.table().to_json());
@@ -28,11 +30,13 @@ pub(crate) fn Toolbar(ctx: Ctx) -> impl IntoView {
             <button type="button" class="pl-reverse"
                 on:click=move |_| { act(ctx, Msg::Reverse); }>"⇅ "{lang.s(S::Reverse)}</button>
             <button type="button" class="pl-copy" on:click=copy>{lang.s(S::CopyJson)}</button>
-            <label class="pl-checkbox">
-                <input type="checkbox" class="pl-codex-toggle" prop:checked=move || state.get().2
-                    on:change=move |e| { act(ctx, Msg::Codex(event_target_checked(&e))); }/>
-                {lang.s(S::ShowCodex)}
-            </label>
+            <Show when=move || others.with(|o| !o.is_empty())>
+                <label class="pl-checkbox">
+                    <input type="checkbox" class="pl-codex-toggle" prop:checked=move || state.get().2
+                        on:change=move |e| { act(ctx, Msg::Codex(event_target_checked(&e))); }/>
+                    {move || others.with(|o| lang.show_others(o))}
+                </label>
+            </Show>
         </div>
         {move || copied.get().map(|r| match r {
             Ok(()) => view! { <p class="pl-copied" role="status">{lang.s(S::Copied)}</p> }.into_any(),
@@ -220,7 +224,8 @@ pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoVie
                     aria-pressed=move || view.with(|v| v.lifted).to_string()
                     on:keydown=on_key on:pointerdown=on_down>"⠿"</button>
             </td>
-            <td class="pl-pos">{move || pos() + 1}</td>
+            // The rule's name (its lesson number), which it keeps wherever it moves.
+            <td class="pl-pos">{id.0}</td>
             <td class="pl-cursor-cell" aria-hidden="true">
                 {move || view.with(|v| v.cursor.clone()).map(|c| c.split(' ').map(|slug| {
                     let e = EngineId::from_slug(slug).unwrap_or(EngineId::FirstMatch);
@@ -232,12 +237,38 @@ pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoVie
             <td class=format!("pl-action pl-action-{}", action.as_str())>{lang.action(action)}</td>
             <td class="pl-move pl-controls">
                 <button type="button" class="pl-up" tabindex="-1" aria-label=up_label disabled=move || pos() == 0
-                    on:click=move |_| { act(ctx, Msg::Step(id, false)); }>"↑"</button>
+                    on:click=move |e| step_in_place(ctx, &e, id, false)>"↑"</button>
                 <button type="button" class="pl-down" tabindex="-1" aria-label=down_label disabled=move || view.with(|v| v.last)
-                    on:click=move |_| { act(ctx, Msg::Step(id, true)); }>"↓"</button>
+                    on:click=move |e| step_in_place(ctx, &e, id, true)>"↓"</button>
             </td>
         </tr>
     }
+}
+
+/// ↑/↓ move the rule one row and keep its button where it was on screen (the page scrolls by
+/// the row's move): a second click at the same spot moves the same rule again, as the lesson's
+/// "点它的 ↓ 两次" asks, by mouse and by tap alike.
+fn step_in_place(ctx: Ctx, e: &ev::MouseEvent, id: RuleId, down: bool) {
+    let top = |el: &web_sys::Element| el.get_bounding_client_rect().top();
+    let before = e
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map(|el| top(&el));
+    act(ctx, Msg::Step(id, down));
+    let Some(before) = before else { return };
+    let class = if down { "pl-down" } else { "pl-up" };
+    request_animation_frame(move || {
+        let Some(root) = ctx.root.get_untracked() else {
+            return;
+        };
+        let sel = format!("tr[data-rule-id=\"{}\"] .{class}", id.0);
+        if let Some(el) = root.query_selector(&sel).ok().flatten() {
+            let dy = top(&el) - before;
+            if dy.abs() >= 1.0 {
+                window().scroll_by_with_x_and_y(0.0, dy);
+            }
+        }
+    });
 }
 
 pub(crate) fn pointer_move(ctx: Ctx, e: &ev::PointerEvent) {
