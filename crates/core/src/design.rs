@@ -158,6 +158,9 @@ pub struct DesignVerdict {
     pub row: Option<usize>,
     /// The stage that had the last word.
     pub stage: Stage,
+    /// Whether the mode stage turned an allow into an ask (also when `ask_or_deny` then
+    /// denied it), so a walk can say every stage that changed the verdict.
+    pub asked_by_mode: bool,
 }
 
 impl DesignVerdict {
@@ -251,9 +254,11 @@ impl DesignEngine {
             Some(r) => (Decision::from(self.actions[r]), Stage::Rule(r)),
             None => (Decision::from(self.design.fallback), Stage::Fallback),
         };
+        let mut asked_by_mode = false;
         if self.design.mode_stage && session.readonly && writes && decision != Decision::Deny {
             if decision != Decision::Ask {
                 stage = Stage::Mode;
+                asked_by_mode = true;
             }
             decision = Decision::Ask;
         }
@@ -265,6 +270,7 @@ impl DesignEngine {
             decision,
             row,
             stage,
+            asked_by_mode,
         }
     }
 }
@@ -766,6 +772,17 @@ mod tests {
         };
         let with = DesignEngine::new(Design::SEED_001, &t).decide(&call, ro, true);
         assert_eq!((with.decision, with.stage), (Decision::Ask, Stage::Mode));
+        assert!(with.asked_by_mode);
+        let night = Session {
+            readonly: true,
+            unattended: true,
+        };
+        let both = DesignEngine::new(Design::SEED_001, &t).decide(&call, night, true);
+        assert_eq!(
+            (both.decision, both.stage),
+            (Decision::Deny, Stage::Unattended)
+        );
+        assert!(both.asked_by_mode, "③ asked, then ask_or_deny denied");
         let without = DesignEngine::new(
             Design {
                 mode_stage: false,

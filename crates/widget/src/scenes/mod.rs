@@ -36,6 +36,8 @@ macro_rules! texts {
 
 pub mod claude_flow;
 mod claude_flow_text;
+pub mod design;
+mod design_text;
 pub mod host;
 mod lifecycle_text;
 pub mod merge;
@@ -78,6 +80,9 @@ pub fn build(slug: &str, lang: Lang, lesson: Option<&str>) -> Option<Built> {
             let init = opencode_lifecycle::OpencodeLifecycle::new(lang);
             view! { <opencode_lifecycle::LifecycleScene init/> }.into_any()
         }),
+        "design-evaluator" => {
+            view(|lang| view! { <design::DesignScene init=design::Lab::new(lang)/> }.into_any())
+        }
         _ => None,
     }
 }
@@ -97,12 +102,13 @@ pub fn Unknown(
 }
 
 /// Every scene slug, in the order a course introduces them.
-pub const SLUGS: [&str; 5] = [
+pub const SLUGS: [&str; 6] = [
     "timeline",
     "claude-flow",
     "opencode-lifecycle",
     "merge",
     "replay",
+    "design-evaluator",
 ];
 
 /// A view as HTML, rendered natively (the scenes' unit tests read their markup this way).
