@@ -852,9 +852,9 @@ fn Summary(
             let ticket = model.with(|m| m.bench == Bench::Ticket);
             view! {
                 <p class="pl-live pl-dz-summary-line" data-closest=top data-live="">{move || summary_line.get()}</p>
-                <Scroll label=t(T::Summary)>
+                <Scroll label=t(T::AgreeCaption)>
                     <table class="pl-dz-agree">
-                        <caption>{t(T::Summary)}</caption>
+                        <caption>{t(T::AgreeCaption)}</caption>
                         <thead><tr><th scope="col">{t(T::ColEngine)}</th><th scope="col">{t(T::ColAgree)}</th></tr></thead>
                         <tbody>{rows}</tbody>
                     </table>

@@ -80,6 +80,7 @@ texts! {
     SummaryNone => "{n} 个调用里,没有一家真实求值器和你的设计一致过", "Over the {n} calls no real engine agrees with your design even once";
     ColEngine => "真实求值器", "Real engine";
     ColAgree => "一致的调用", "Calls that agree";
+    AgreeCaption => "每家真实求值器和你的设计一致几次", "How often each real engine agrees with your design";
     TicketNote => "为什么 Claude Code 和 Codex 在客服工单表上总是问人:Claude Code 的规则只能写它自己的工具(或 mcp__server__tool),这几条规则翻译不过去;Codex 的 execpolicy 只看 shell 命令。结构相同(Claude Code 就是分组顺序),裁决却可能不同。", "Why Claude Code and Codex ask for every ticket call: Claude Code's rules can only name its own tools (or mcp__server__tool), so these rows do not translate; Codex's execpolicy only sees shell commands. The same structure (Claude Code's is the grouped order) need not give the same verdicts.";
     LiveCall => "调用 {i}:你的设计 {v};{c}", "Call {i}: your design {v}; {c}";
 }
