@@ -34,7 +34,7 @@
 use crate::claude_code::{self, table::lesson_context, ClaudeCodeEngine};
 use crate::corecoder::{self, CoreCoderEngine};
 use crate::engines;
-use crate::evaluation::{Decision, Engine, EngineId};
+use crate::evaluation::{Decision, Engine, EngineId, Evaluation};
 use crate::opencode::index::{Direction, Index};
 use crate::opencode::wildcard::Platform;
 use crate::table::{Action, Call, RuleTable};
@@ -158,6 +158,9 @@ pub struct DesignVerdict {
     pub row: Option<usize>,
     /// The stage that had the last word.
     pub stage: Stage,
+    /// Whether the mode stage turned an allow into an ask (also when `ask_or_deny` then
+    /// denied it), so a walk can say every stage that changed the verdict.
+    pub asked_by_mode: bool,
 }
 
 impl DesignVerdict {
@@ -251,9 +254,11 @@ impl DesignEngine {
             Some(r) => (Decision::from(self.actions[r]), Stage::Rule(r)),
             None => (Decision::from(self.design.fallback), Stage::Fallback),
         };
+        let mut asked_by_mode = false;
         if self.design.mode_stage && session.readonly && writes && decision != Decision::Deny {
             if decision != Decision::Ask {
                 stage = Stage::Mode;
+                asked_by_mode = true;
             }
             decision = Decision::Ask;
         }
@@ -265,6 +270,7 @@ impl DesignEngine {
             decision,
             row,
             stage,
+            asked_by_mode,
         }
     }
 }
@@ -394,12 +400,15 @@ pub fn miniagent_writes(tool: &str) -> bool {
 pub struct Comparison {
     /// The design's verdict.
     pub design: DesignVerdict,
-    /// Every real engine's verdict on the same table, in [`EngineId::ALL`] order (unattended
-    /// sessions: Claude Code in `dontAsk`, CoreCoder in print mode `-p`, the others as built).
+    /// Every real engine's verdict on the same table, in [`EngineId::ALL`] order, in the
+    /// session's nearest mode ([`engine_modes`]).
     /// Engines that cannot express a row say so by their verdict: on the ticket agent's tools
     /// Claude Code drops the rows (its rules name its own tools or `mcp__server__tool`) and
     /// Codex never sees a non-shell call, so both ask.
     pub engines: Vec<(EngineId, Decision)>,
+    /// Each real engine's full evaluation, in the same order (its reason says *why* it
+    /// differs, e.g. Codex's "not a shell command"), so the widget explains without deciding.
+    pub evaluations: Vec<Evaluation>,
 }
 
 impl Comparison {
@@ -420,20 +429,121 @@ impl Comparison {
             .copied()
             .collect()
     }
+
+    /// The one harness to name for this call: among the engines that agree, the one the
+    /// design is built like ([`Order::engine`]) if it agrees, else the first in
+    /// [`EngineId::ALL`] order; `None` when no real engine gives the design's verdict.
+    /// Preferring the order's engine keeps the name stable when several engines happen to
+    /// agree (every engine asks for a call nothing matches).
+    ///
+    /// ```
+    /// use permlab_core::design::{compare, Design, Order, Session, TicketAgent};
+    /// use permlab_core::EngineId;
+    /// let a = TicketAgent::seed();
+    /// let calls: Vec<_> = a.calls.iter().map(|c| (c.call.clone(), c.writes)).collect();
+    /// let cs = compare(Design::SEED_001, &a.table(), &calls, Session::ATTENDED);
+    /// // refund: every engine asks, and the design is grouped like Claude Code.
+    /// assert_eq!(cs[3].closest(Design::SEED_001), Some(EngineId::ClaudeCode));
+    /// // query_ticket: Claude Code cannot write a rule for this tool and asks; first-match allows.
+    /// assert_eq!(cs[0].closest(Design::SEED_001), Some(EngineId::FirstMatch));
+    /// ```
+    pub fn closest(&self, design: Design) -> Option<EngineId> {
+        let agree = self.agree();
+        let own = design.order.engine();
+        if agree.contains(&own) {
+            Some(own)
+        } else {
+            agree.first().copied()
+        }
+    }
+
+    /// The evaluation of engine `id`, if it was run.
+    pub fn evaluation(&self, id: EngineId) -> Option<&Evaluation> {
+        self.evaluations.iter().find(|e| e.engine == id)
+    }
 }
 
-/// The real engines for `session`.
+/// How often each real engine gave the design's verdict over `comparisons`, most first (ties:
+/// the engine the design is built like first, then [`EngineId::ALL`] order). The first entry
+/// is the harness the design behaves most like on these calls.
+///
+/// ```
+/// use permlab_core::design::{agreement, compare, Design, Session, TicketAgent};
+/// use permlab_core::EngineId;
+/// let a = TicketAgent::seed();
+/// let calls: Vec<_> = a.calls.iter().map(|c| (c.call.clone(), c.writes)).collect();
+/// let cs = compare(Design::SEED_001, &a.table(), &calls, Session::ATTENDED);
+/// let ranked = agreement(Design::SEED_001, &cs);
+/// assert_eq!(ranked[0], (EngineId::FirstMatch, 6));
+/// assert_eq!(ranked[2], (EngineId::ClaudeCode, 3));
+/// ```
+pub fn agreement(design: Design, comparisons: &[Comparison]) -> Vec<(EngineId, usize)> {
+    let own = design.order.engine();
+    let mut counts: Vec<(EngineId, usize)> = EngineId::ALL
+        .iter()
+        .map(|&id| {
+            let n = comparisons
+                .iter()
+                .filter(|c| c.agree().contains(&id))
+                .count();
+            (id, n)
+        })
+        .collect();
+    // A stable sort keeps ALL order among equals; the design's own engine goes first of them.
+    counts.sort_by_key(|&(id, n)| (std::cmp::Reverse(n), id != own));
+    counts
+}
+
+/// The mode each real engine runs in for `session`, the nearest it has to the seed's session:
+/// unattended → Claude Code `dontAsk` (anything that would prompt is denied) and CoreCoder
+/// `-p`; read-only → Claude Code `plan` and CoreCoder's `/plan` (edits are not approved). A
+/// read-only unattended session is Claude Code `dontAsk` (it has one mode at a time, and with
+/// nobody there a `plan` prompt would wait forever) and CoreCoder `-p` with `/plan`.
+/// First-match, OpenCode and Codex execpolicy have no session switch: `None`.
+pub fn engine_modes(session: Session) -> Vec<(EngineId, Option<&'static str>)> {
+    EngineId::ALL
+        .iter()
+        .map(|&id| {
+            let mode = match id {
+                EngineId::ClaudeCode if session.unattended => Some("dontAsk"),
+                EngineId::ClaudeCode if session.readonly => Some("plan"),
+                EngineId::CoreCoder => match (session.unattended, session.readonly) {
+                    (true, true) => Some("-p + /plan"),
+                    (true, false) => Some("-p"),
+                    (false, true) => Some("/plan"),
+                    (false, false) => None,
+                },
+                _ => None,
+            };
+            (id, mode)
+        })
+        .collect()
+}
+
+/// The real engines for `session` (see [`engine_modes`]).
 fn real_engines(table: &RuleTable, session: Session) -> Vec<Box<dyn Engine>> {
     EngineId::ALL
         .iter()
-        .map(|&id| match (id, session.unattended) {
-            (EngineId::ClaudeCode, true) => Box::new(ClaudeCodeEngine::with(
-                table,
-                claude_code::Mode::DontAsk,
-                lesson_context(),
-            )) as Box<dyn Engine>,
-            (EngineId::CoreCoder, true) => {
-                Box::new(CoreCoderEngine::new(table).with_mode(corecoder::Mode::Print))
+        .map(|&id| match id {
+            EngineId::ClaudeCode if session.unattended || session.readonly => {
+                let mode = if session.unattended {
+                    claude_code::Mode::DontAsk
+                } else {
+                    claude_code::Mode::Plan
+                };
+                Box::new(ClaudeCodeEngine::with(table, mode, lesson_context())) as Box<dyn Engine>
+            }
+            EngineId::CoreCoder => {
+                let mode = if session.unattended {
+                    corecoder::Mode::Print
+                } else {
+                    corecoder::Mode::Interactive
+                };
+                Box::new(
+                    CoreCoderEngine::new(table)
+                        .with_mode(mode)
+                        .with_plan_mode(session.readonly),
+                )
             }
             _ => engines::build(id, table),
         })
@@ -460,9 +570,13 @@ pub fn compare(
     let real = real_engines(table, session);
     calls
         .iter()
-        .map(|(call, writes)| Comparison {
-            design: mine.decide(call, session, *writes),
-            engines: real.iter().map(|e| (e.id(), e.decide(call).0)).collect(),
+        .map(|(call, writes)| {
+            let evaluations: Vec<Evaluation> = real.iter().map(|e| e.evaluate(call)).collect();
+            Comparison {
+                design: mine.decide(call, session, *writes),
+                engines: evaluations.iter().map(|e| (e.engine, e.decision)).collect(),
+                evaluations,
+            }
         })
         .collect()
 }
@@ -658,6 +772,17 @@ mod tests {
         };
         let with = DesignEngine::new(Design::SEED_001, &t).decide(&call, ro, true);
         assert_eq!((with.decision, with.stage), (Decision::Ask, Stage::Mode));
+        assert!(with.asked_by_mode);
+        let night = Session {
+            readonly: true,
+            unattended: true,
+        };
+        let both = DesignEngine::new(Design::SEED_001, &t).decide(&call, night, true);
+        assert_eq!(
+            (both.decision, both.stage),
+            (Decision::Deny, Stage::Unattended)
+        );
+        assert!(both.asked_by_mode, "③ asked, then ask_or_deny denied");
         let without = DesignEngine::new(
             Design {
                 mode_stage: false,
@@ -764,5 +889,84 @@ mod tests {
         assert!(refund
             .differ()
             .contains(&(EngineId::OpenCode, Decision::Ask)));
+    }
+
+    #[test]
+    fn closest_and_agreement_follow_the_order_on_miniagent() {
+        let t = miniagent();
+        let calls: Vec<(Call, bool)> = MINIAGENT_CALLS
+            .iter()
+            .map(|&(tool, input)| (Call::new(tool, input), miniagent_writes(tool)))
+            .collect();
+        let bottom_up = Design {
+            order: Order::BottomUp,
+            ..Design::NAIVE
+        };
+        let cs = compare(bottom_up, &t, &calls, Session::ATTENDED);
+        // The test command: bottom-up allows (row #9), as OpenCode does; first-match denies.
+        assert_eq!(cs[0].design.decision, Decision::Allow);
+        assert_eq!(cs[0].closest(bottom_up), Some(EngineId::OpenCode));
+        assert!(cs[0]
+            .differ()
+            .contains(&(EngineId::FirstMatch, Decision::Deny)));
+        assert_eq!(agreement(bottom_up, &cs)[0], (EngineId::OpenCode, 6));
+        let top_down = Design {
+            order: Order::TopDown,
+            ..Design::NAIVE
+        };
+        let cs = compare(top_down, &t, &calls, Session::ATTENDED);
+        assert_eq!(cs[0].closest(top_down), Some(EngineId::FirstMatch));
+        assert_eq!(agreement(top_down, &cs)[0], (EngineId::FirstMatch, 6));
+        // Each comparison carries the engines' reasons, in ALL order.
+        let ids: Vec<EngineId> = cs[0].evaluations.iter().map(|e| e.engine).collect();
+        assert_eq!(ids, EngineId::ALL);
+        assert_eq!(
+            cs[0].evaluation(EngineId::FirstMatch).unwrap().rule,
+            Some(7)
+        );
+    }
+
+    #[test]
+    fn no_engine_agrees_with_a_fallback_deny_on_an_unlisted_tool() {
+        let a = TicketAgent::seed();
+        let d = Design {
+            fallback: Action::Deny,
+            ..Design::SEED_001
+        };
+        let calls: Vec<(Call, bool)> = a.calls.iter().map(|c| (c.call.clone(), c.writes)).collect();
+        let cs = compare(d, &a.table(), &calls, Session::ATTENDED);
+        // escalate_ticket is on no list: the design denies, every real engine asks.
+        assert_eq!(cs[5].design.decision, Decision::Deny);
+        assert_eq!(cs[5].closest(d), None);
+        assert_eq!(cs[5].differ().len(), 5);
+    }
+
+    #[test]
+    fn readonly_runs_the_engines_in_their_plan_modes() {
+        let t = miniagent();
+        let calls = [(Call::new("edit_file", "dateparse.py"), true)];
+        let ro = Session {
+            readonly: true,
+            unattended: false,
+        };
+        let c = &compare(Design::SEED_001, &t, &calls, ro)[0];
+        // The mode stage asks the allowed edit; Claude Code's plan mode asks it too, CoreCoder's
+        // /plan refuses it; OpenCode has no session switch and allows it.
+        assert_eq!(c.design.decision, Decision::Ask);
+        assert_eq!(c.design.stage, Stage::Mode);
+        let by = |id| c.engines.iter().find(|(e, _)| *e == id).unwrap().1;
+        assert_eq!(by(EngineId::ClaudeCode), Decision::Ask);
+        assert_eq!(by(EngineId::CoreCoder), Decision::Deny);
+        assert_eq!(by(EngineId::OpenCode), Decision::Allow);
+        assert_eq!(c.closest(Design::SEED_001), Some(EngineId::ClaudeCode));
+        let modes = engine_modes(ro);
+        assert_eq!(modes[2], (EngineId::ClaudeCode, Some("plan")));
+        assert_eq!(modes[3], (EngineId::CoreCoder, Some("/plan")));
+        let night = Session {
+            readonly: true,
+            unattended: true,
+        };
+        assert_eq!(engine_modes(night)[2].1, Some("dontAsk"));
+        assert_eq!(engine_modes(Session::ATTENDED)[2].1, None);
     }
 }

@@ -31,8 +31,7 @@ async function openScenes(page, path = './demo/scenes.html') {
     const m = await import(new URL('../permlab.js', location.href).href);
     await Promise.all([...document.querySelectorAll('[data-scene]')].map((el) => m.mount(el)));
   });
-  // Every scene has rendered (its heading is there).
-  // Every placeholder's scene (other tasks append scenes to the page: count them, not 5).
+  // Every scene has rendered (its heading is there): one per placeholder of the page.
   await expect(page.locator('section.pl-scene h2')).toHaveCount(await page.locator('[data-permlab][data-scene]').count());
 }
 

@@ -40,6 +40,8 @@ pub mod codex_approvals;
 mod codex_approvals_text;
 pub mod comparison;
 mod comparison_text;
+pub mod design;
+mod design_text;
 pub mod host;
 pub mod keep;
 mod lifecycle_text;
@@ -91,6 +93,9 @@ pub fn build(slug: &str, lang: Lang, lesson: Option<&str>) -> Option<Built> {
             view! { <comparison::ComparisonScene init=comparison::Comparison::new(lang)/> }
                 .into_any()
         }),
+        "design-evaluator" => {
+            view(|lang| view! { <design::DesignScene init=design::Lab::new(lang)/> }.into_any())
+        }
         _ => None,
     }
 }
@@ -110,7 +115,7 @@ pub fn Unknown(
 }
 
 /// Every scene slug, in the order a course introduces them.
-pub const SLUGS: [&str; 7] = [
+pub const SLUGS: [&str; 8] = [
     "timeline",
     "claude-flow",
     "opencode-lifecycle",
@@ -118,6 +123,7 @@ pub const SLUGS: [&str; 7] = [
     "replay",
     "codex-approvals",
     "comparison",
+    "design-evaluator",
 ];
 
 /// A view as HTML, rendered natively (the scenes' unit tests read their markup this way).
