@@ -113,3 +113,48 @@ mod tests {
         assert!(Lang::En.import_error(&e).starts_with("Line 1, column 28: "));
     }
 }
+
+/// One language per widget (issue 12.9): walks the string table and the worded errors.
+#[cfg(test)]
+mod one_language {
+    use crate::i18n::{Lang, S};
+    use permlab_core::{Action, Decision};
+
+    fn cjk(s: &str) -> bool {
+        s.chars().any(|c| ('\u{3000}'..='\u{9fff}').contains(&c) || ('\u{ff00}'..='\u{ffef}').contains(&c))
+    }
+
+    /// English words the en table uses that a zh string must not carry (tool names, slugs,
+    /// JSON keys and file names are the same in both languages and are left out).
+    const EN_WORDS: &[&str] = &["the ", " rule", "guess", "reveal", "stop", "group", "wrong", "right", "expected", "found", "missing", "unknown", "budget", "remove"];
+
+    #[test]
+    fn no_en_string_has_chinese_and_no_zh_string_has_english_sentences() {
+        for &k in S::ALL {
+            let (zh, en) = (Lang::Zh.s(k), Lang::En.s(k));
+            assert!(!cjk(en), "{k:?} en: {en}");
+            assert!(cjk(zh), "{k:?} zh has no Chinese: {zh}");
+            let lower = zh.to_lowercase();
+            for w in EN_WORDS {
+                assert!(!lower.contains(w), "{k:?} zh carries the English {w:?}: {zh}");
+            }
+        }
+    }
+
+    #[test]
+    fn worded_values_follow_the_widget_language() {
+        for a in [Action::Allow, Action::Ask, Action::Deny] {
+            assert!(cjk(Lang::Zh.action(a)) && !cjk(Lang::En.action(a)));
+        }
+        assert_eq!(Lang::En.wrong_guess(Decision::Deny), "✗ Wrong (you guessed deny)");
+        assert_eq!(Lang::Zh.wrong_guess(Decision::Deny), "✗ 猜错了(你猜 拒绝)");
+        let t = Lang::Zh.worker_timeout(20);
+        assert!(cjk(&t) && !t.contains("stopped"));
+        assert!(!cjk(&Lang::En.worker_timeout(20)));
+        for text in ["[1,]", "{\"a\" 1}", "\"abc", "{'a': 1}", "[tru]", "{} x", "[1 2]", "", "{1: 2}", "[-]"] {
+            let e = permlab_core::json::parse(text).unwrap_err();
+            assert!(!cjk(&Lang::En.syntax(&e.kind)), "{text:?}");
+            assert!(cjk(&Lang::Zh.syntax(&e.kind)), "{text:?}");
+        }
+    }
+}

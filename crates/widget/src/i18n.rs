@@ -27,6 +27,10 @@ macro_rules! strings {
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         #[allow(missing_docs)]
         pub enum S { $($key,)* }
+        impl S {
+            /// Every key, in table order (for the tests that walk the table).
+            pub const ALL: &'static [S] = &[$(S::$key,)*];
+        }
         impl Lang {
             /// The label `key` in this language.
             pub fn s(self, key: S) -> &'static str {
@@ -275,7 +279,7 @@ impl Lang {
             "{} {} {}",
             one_line(&rule.tool),
             one_line(&rule.pattern),
-            rule.action.as_str()
+            self.action(rule.action)
         );
         if self.zh() {
             format!(
@@ -319,7 +323,14 @@ impl Lang {
         let mut out = String::new();
         if let Some(g) = step.group {
             out.push_str(&if self.zh() {
-                format!("[{} 组] ", g.as_str())
+                // The group's verdict word in the page's language (issue 12.9).
+                let word = match g.as_str() {
+                    "deny" => self.action(Action::Deny),
+                    "ask" => self.action(Action::Ask),
+                    "allow" => self.action(Action::Allow),
+                    other => other,
+                };
+                format!("[{word} 组] ")
             } else {
                 format!("[{} group] ", g.as_str())
             });
@@ -348,7 +359,7 @@ impl Lang {
             let action = table
                 .rules()
                 .get(step.row)
-                .map(|r| r.action.as_str())
+                .map(|r| self.action(r.action))
                 .unwrap_or("");
             out.push_str(&if self.zh() {
                 format!(" → {action},停")
@@ -363,6 +374,16 @@ impl Lang {
             });
         }
         out
+    }
+
+    /// A wrong guess's mark: `✗ 猜错了(你猜 拒绝)` / `✗ Wrong (you guessed deny)` (each
+    /// language with its own parentheses and spacing).
+    pub fn wrong_guess(self, guess: Decision) -> String {
+        if self.zh() {
+            format!("✗ {}(你猜 {})", self.s(S::Wrong), self.decision(guess))
+        } else {
+            format!("✗ {} (you guessed {})", self.s(S::Wrong), self.decision(guess))
+        }
     }
 
     /// "Step k of N".
@@ -660,7 +681,7 @@ mod tests {
         );
         assert_eq!(
             Lang::Zh.moved(r, 8, 10, 10),
-            "规则 #8「bash * deny」已移到第 10 位(共 10 位)"
+            "规则 #8「bash * 拒绝」已移到第 10 位(共 10 位)"
         );
     }
 

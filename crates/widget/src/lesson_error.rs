@@ -265,10 +265,40 @@ impl Lang {
         format!("{at}{}", self.check_message(p))
     }
 
-    /// A lesson check's message: the core's words (its structured kinds are worded here as
-    /// they are added, see [`lesson::Problem`]).
+    /// A lesson check's message, worded from its [`lesson::Check`]; a kind without its own
+    /// wording yet keeps the core's English text (marked as such on a zh page).
     fn check_message(self, p: &lesson::Problem) -> String {
-        p.message.clone()
+        use lesson::Check;
+        let zh = self == Lang::Zh;
+        match &p.check {
+            Check::UnknownKey { key, allowed } if zh => format!("没有 \"{key}\" 这个键:这里可用的键是 {}。", allowed.join("、")),
+            Check::UnknownKey { key, allowed } => format!("unknown key \"{key}\": the keys here are {}.", allowed.join(", ")),
+            Check::Missing if zh => "缺少这一项:补上它(见 README「Writing a lesson」)。".into(),
+            Check::Missing => "missing: add it (see the README, “Writing a lesson”).".into(),
+            Check::UnknownLanguage(l) if zh => format!("\"{l}\" 不是课程语言:写 \"zh\" 或 \"en\"。"),
+            Check::UnknownLanguage(l) => format!("\"{l}\" is not a lesson language: write \"zh\" or \"en\"."),
+            Check::UnknownMode(m) if zh => format!("未知的模式 \"{m}\":写 \"explore\"(探索)或 \"quiz\"(测验)。"),
+            Check::UnknownMode(m) => format!("unknown mode \"{m}\": write \"explore\" or \"quiz\"."),
+            Check::UnknownEngine(e) if zh => format!("未知的求值器 \"{e}\":可用 first-match、opencode、claude-code、corecoder、codex。"),
+            Check::UnknownEngine(e) => format!("unknown engine \"{e}\": use first-match, opencode, claude-code, corecoder or codex."),
+            Check::DuplicateEngine(e) if zh => format!("\"{e}\" 列了两次:删掉一个。"),
+            Check::DuplicateEngine(e) => format!("\"{e}\" is listed twice: remove one."),
+            Check::UnknownAnswer if zh => "答案要写 \"allow\"、\"ask\"、\"deny\" 或 \"unavailable\"。".into(),
+            Check::UnknownAnswer => "write \"allow\", \"ask\", \"deny\" or \"unavailable\".".into(),
+            Check::UnknownTool(t) if zh => format!("没有哪个求值器认识工具 \"{t}\":换成 bash、read_file 等工具名(或 Claude Code / OpenCode 的工具名)。"),
+            Check::UnknownTool(t) => format!("no engine knows the tool \"{t}\": use bash, read_file and the like (or a Claude Code / OpenCode tool name)."),
+            Check::DuplicateId(id) if zh => format!("id \"{id}\" 用了两次:每个预设要有自己的 id。"),
+            Check::DuplicateId(id) => format!("\"{id}\" is used twice: give each preset its own id."),
+            Check::RulesAndConfig if zh => "\"rules\" 和 \"config\" 只能给一个。".into(),
+            Check::RulesAndConfig => "give either \"rules\" or \"config\", not both.".into(),
+            Check::NoRulesOrConfig if zh => "缺少 \"rules\"(规则表 [{\"tool\", \"pattern\", \"action\"}])或 \"config\"({\"format\", \"text\"})。".into(),
+            Check::NoRulesOrConfig => "missing \"rules\" (a table [{\"tool\", \"pattern\", \"action\"}]) or \"config\" ({\"format\", \"text\"}).".into(),
+            Check::UnknownFormat(f) if zh => format!("未知的格式 \"{f}\":写 \"claude-code\"、\"opencode\" 或 \"codex\"。"),
+            Check::UnknownFormat(f) => format!("unknown format \"{f}\": write \"claude-code\", \"opencode\" or \"codex\"."),
+            Check::Syntax(k) => self.syntax(k),
+            _ if zh => format!("(检查器原文)“{}”", p.message),
+            _ => p.message.clone(),
+        }
     }
 }
 
@@ -298,8 +328,8 @@ mod tests {
             (
                 Some(r#"{"title": "x", "language": "fr", "mode": "quiz", "engines": ["opencode"], "presets": [{"id": "p", "rules": [], "calls": ["bash: ls"]}]}"#),
                 None,
-                "课程检查发现 1 处错误",
-                "found 1 error",
+                "不是课程语言",
+                "not a lesson language",
             ),
         ];
         for (text, sel, zh, en) in cases {

@@ -84,15 +84,7 @@ pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
             Some(Guess::Verdict(g)) if g == d.decision => {
                 ("pl-right", format!("✓ {}", lang.s(S::Right)))
             }
-            Some(Guess::Verdict(g)) => (
-                "pl-wrong",
-                format!(
-                    "✗ {}({} {})",
-                    lang.s(S::Wrong),
-                    lang.s(S::YouGuessed),
-                    lang.decision(g)
-                ),
-            ),
+            Some(Guess::Verdict(g)) => ("pl-wrong", lang.wrong_guess(g)),
             _ => ("pl-skipped", format!("– {}", lang.s(S::Skipped))),
         };
         Some(view! {
