@@ -588,7 +588,11 @@ impl<'a> Parser<'a> {
     fn parse_document(mut self) -> Result<Value, SyntaxError> {
         self.skip_ws()?;
         if self.pos >= self.bytes.len() {
-            return Err(self.error_at(self.pos, SyntaxKind::Empty, "the text is empty: expected a JSON value"));
+            return Err(self.error_at(
+                self.pos,
+                SyntaxKind::Empty,
+                "the text is empty: expected a JSON value",
+            ));
         }
         let v = self.parse_value()?;
         self.skip_ws()?;
@@ -692,12 +696,18 @@ impl<'a> Parser<'a> {
                     p += 1;
                 }
             }
-            _ => return Err(self.error_at(p, SyntaxKind::Number, "expected a digit in this number")),
+            _ => {
+                return Err(self.error_at(p, SyntaxKind::Number, "expected a digit in this number"))
+            }
         }
         if b.get(p) == Some(&b'.') {
             p += 1;
             if !matches!(b.get(p), Some(b'0'..=b'9')) {
-                return Err(self.error_at(p, SyntaxKind::Number, "expected a digit after the decimal point"));
+                return Err(self.error_at(
+                    p,
+                    SyntaxKind::Number,
+                    "expected a digit after the decimal point",
+                ));
             }
             while matches!(b.get(p), Some(b'0'..=b'9')) {
                 p += 1;
@@ -709,7 +719,11 @@ impl<'a> Parser<'a> {
                 p += 1;
             }
             if !matches!(b.get(p), Some(b'0'..=b'9')) {
-                return Err(self.error_at(p, SyntaxKind::Number, "expected a digit in the exponent"));
+                return Err(self.error_at(
+                    p,
+                    SyntaxKind::Number,
+                    "expected a digit in the exponent",
+                ));
             }
             while matches!(b.get(p), Some(b'0'..=b'9')) {
                 p += 1;
@@ -732,7 +746,11 @@ impl<'a> Parser<'a> {
             self.pos += 4;
             Ok(u32::from_str_radix(digits, 16).expect("checked hex digits"))
         } else {
-            Err(self.error_at(self.pos, SyntaxKind::Hex4, "`\\u` must be followed by four hex digits"))
+            Err(self.error_at(
+                self.pos,
+                SyntaxKind::Hex4,
+                "`\\u` must be followed by four hex digits",
+            ))
         }
     }
 
@@ -833,9 +851,11 @@ impl<'a> Parser<'a> {
                             self.pos += 1;
                             return Ok(Value::Array(items));
                         }
-                        return Err(
-                            self.error_at(comma, SyntaxKind::TrailingComma { close: ']' }, "trailing comma before `]`: remove the last `,`")
-                        );
+                        return Err(self.error_at(
+                            comma,
+                            SyntaxKind::TrailingComma { close: ']' },
+                            "trailing comma before `]`: remove the last `,`",
+                        ));
                     }
                 }
                 Some(b']') => {
@@ -911,9 +931,11 @@ impl<'a> Parser<'a> {
                             self.pos += 1;
                             return Ok(Value::Object(entries));
                         }
-                        return Err(
-                            self.error_at(comma, SyntaxKind::TrailingComma { close: '}' }, "trailing comma before `}`: remove the last `,`")
-                        );
+                        return Err(self.error_at(
+                            comma,
+                            SyntaxKind::TrailingComma { close: '}' },
+                            "trailing comma before `}`: remove the last `,`",
+                        ));
                     }
                 }
                 Some(b'}') => {

@@ -477,7 +477,11 @@ impl Ctx {
         match v {
             Some(Value::String(s)) => Some(s),
             None => {
-                self.error_as(path, Check::Missing, format!("missing: write e.g. {example}"));
+                self.error_as(
+                    path,
+                    Check::Missing,
+                    format!("missing: write e.g. {example}"),
+                );
                 None
             }
             Some(other) => {
@@ -842,7 +846,11 @@ fn read_preset(
     let mut imported = None;
     let table = match (v.get("rules"), v.get("config")) {
         (Some(_), Some(_)) => {
-            c.error_as(at, Check::RulesAndConfig, "give either \"rules\" or \"config\", not both");
+            c.error_as(
+                at,
+                Check::RulesAndConfig,
+                "give either \"rules\" or \"config\", not both",
+            );
             return None;
         }
         (None, None) => {

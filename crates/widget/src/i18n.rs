@@ -382,7 +382,11 @@ impl Lang {
         if self.zh() {
             format!("✗ {}(你猜 {})", self.s(S::Wrong), self.decision(guess))
         } else {
-            format!("✗ {} (you guessed {})", self.s(S::Wrong), self.decision(guess))
+            format!(
+                "✗ {} (you guessed {})",
+                self.s(S::Wrong),
+                self.decision(guess)
+            )
         }
     }
 

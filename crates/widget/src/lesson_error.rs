@@ -319,14 +319,26 @@ mod tests {
         let comma = format!("{},\n}}", A3.trim_end().trim_end_matches('}').trim_end());
         let truncated = &A3[..A3.len() / 2];
         let cases: Vec<(Option<&str>, Option<&str>, &str, &str)> = vec![
-            (Some(comma.as_str()), Some("#l"), "删掉最后那个", "remove the last comma"),
+            (
+                Some(comma.as_str()),
+                Some("#l"),
+                "删掉最后那个",
+                "remove the last comma",
+            ),
             (Some(truncated), Some("#l"), "截断", "cut short"),
-            (Some("this is not JSON"), Some("#l"), "第 1 行第 1 列", "Line 1, column 1"),
+            (
+                Some("this is not JSON"),
+                Some("#l"),
+                "第 1 行第 1 列",
+                "Line 1, column 1",
+            ),
             (None, Some("#nope"), "#nope", "#nope"),
             (Some("  \n"), Some("#l"), "是空的", "is empty"),
             (Some("42"), None, "既不是课程", "neither a lesson"),
             (
-                Some(r#"{"title": "x", "language": "fr", "mode": "quiz", "engines": ["opencode"], "presets": [{"id": "p", "rules": [], "calls": ["bash: ls"]}]}"#),
+                Some(
+                    r#"{"title": "x", "language": "fr", "mode": "quiz", "engines": ["opencode"], "presets": [{"id": "p", "rules": [], "calls": ["bash: ls"]}]}"#,
+                ),
                 None,
                 "不是课程语言",
                 "not a lesson language",
@@ -352,15 +364,28 @@ mod tests {
     #[test]
     fn good_lessons_and_bare_tables_load() {
         assert!(read(Some(A3), Some("#l")).unwrap().is_some());
-        assert!(read(Some(r#"[{"tool": "bash", "pattern": "*", "action": "ask"}]"#), None)
-            .unwrap()
-            .is_none());
+        assert!(read(
+            Some(r#"[{"tool": "bash", "pattern": "*", "action": "ask"}]"#),
+            None
+        )
+        .unwrap()
+        .is_none());
         assert!(matches!(read(None, None), Ok(None)));
     }
 
     #[test]
     fn zh_syntax_messages_carry_no_english_sentences() {
-        for text in ["[1,]", "{\"a\" 1}", "\"abc", "{'a': 1}", "[tru]", "{} x", "[1 2]", "", "{1: 2}"] {
+        for text in [
+            "[1,]",
+            "{\"a\" 1}",
+            "\"abc",
+            "{'a': 1}",
+            "[tru]",
+            "{} x",
+            "[1 2]",
+            "",
+            "{1: 2}",
+        ] {
             let e = json::parse(text).unwrap_err();
             let zh = Lang::Zh.syntax(&e.kind);
             assert!(

@@ -38,7 +38,7 @@ const words = {
     empty: '是空的',
     checks: '未知的模式 "quizz"',
     // English words of the en table that must not appear on a zh page.
-    english: /\b(expected|remove|lesson|built-in|Line|column|found|missing|unknown)\b/i,
+    english: /\b(expected|remove|(?<![-\w])lesson|built-in|Line|column|found|missing|unknown)\b/i,
   },
   en: {
     builtin: 'built-in rule sets',
@@ -137,24 +137,30 @@ async function importWorks(w, file = 'codex/001.rules', format = 'codex') {
 }
 
 const msg = {
-  zh: { steps: '步数预算', mb: 'MB 内存', timeout: '已停止', json: '第 1 行', kept: '你粘贴的内容还在' },
-  en: { steps: 'step budget', mb: 'memory budget', timeout: 'was stopped', json: 'Line 1', kept: 'what you pasted is kept' },
+  zh: { steps: '步数预算', mb: 'MB 内存', big: '这个值太大了', timeout: '已停止', json: '第 1 行', kept: '你粘贴的内容还在' },
+  en: { steps: 'step budget', mb: 'memory budget', big: 'too large', timeout: 'was stopped', json: 'Line 1', kept: 'what you pasted is kept' },
 };
 
 for (const lang of ['zh', 'en']) {
   test(`import (${lang}): a Starlark step bomb and a memory bomb end with the budget's message; the text stays; a normal import works`, async ({ page, problems }) => {
     const w = await openIndex(page, lang);
     const m = msg[lang];
-    const steps = 'x = []\nfor i in range(10**7):\n    x.insert(0, i)\nprefix_rule(pattern=["ls"])\n';
+    const steps = 'x = []\nfor i in range(900000):\n    x.insert(0, i)\nprefix_rule(pattern=["ls"])\n';
     await paste(w, steps);
     const error = w.locator('.pl-import-error');
     await expect(error).toContainText(m.steps);
     await expect(error).toContainText(lang === 'zh' ? '第 ' : 'line ');
     await expect(w.locator('.pl-import-text')).toHaveValue(steps);
-    const bomb = 'x = "x" * 10**9\nprefix_rule(pattern=["ls"])\n';
+    // Within the one-value limit each time, over the file's memory budget in total.
+    const bomb = 'x = []\nfor i in range(200):\n    x.append("x" * 900000)\nprefix_rule(pattern=["ls"])\n';
     await paste(w, bomb);
     await expect(error).toContainText(m.mb);
     await expect(w.locator('.pl-import-text')).toHaveValue(bomb);
+    // One value over the per-value limit (a `"x" * 10**9`).
+    const huge = 'x = "x" * 1000000000\nprefix_rule(pattern=["ls"])\n';
+    await paste(w, huge);
+    await expect(error).toContainText(m.big);
+    await expect(w.locator('.pl-import-text')).toHaveValue(huge);
     if (lang === 'zh') expect(await error.innerText()).not.toMatch(/\b(needs|budget|policy)\b/);
     await page.screenshot({ path: screenshotPath(`errors-bomb-${lang}`) });
     await importWorks(w);

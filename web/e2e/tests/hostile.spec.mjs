@@ -126,7 +126,8 @@ test('payloads in the URL hash (call, custom table) show as text, nothing runs',
   await expect.poll(() => text(w.locator('.pl-call-input'))).toBe(payloads[1]);
   expect(await w.locator('tbody.pl-rules .pl-pattern').evaluateAll((cs) => cs.map((c) => c.textContent))).toEqual(payloads);
   await noScriptRan(page);
-  // A hash that is itself markup.
+  // A hash that is itself markup (a fresh load: a hash-only goto would not reload).
+  await page.goto('about:blank');
   await page.goto(`./#${encodeURIComponent('<img src=x onerror=alert(1)>')}&a3.i=${encodeURIComponent(payloads[4])}&a3.t=bash`);
   await expect(page.locator('#a3 tbody.pl-rules tr').first()).toBeVisible();
   await expect.poll(() => text(page.locator('#a3 .pl-call-input'))).toBe(payloads[4]);
