@@ -124,7 +124,11 @@ mod tests {
         assert!(Lang::Zh.worker_error(raw).contains("64 MB 内存"));
         assert_eq!(Lang::Zh.worker_error("boom"), "boom");
         let raw = "failed to parse policy at rules:2:10: value too large for a policy file: 10000000 bytes or elements, permlab allows 1000000 in one string or list; build it smaller";
-        assert!(Lang::Zh.worker_error(raw).contains("最多 1000000 个"), "{}", Lang::Zh.worker_error(raw));
+        assert!(
+            Lang::Zh.worker_error(raw).contains("最多 1000000 个"),
+            "{}",
+            Lang::Zh.worker_error(raw)
+        );
     }
 
     #[test]
@@ -153,7 +157,7 @@ mod one_language {
     /// English words the en table uses that a zh string must not carry (tool names, slugs,
     /// JSON keys and file names are the same in both languages and are left out).
     const EN_WORDS: &[&str] = &[
-        "the ", " rule", "guess", "reveal", "stop", "group", "wrong", "right", "expected", "found",
+        "the ", " rule ", "guess", "reveal", "stop", "group", "wrong", "right", "expected", "found",
         "missing", "unknown", "budget", "remove",
     ];
 
