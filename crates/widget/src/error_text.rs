@@ -157,8 +157,8 @@ mod one_language {
     /// English words the en table uses that a zh string must not carry (tool names, slugs,
     /// JSON keys and file names are the same in both languages and are left out).
     const EN_WORDS: &[&str] = &[
-        "the ", " rule ", "guess", "reveal", "stop", "group", "wrong", "right", "expected", "found",
-        "missing", "unknown", "budget", "remove",
+        "the ", " rule ", "guess", "reveal", "stop", "group", "wrong", "right", "expected",
+        "found", "missing", "unknown", "budget", "remove",
     ];
 
     #[test]

@@ -217,3 +217,47 @@ test('import (zh): a 10 MB paste and a 10 000-rule config each end with a messag
   await importWorks(w, 'claude/001.json', 'claude-code');
   expect(problems).toEqual([]);
 });
+
+// ---- one language per widget (issue 12.9) ---------------------------------------------------
+
+// Words of the en table that must not appear in a zh widget's announcements, steps and errors
+// (tool names, patterns, engine names and JSON keys are the same in both languages).
+const EN_TABLE_WORDS = /(?<![-\w])(deny|allow|ask|stop|group|moved|position|expected|found|line|column|wrong|guessed|unknown|missing|remove|lesson|rule|invalid|trailing)(?![-\w])/i;
+const CJK = /[\u3000-\u9fff\uff00-\uffef]/;
+
+for (const lang of ['zh', 'en']) {
+  test(`one language (${lang}): announcements, the stepper, an import error and a lesson check error`, async ({ page, problems }) => {
+    const w = await openIndex(page, lang);
+    const seen = [];
+    const grab = async (loc) => seen.push(...(await loc.evaluateAll((els) => els.map((e) => e.textContent))));
+    // A move by button: the live region's announcement.
+    await w.locator('tbody.pl-rules tr[data-rule-id="8"] .pl-down').click();
+    await expect(w.locator('.pl-announce')).not.toHaveText('');
+    await grab(w.locator('.pl-announce'));
+    // The stepper, first and last step (groups, "→ deny, stop").
+    await w.locator('.pl-step-toggle').click();
+    await grab(w.locator('[data-engine-step]'));
+    await w.locator('.pl-step-last').click();
+    await grab(w.locator('[data-engine-step]'));
+    // An import error (broken JSON).
+    await paste(w, '{\n  "permissions": {\n    "allow": ["Bash(git status)",\n');
+    await expect(w.locator('.pl-import-error')).toBeVisible();
+    await grab(w.locator('.pl-import-error'));
+    // A lesson check error, on a widget of the same language.
+    await page.evaluate(([lang, lesson]) => {
+      const div = document.createElement('div');
+      div.id = 'lc';
+      div.setAttribute('data-lang', lang);
+      document.body.prepend(div);
+      window.wasmBindings.mount(div, lesson);
+    }, [lang, badMode]);
+    await expect(page.locator('#lc .pl-lesson-problems')).toBeVisible();
+    await grab(page.locator('#lc .pl-lesson-problems'));
+    expect(seen.length).toBeGreaterThan(4);
+    for (const t of seen) {
+      if (lang === 'zh') expect(t, 'an English word of the en table on a zh widget').not.toMatch(EN_TABLE_WORDS);
+      else expect(t, 'Chinese on an en widget').not.toMatch(CJK);
+    }
+    expect(problems).toEqual([]);
+  });
+}
