@@ -309,8 +309,100 @@ impl fmt::Display for Position {
 pub struct SyntaxError {
     /// Where the parser stopped.
     pub position: Position,
-    /// What it expected, phrased as a fix ("expected `,` or `}` after an object entry").
+    /// What it expected, phrased as a fix ("expected `,` or `}` after an object entry"), in
+    /// English (the CLI's text).
     pub message: String,
+    /// The same problem as data, so a page in another language can word it itself.
+    pub kind: SyntaxKind,
+}
+
+/// What the parser found where it stopped ([`SyntaxKind`]'s `found`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// The text ended.
+    End,
+    /// A visible character.
+    Char(char),
+    /// A control or whitespace character, shown by its code point (`U+0009`).
+    Code(u32),
+}
+
+/// Every JSON syntax error as data: the parser's English `message` and a translated message are
+/// both worded from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SyntaxKind {
+    /// The text is empty (or only whitespace and comments).
+    Empty,
+    /// Something follows the single top-level value.
+    TrailingData {
+        /// What follows.
+        found: Found,
+    },
+    /// A `/*` comment without `*/`.
+    UnclosedComment,
+    /// A single-quoted string.
+    SingleQuote,
+    /// A comment in strict JSON.
+    Comment,
+    /// A value was expected.
+    ExpectedValue {
+        /// What is there instead.
+        found: Found,
+    },
+    /// A misspelt `true`, `false` or `null`.
+    Keyword {
+        /// The keyword it starts like.
+        word: &'static str,
+        /// What is there.
+        found: Found,
+    },
+    /// Nesting deeper than [`Limits::depth`].
+    TooDeep {
+        /// The limit.
+        limit: usize,
+    },
+    /// A text longer than [`Limits::bytes`].
+    TooLarge {
+        /// The text's length.
+        bytes: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A number without its digits (`-`, `1.`, `1e`), or one that cannot be read.
+    Number,
+    /// `\u` without four hex digits.
+    Hex4,
+    /// A string without its closing `"`.
+    UnclosedString,
+    /// An unknown escape such as `\q`.
+    UnknownEscape,
+    /// A raw newline or tab inside a string.
+    ControlChar,
+    /// A `,` right before the closing bracket (`]` or `}`).
+    TrailingComma {
+        /// The bracket.
+        close: char,
+    },
+    /// After an element or entry, neither `,` nor the closing bracket.
+    ExpectedCommaOr {
+        /// The bracket (`]` or `}`).
+        close: char,
+        /// What is there.
+        found: Found,
+    },
+    /// An object key that is not a double-quoted string.
+    ExpectedKey {
+        /// What is there.
+        found: Found,
+    },
+    /// A key without its `:`.
+    ExpectedColon {
+        /// The key.
+        key: String,
+        /// What is there.
+        found: Found,
+    },
 }
 
 impl fmt::Display for SyntaxError {
@@ -372,6 +464,10 @@ pub fn parse_with_limits(text: &str, jsonc: bool, limits: &Limits) -> Result<Val
                 text.len(),
                 limits.bytes
             ),
+            kind: SyntaxKind::TooLarge {
+                bytes: text.len(),
+                limit: limits.bytes,
+            },
         });
     }
     p.parse_document()
@@ -432,18 +528,27 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn error_at(&self, offset: usize, message: impl Into<String>) -> SyntaxError {
+    fn error_at(&self, offset: usize, kind: SyntaxKind, message: impl Into<String>) -> SyntaxError {
         SyntaxError {
             position: self.position_at(offset),
             message: message.into(),
+            kind,
+        }
+    }
+
+    fn found_here(&self) -> Found {
+        match self.text[self.pos..].chars().next() {
+            None => Found::End,
+            Some(c) if c.is_control() || c.is_whitespace() => Found::Code(c as u32),
+            Some(c) => Found::Char(c),
         }
     }
 
     fn describe_here(&self) -> String {
-        match self.text[self.pos..].chars().next() {
-            None => "the end of the text".to_string(),
-            Some(c) if c.is_control() || c.is_whitespace() => format!("U+{:04X}", c as u32),
-            Some(c) => format!("`{c}`"),
+        match self.found_here() {
+            Found::End => "the end of the text".to_string(),
+            Found::Code(c) => format!("U+{c:04X}"),
+            Found::Char(c) => format!("`{c}`"),
         }
     }
 
@@ -467,6 +572,7 @@ impl<'a> Parser<'a> {
                             None => {
                                 return Err(self.error_at(
                                     start,
+                                    SyntaxKind::UnclosedComment,
                                     "this `/*` comment is never closed: add `*/`",
                                 ))
                             }
@@ -482,13 +588,20 @@ impl<'a> Parser<'a> {
     fn parse_document(mut self) -> Result<Value, SyntaxError> {
         self.skip_ws()?;
         if self.pos >= self.bytes.len() {
-            return Err(self.error_at(self.pos, "the text is empty: expected a JSON value"));
+            return Err(self.error_at(
+                self.pos,
+                SyntaxKind::Empty,
+                "the text is empty: expected a JSON value",
+            ));
         }
         let v = self.parse_value()?;
         self.skip_ws()?;
         if self.pos < self.bytes.len() {
             return Err(self.error_at(
                 self.pos,
+                SyntaxKind::TrailingData {
+                    found: self.found_here(),
+                },
                 format!(
                     "unexpected {} after the JSON value: remove it, or wrap both values in an array",
                     self.describe_here()
@@ -509,14 +622,19 @@ impl<'a> Parser<'a> {
             Some(b'n') => self.keyword("null", Value::Null),
             Some(b'\'') => Err(self.error_at(
                 self.pos,
+                SyntaxKind::SingleQuote,
                 "strings must use double quotes `\"`, not single quotes",
             )),
             Some(b'/') if !self.jsonc => Err(self.error_at(
                 self.pos,
+                SyntaxKind::Comment,
                 "comments are not allowed in JSON (this file format does not accept them)",
             )),
             _ => Err(self.error_at(
                 self.pos,
+                SyntaxKind::ExpectedValue {
+                    found: self.found_here(),
+                },
                 format!("expected a JSON value, found {}", self.describe_here()),
             )),
         }
@@ -530,6 +648,9 @@ impl<'a> Parser<'a> {
         if self.depth > self.max_depth {
             return Err(self.error_at(
                 self.pos,
+                SyntaxKind::TooDeep {
+                    limit: self.max_depth,
+                },
                 format!(
                     "nesting deeper than {} levels is not supported (json::Limits::depth): \
                      flatten the document, or raise the limit",
@@ -542,13 +663,17 @@ impl<'a> Parser<'a> {
         v
     }
 
-    fn keyword(&mut self, word: &str, v: Value) -> Result<Value, SyntaxError> {
+    fn keyword(&mut self, word: &'static str, v: Value) -> Result<Value, SyntaxError> {
         if self.text[self.pos..].starts_with(word) {
             self.pos += word.len();
             Ok(v)
         } else {
             Err(self.error_at(
                 self.pos,
+                SyntaxKind::Keyword {
+                    word,
+                    found: self.found_here(),
+                },
                 format!(
                     "expected a JSON value, found {} (did you mean `{word}`? strings need double quotes)",
                     self.describe_here()
@@ -571,12 +696,18 @@ impl<'a> Parser<'a> {
                     p += 1;
                 }
             }
-            _ => return Err(self.error_at(p, "expected a digit in this number")),
+            _ => {
+                return Err(self.error_at(p, SyntaxKind::Number, "expected a digit in this number"))
+            }
         }
         if b.get(p) == Some(&b'.') {
             p += 1;
             if !matches!(b.get(p), Some(b'0'..=b'9')) {
-                return Err(self.error_at(p, "expected a digit after the decimal point"));
+                return Err(self.error_at(
+                    p,
+                    SyntaxKind::Number,
+                    "expected a digit after the decimal point",
+                ));
             }
             while matches!(b.get(p), Some(b'0'..=b'9')) {
                 p += 1;
@@ -588,7 +719,11 @@ impl<'a> Parser<'a> {
                 p += 1;
             }
             if !matches!(b.get(p), Some(b'0'..=b'9')) {
-                return Err(self.error_at(p, "expected a digit in the exponent"));
+                return Err(self.error_at(
+                    p,
+                    SyntaxKind::Number,
+                    "expected a digit in the exponent",
+                ));
             }
             while matches!(b.get(p), Some(b'0'..=b'9')) {
                 p += 1;
@@ -598,7 +733,7 @@ impl<'a> Parser<'a> {
         let text = &self.text[start..p];
         let value = text
             .parse::<f64>()
-            .map_err(|_| self.error_at(start, "this number cannot be read"))?;
+            .map_err(|_| self.error_at(start, SyntaxKind::Number, "this number cannot be read"))?;
         Ok(Value::Number(Number {
             value,
             text: text.to_string(),
@@ -611,7 +746,11 @@ impl<'a> Parser<'a> {
             self.pos += 4;
             Ok(u32::from_str_radix(digits, 16).expect("checked hex digits"))
         } else {
-            Err(self.error_at(self.pos, "`\\u` must be followed by four hex digits"))
+            Err(self.error_at(
+                self.pos,
+                SyntaxKind::Hex4,
+                "`\\u` must be followed by four hex digits",
+            ))
         }
     }
 
@@ -630,7 +769,7 @@ impl<'a> Parser<'a> {
             out.push_str(&self.text[run_start..self.pos]);
             match self.bytes.get(self.pos) {
                 None => {
-                    return Err(self.error_at(start, "this string is never closed: add a `\"`"))
+                    return Err(self.error_at(start, SyntaxKind::UnclosedString, "this string is never closed: add a `\"`"))
                 }
                 Some(b'"') => {
                     self.pos += 1;
@@ -673,6 +812,7 @@ impl<'a> Parser<'a> {
                         _ => {
                             return Err(self.error_at(
                                 self.pos - 2,
+                                SyntaxKind::UnknownEscape,
                                 "unknown escape: use one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX (write a backslash as \\\\)",
                             ))
                         }
@@ -681,6 +821,7 @@ impl<'a> Parser<'a> {
                 Some(_) => {
                     return Err(self.error_at(
                         self.pos,
+                        SyntaxKind::ControlChar,
                         "a raw control character (such as a newline or tab) is not allowed inside a string: write it as \\n or \\t",
                     ))
                 }
@@ -710,9 +851,11 @@ impl<'a> Parser<'a> {
                             self.pos += 1;
                             return Ok(Value::Array(items));
                         }
-                        return Err(
-                            self.error_at(comma, "trailing comma before `]`: remove the last `,`")
-                        );
+                        return Err(self.error_at(
+                            comma,
+                            SyntaxKind::TrailingComma { close: ']' },
+                            "trailing comma before `]`: remove the last `,`",
+                        ));
                     }
                 }
                 Some(b']') => {
@@ -722,6 +865,10 @@ impl<'a> Parser<'a> {
                 _ => {
                     return Err(self.error_at(
                         self.pos,
+                        SyntaxKind::ExpectedCommaOr {
+                            close: ']',
+                            found: self.found_here(),
+                        },
                         format!(
                             "expected `,` or `]` after an array element, found {}",
                             self.describe_here()
@@ -745,6 +892,9 @@ impl<'a> Parser<'a> {
             if self.bytes.get(self.pos) != Some(&b'"') {
                 return Err(self.error_at(
                     self.pos,
+                    SyntaxKind::ExpectedKey {
+                        found: self.found_here(),
+                    },
                     format!(
                         "expected a key in double quotes, found {}",
                         self.describe_here()
@@ -756,6 +906,10 @@ impl<'a> Parser<'a> {
             if self.bytes.get(self.pos) != Some(&b':') {
                 return Err(self.error_at(
                     self.pos,
+                    SyntaxKind::ExpectedColon {
+                        key: key.clone(),
+                        found: self.found_here(),
+                    },
                     format!(
                         "expected `:` after the key \"{key}\", found {}",
                         self.describe_here()
@@ -777,9 +931,11 @@ impl<'a> Parser<'a> {
                             self.pos += 1;
                             return Ok(Value::Object(entries));
                         }
-                        return Err(
-                            self.error_at(comma, "trailing comma before `}`: remove the last `,`")
-                        );
+                        return Err(self.error_at(
+                            comma,
+                            SyntaxKind::TrailingComma { close: '}' },
+                            "trailing comma before `}`: remove the last `,`",
+                        ));
                     }
                 }
                 Some(b'}') => {
@@ -789,6 +945,10 @@ impl<'a> Parser<'a> {
                 _ => {
                     return Err(self.error_at(
                         self.pos,
+                        SyntaxKind::ExpectedCommaOr {
+                            close: '}',
+                            found: self.found_here(),
+                        },
                         format!(
                             "expected `,` or `}}` after an object entry, found {}",
                             self.describe_here()

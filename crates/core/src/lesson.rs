@@ -283,6 +283,49 @@ pub struct Problem {
     /// Where in the text the path points (when the lesson was read from text and the path
     /// could be found there).
     pub position: Option<json::Position>,
+    /// The problem as data, so a page can word it in its own language (`message` is the
+    /// CLI's English).
+    pub check: Check,
+}
+
+/// What a lesson check found, as data ([`Problem::check`]). Kinds not listed yet are
+/// [`Check::Other`] (then only the English `message` says what).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Check {
+    /// A key the lesson format does not have here.
+    UnknownKey {
+        /// The key.
+        key: String,
+        /// The keys allowed here.
+        allowed: Vec<String>,
+    },
+    /// A required value is missing.
+    Missing,
+    /// `language` is neither `zh` nor `en`.
+    UnknownLanguage(String),
+    /// `mode` is neither `explore` nor `quiz`.
+    UnknownMode(String),
+    /// An engine slug no engine has.
+    UnknownEngine(String),
+    /// An engine listed twice in `engines`.
+    DuplicateEngine(String),
+    /// An expected answer that is not `allow`, `ask`, `deny` or `unavailable`.
+    UnknownAnswer,
+    /// A call's tool no engine knows.
+    UnknownTool(String),
+    /// Two presets with the same id.
+    DuplicateId(String),
+    /// A preset with both `rules` and `config`.
+    RulesAndConfig,
+    /// A preset with neither `rules` nor `config`.
+    NoRulesOrConfig,
+    /// A `config.format` that is not a harness's.
+    UnknownFormat(String),
+    /// The text is not JSON.
+    Syntax(json::SyntaxKind),
+    /// Anything else: see the message.
+    Other,
 }
 
 impl fmt::Display for Problem {
@@ -353,11 +396,15 @@ impl Default for Limits {
 
 impl Ctx {
     pub(crate) fn error(&mut self, path: &str, message: impl Into<String>) {
+        self.error_as(path, Check::Other, message);
+    }
+    pub(crate) fn error_as(&mut self, path: &str, check: Check, message: impl Into<String>) {
         self.problems.push(Problem {
             severity: Severity::Error,
             path: path.to_string(),
             message: message.into(),
             position: None,
+            check,
         });
     }
     pub(crate) fn warn(&mut self, path: &str, message: impl Into<String>) {
@@ -366,13 +413,18 @@ impl Ctx {
             path: path.to_string(),
             message: message.into(),
             position: None,
+            check: Check::Other,
         });
     }
     pub(crate) fn unknown_keys(&mut self, v: &Value, path: &str, allowed: &[&str]) {
         for (k, _) in v.as_object().unwrap_or_default() {
             if !allowed.contains(&k.as_str()) && (!path.is_empty() || k != "$schema") {
-                self.error(
+                self.error_as(
                     &join(path, k),
+                    Check::UnknownKey {
+                        key: k.clone(),
+                        allowed: allowed.iter().map(|a| a.to_string()).collect(),
+                    },
                     format!(
                         "unknown key \"{k}\": the keys here are {}",
                         allowed.join(", ")
@@ -384,7 +436,11 @@ impl Ctx {
     pub(crate) fn text(&mut self, v: Option<&Value>, path: &str, required: bool) -> Option<Text> {
         match v {
             None if required => {
-                self.error(path, "missing: write a string or {\"zh\": …, \"en\": …}");
+                self.error_as(
+                    path,
+                    Check::Missing,
+                    "missing: write a string or {\"zh\": …, \"en\": …}",
+                );
                 None
             }
             None => None,
@@ -426,7 +482,11 @@ impl Ctx {
         match v {
             Some(Value::String(s)) => Some(s),
             None => {
-                self.error(path, format!("missing: write e.g. {example}"));
+                self.error_as(
+                    path,
+                    Check::Missing,
+                    format!("missing: write e.g. {example}"),
+                );
                 None
             }
             Some(other) => {
@@ -474,6 +534,7 @@ impl Lesson {
                         limits.bytes
                     ),
                     position: None,
+                    check: Check::Other,
                 }],
             };
         }
@@ -493,6 +554,7 @@ impl Lesson {
                     path: e.position.to_string(),
                     message: format!("invalid JSON: {}", e.message),
                     position: Some(e.position),
+                    check: Check::Syntax(e.kind.clone()),
                 }],
             },
         }
@@ -518,6 +580,7 @@ impl Lesson {
                     limits.problems
                 ),
                 position: None,
+                check: Check::Other,
             });
         }
         loaded
@@ -548,8 +611,9 @@ impl Lesson {
             .map(str::to_string);
         if let Some(l) = &language {
             if l != "zh" && l != "en" {
-                c.error(
+                c.error_as(
                     "language",
+                    Check::UnknownLanguage(l.clone()),
                     format!("\"{l}\" is not a lesson language: write \"zh\" or \"en\""),
                 );
             }
@@ -558,8 +622,9 @@ impl Lesson {
             Some("explore") => Some(LessonMode::Explore),
             Some("quiz") => Some(LessonMode::Quiz),
             Some(other) => {
-                c.error(
+                c.error_as(
                     "mode",
+                    Check::UnknownMode(other.to_string()),
                     format!("unknown mode \"{other}\": write \"explore\" or \"quiz\""),
                 );
                 None
@@ -573,11 +638,12 @@ impl Lesson {
                     let at = format!("engines[{i}]");
                     match item.as_str().map(|s| (s, EngineId::from_slug(s))) {
                         Some((_, Some(e))) if engines.contains(&e) => {
-                            c.error(&at, format!("\"{e}\" is listed twice"))
+                            c.error_as(&at, Check::DuplicateEngine(e.slug().to_string()), format!("\"{e}\" is listed twice"))
                         }
                         Some((_, Some(e))) => engines.push(e),
-                        Some((s, None)) => c.error(
+                        Some((s, None)) => c.error_as(
                             &at,
+                            Check::UnknownEngine(s.to_string()),
                             format!("unknown engine \"{s}\": use one of {SLUGS}"),
                         ),
                         None => c.error(&at, format!("expected an engine slug ({SLUGS})")),
@@ -611,7 +677,7 @@ impl Lesson {
                         read_preset(&mut c, p, &format!("presets[{i}]"), &engines, &shared_calls)
                     {
                         if presets.iter().any(|q: &Preset| q.id == p.id) {
-                            c.error(&format!("presets[{i}].id"), format!("\"{}\" is used twice: give each preset its own id", p.id));
+                            c.error_as(&format!("presets[{i}].id"), Check::DuplicateId(p.id.clone()), format!("\"{}\" is used twice: give each preset its own id", p.id));
                         }
                         presets.push(p);
                     }
@@ -718,8 +784,9 @@ fn read_calls(c: &mut Ctx, v: &Value, path: &str, engines: &[EngineId]) -> Vec<L
             }
         };
         if !known_tool(&call.tool) {
-            c.error(
+            c.error_as(
                 &join(&at, "tool"),
+                Check::UnknownTool(call.tool.clone()),
                 format!(
                     "no engine knows the tool \"{}\": use one of {} (or a Claude Code / OpenCode tool name)",
                     call.tool,
@@ -735,7 +802,7 @@ fn read_calls(c: &mut Ctx, v: &Value, path: &str, engines: &[EngineId]) -> Vec<L
                 for (slug, d) in entries {
                     let p = join(&join(&at, "expect"), slug);
                     let Some(engine) = EngineId::from_slug(slug) else {
-                        c.error(&p, format!("unknown engine \"{slug}\": use one of {SLUGS}"));
+                        c.error_as(&p, Check::UnknownEngine(slug.clone()), format!("unknown engine \"{slug}\": use one of {SLUGS}"));
                         continue;
                     };
                     if !engines.contains(&engine) {
@@ -747,7 +814,7 @@ fn read_calls(c: &mut Ctx, v: &Value, path: &str, engines: &[EngineId]) -> Vec<L
                         Some("deny") => Decision::Deny,
                         Some("unavailable") => Decision::Unavailable,
                         _ => {
-                            c.error(&p, "write \"allow\", \"ask\", \"deny\" or \"unavailable\"");
+                            c.error_as(&p, Check::UnknownAnswer, "write \"allow\", \"ask\", \"deny\" or \"unavailable\"");
                             continue;
                         }
                     };
@@ -797,11 +864,15 @@ fn read_preset(
     let mut imported = None;
     let table = match (v.get("rules"), v.get("config")) {
         (Some(_), Some(_)) => {
-            c.error(at, "give either \"rules\" or \"config\", not both");
+            c.error_as(
+                at,
+                Check::RulesAndConfig,
+                "give either \"rules\" or \"config\", not both",
+            );
             return None;
         }
         (None, None) => {
-            c.error(at, "missing \"rules\" (a table [{\"tool\", \"pattern\", \"action\"}]) or \"config\" ({\"format\", \"text\"})");
+            c.error_as(at, Check::NoRulesOrConfig, "missing \"rules\" (a table [{\"tool\", \"pattern\", \"action\"}]) or \"config\" ({\"format\", \"text\"})");
             return None;
         }
         (Some(rules), None) => match RuleTable::from_value(rules) {
@@ -828,7 +899,7 @@ fn read_preset(
                 Some(f) => match Format::from_slug(f) {
                     Some(f) => f,
                     None => {
-                        c.error(&join(&cat, "format"), format!("unknown format \"{f}\": write \"claude-code\", \"opencode\" or \"codex\""));
+                        c.error_as(&join(&cat, "format"), Check::UnknownFormat(f.to_string()), format!("unknown format \"{f}\": write \"claude-code\", \"opencode\" or \"codex\""));
                         return None;
                     }
                 },

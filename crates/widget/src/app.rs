@@ -11,6 +11,7 @@ use permlab_core::{Call, Decision, EngineId, Evaluation, RuleId, RuleTable};
 
 use crate::compute;
 use crate::i18n::{Lang, S};
+use crate::lesson_error::LessonError;
 use crate::persist::Snapshot;
 use crate::presets::{self, Preset};
 use crate::protocol::{ImportedRows, Request};
@@ -29,6 +30,9 @@ pub struct Config {
     pub selfcheck: String,
     /// A lesson table given by the host page (fixtures format), shown as the custom preset.
     pub lesson: Option<String>,
+    /// The host's `data-lesson` selector, when it has one (so a selector that finds nothing is
+    /// reported, not ignored).
+    pub lesson_from: Option<String>,
 }
 
 /// A keyboard lift (Space on a grip): the row at `from` is carried to `to`.
@@ -147,6 +151,14 @@ pub enum Msg {
     ImportReply(Result<ImportedRows, String>),
     /// The worker's answer for a lesson with Codex `.rules` configs: the lesson with rows.
     LessonReply(Result<String, String>),
+    /// The page stopped the worker after `seconds` without an answer (an import's when
+    /// `import`, else the lesson's).
+    WorkerTimeout {
+        /// Which request.
+        import: bool,
+        /// The time budget it went over.
+        seconds: u32,
+    },
 }
 
 /// Which stepper move [`Msg::StepBy`] means.
@@ -165,8 +177,8 @@ pub struct Widget {
     pub source: Source,
     /// The host's lesson (`data-lesson` in the lesson format), if any.
     pub lesson: Option<Rc<Lesson>>,
-    /// Why the host's lesson could not be used (shown above the widget).
-    pub lesson_problems: Vec<String>,
+    /// Why the host's lesson could not be used (shown above the widget, in its language).
+    pub lesson_error: Option<LessonError>,
     /// The current preset as the core's lesson preset, when it carries more than a table (a
     /// lesson preset, an imported config): its engines read the harness's own config.
     pub native: Option<Rc<Native>>,
@@ -270,9 +282,9 @@ impl Widget {
             .map(|t| Request::Lesson {
                 text: t.to_string(),
             });
-        let (lesson, lesson_problems) = match worker_lesson {
-            Some(_) => (None, Vec::new()),
-            None => read_lesson(config.lesson.as_deref()),
+        let (lesson, lesson_error) = match worker_lesson {
+            Some(_) => (None, None),
+            None => read_lesson(config.lesson.as_deref(), config.lesson_from.as_deref()),
         };
         let custom = snap
             .custom
@@ -281,7 +293,7 @@ impl Widget {
                 config
                     .lesson
                     .clone()
-                    .filter(|_| lesson.is_none() && lesson_problems.is_empty())
+                    .filter(|_| lesson.is_none() && lesson_error.is_none())
             })
             .unwrap_or_else(|| Preset::Miniagent.table().to_json());
         let (import_format, import_text) = snap
@@ -294,7 +306,7 @@ impl Widget {
             lab: Lab::new(RuleTable::default(), Call::new("bash", "ls")),
             source: Source::Builtin(Preset::Miniagent),
             lesson,
-            lesson_problems,
+            lesson_error,
             native: None,
             calls: Vec::new(),
             custom,
@@ -339,7 +351,7 @@ impl Widget {
         let wanted = snap.preset.as_deref().and_then(|s| w.source_of(s));
         let default = if w.lesson.is_some() {
             Source::Lesson(0)
-        } else if w.config.lesson.is_some() && w.lesson_problems.is_empty() {
+        } else if w.config.lesson.is_some() && w.lesson_error.is_none() {
             Source::Builtin(Preset::Custom)
         } else {
             Source::Builtin(Preset::Miniagent)
@@ -774,9 +786,9 @@ impl Widget {
                 self.worker_lesson = None;
                 match reply {
                     Ok(text) => {
-                        let (lesson, problems) = read_lesson(Some(&text));
+                        let (lesson, problem) = read_lesson(Some(&text), None);
                         self.lesson = lesson;
-                        self.lesson_problems = problems;
+                        self.lesson_error = problem;
                         if let Some(l) = &self.lesson {
                             let wanted = self.pending.as_ref().and_then(|s| {
                                 let id = s.preset.as_deref()?.strip_prefix("l-")?;
@@ -788,7 +800,7 @@ impl Widget {
                             }
                         }
                     }
-                    Err(e) => self.lesson_problems = vec![e],
+                    Err(e) => self.lesson_error = Some(LessonError::Worker(e)),
                 }
             }
             Msg::ImportReply(reply) => {
@@ -802,9 +814,20 @@ impl Widget {
                         }
                     }
                     Err(e) => {
-                        self.import_error = Some(e);
+                        self.import_error = Some(self.lang.worker_error(&e));
                         self.import_summary = None;
                     }
+                }
+            }
+            Msg::WorkerTimeout { import, seconds } => {
+                // The pasted text stays (`import_text` is untouched); the table shown stays.
+                if import && self.worker_import.take().is_some() {
+                    self.import_error = Some(self.lang.worker_timeout(seconds));
+                    self.import_summary = None;
+                }
+                if !import && self.worker_lesson.take().is_some() {
+                    self.lesson_error = Some(LessonError::WorkerTimeout { seconds });
+                    self.pending = None;
                 }
             }
         }
@@ -845,10 +868,15 @@ impl Widget {
                     }
                     return false;
                 }
-                match import_config(&self.import_format, &self.import_text) {
+                if self.import_text.trim().is_empty() {
+                    self.import_error = Some("empty".into());
+                    self.import_summary = None;
+                    return false;
+                }
+                match import_config_error(&self.import_format, &self.import_text) {
                     Ok(imported) => self.load_imported(imported),
                     Err(e) => {
-                        self.import_error = Some(e);
+                        self.import_error = Some(self.lang.import_error(&e));
                         self.import_summary = None;
                         return false;
                     }
@@ -1069,27 +1097,14 @@ enum Op {
 }
 
 /// The host's lesson, when its text is in the lesson format (an object with `presets`), and
-/// the problems that stop it from being used.
-fn read_lesson(text: Option<&str>) -> (Option<Rc<Lesson>>, Vec<String>) {
-    let Some(text) = text else {
-        return (None, Vec::new());
-    };
-    let is_lesson = permlab_core::json::parse(text)
-        .ok()
-        .is_some_and(|v| v.get("presets").is_some());
-    if !is_lesson {
-        return (None, Vec::new());
-    }
-    let loaded = Lesson::parse(text);
-    let errors: Vec<String> = loaded
-        .problems
-        .iter()
-        .filter(|p| p.severity == permlab_core::lesson::Severity::Error)
-        .map(|p| p.to_string())
-        .collect();
-    match loaded.lesson {
-        Some(l) if errors.is_empty() && !l.presets.is_empty() => (Some(Rc::new(l)), Vec::new()),
-        _ => (None, errors),
+/// why it cannot be used (see [`crate::lesson_error::read`]; a bare table is no error).
+fn read_lesson(
+    text: Option<&str>,
+    selector: Option<&str>,
+) -> (Option<Rc<Lesson>>, Option<LessonError>) {
+    match crate::lesson_error::read(text, selector) {
+        Ok(lesson) => (lesson.map(Rc::new), None),
+        Err(e) => (None, Some(e)),
     }
 }
 
@@ -1115,8 +1130,17 @@ pub fn import_config(format: &str, text: &str) -> Result<import::Imported, Strin
     if text.trim().is_empty() {
         return Err("empty".into());
     }
+    import_config_error(format, text).map_err(|e| e.to_string())
+}
+
+/// [`import_config`] with the core's error as data (the page words it in its language, see
+/// [`Lang::import_error`]).
+pub fn import_config_error(
+    format: &str,
+    text: &str,
+) -> Result<import::Imported, permlab_core::Error> {
     let format = Format::from_slug(format).unwrap_or_else(|| detect(text));
-    import::import(format, text).map_err(|e| e.to_string())
+    import::import(format, text)
 }
 
 /// A call each of the first rows would match (`*` as `x`, `?` as `a`), so an imported config
@@ -1290,6 +1314,7 @@ mod tests {
                 fixtures: "conformance/".into(),
                 selfcheck: "selfcheck-loader.js".into(),
                 lesson: None,
+                lesson_from: None,
             },
             hash,
         )
@@ -1370,6 +1395,7 @@ mod tests {
                 fixtures: String::new(),
                 selfcheck: String::new(),
                 lesson: Some(text.to_string()),
+                lesson_from: None,
             },
             "",
         )
@@ -1386,7 +1412,7 @@ mod tests {
             );
             let text = std::fs::read_to_string(path).unwrap();
             let mut w = with_lesson(&text);
-            assert!(w.lesson_problems.is_empty(), "{:?}", w.lesson_problems);
+            assert!(w.lesson_error.is_none(), "{:?}", w.lesson_error);
             let lesson = w.lesson.clone().unwrap();
             assert_eq!(w.title(), lesson.title.get("en"));
             assert_eq!(w.shown(), lesson.engines);
@@ -1478,7 +1504,7 @@ mod tests {
         });
         w.act(Msg::LessonReply(reply));
         assert!(w.worker_lesson.is_none());
-        assert!(w.lesson_problems.is_empty(), "{:?}", w.lesson_problems);
+        assert!(w.lesson_error.is_none(), "{:?}", w.lesson_error);
         assert_eq!(w.source, Source::Lesson(0));
         assert_eq!(w.table().len(), 2);
         let calls = w.lesson.clone().unwrap().presets[0].calls.clone();
@@ -1493,9 +1519,9 @@ mod tests {
         let mut w = widget("");
         w.act(Msg::LessonReply(read_lesson_configs(&bad)));
         assert!(
-            w.lesson_problems[0].starts_with("presets[0].config: "),
+            matches!(&w.lesson_error, Some(LessonError::Worker(e)) if e.starts_with("presets[0].config: ")),
             "{:?}",
-            w.lesson_problems
+            w.lesson_error
         );
         assert_eq!(w.source, Source::Builtin(Preset::Miniagent));
     }
@@ -1515,7 +1541,7 @@ mod tests {
         let w = with_lesson(
             r#"{"title": "x", "language": "fr", "mode": "quiz", "engines": [], "presets": [{}]}"#,
         );
-        assert!(!w.lesson_problems.is_empty());
+        assert!(matches!(w.lesson_error, Some(LessonError::Checks(ref p)) if !p.is_empty()));
         assert_eq!(w.source, Source::Builtin(Preset::Miniagent));
     }
 

@@ -27,6 +27,10 @@ macro_rules! strings {
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         #[allow(missing_docs)]
         pub enum S { $($key,)* }
+        impl S {
+            /// Every key, in table order (for the tests that walk the table).
+            pub const ALL: &'static [S] = &[$(S::$key,)*];
+        }
         impl Lang {
             /// The label `key` in this language.
             pub fn s(self, key: S) -> &'static str {
@@ -263,7 +267,7 @@ impl Lang {
     pub fn row(self, table: &RuleTable, row: usize) -> String {
         match table.rules().get(row) {
             Some(r) => format!("#{} {}{}", r.id.0, self.rule(r), self.at_row(r, row)),
-            None => self.position(row),
+            None => self.row_position(row),
         }
     }
 
@@ -277,12 +281,12 @@ impl Lang {
                 one_line(&r.pattern),
                 self.at_row(r, row)
             ),
-            None => self.position(row),
+            None => self.row_position(row),
         }
     }
 
     /// A position said as a position: `第 10 行` / `row 10` (0-based `row`).
-    pub fn position(self, row: usize) -> String {
+    pub fn row_position(self, row: usize) -> String {
         if self.zh() {
             format!("第 {} 行", row + 1)
         } else {
@@ -295,9 +299,9 @@ impl Lang {
         if r.id.0 as usize == row + 1 {
             String::new()
         } else if self.zh() {
-            format!("({})", self.position(row))
+            format!("({})", self.row_position(row))
         } else {
-            format!(" ({})", self.position(row))
+            format!(" ({})", self.row_position(row))
         }
     }
 
@@ -317,7 +321,7 @@ impl Lang {
             "{} {} {}",
             one_line(&rule.tool),
             one_line(&rule.pattern),
-            rule.action.as_str()
+            self.action(rule.action)
         );
         if self.zh() {
             format!(
@@ -361,7 +365,14 @@ impl Lang {
         let mut out = String::new();
         if let Some(g) = step.group {
             out.push_str(&if self.zh() {
-                format!("[{} 组] ", g.as_str())
+                // The group's verdict word in the page's language (issue 12.9).
+                let word = match g.as_str() {
+                    "deny" => self.action(Action::Deny),
+                    "ask" => self.action(Action::Ask),
+                    "allow" => self.action(Action::Allow),
+                    other => other,
+                };
+                format!("[{word} 组] ")
             } else {
                 format!("[{} group] ", g.as_str())
             });
@@ -395,7 +406,7 @@ impl Lang {
             let action = table
                 .rules()
                 .get(step.row)
-                .map(|r| r.action.as_str())
+                .map(|r| self.action(r.action))
                 .unwrap_or("");
             out.push_str(&if self.zh() {
                 format!(" → {action},停")
@@ -433,6 +444,20 @@ impl Lang {
             format!(
                 "This step tells {}'s verdict: guess it below and reveal it first",
                 self.engine(e)
+            )
+        }
+    }
+
+    /// A wrong guess's mark: `✗ 猜错了(你猜 拒绝)` / `✗ Wrong (you guessed deny)` (each
+    /// language with its own parentheses and spacing).
+    pub fn wrong_guess(self, guess: Decision) -> String {
+        if self.zh() {
+            format!("✗ {}(你猜 {})", self.s(S::Wrong), self.decision(guess))
+        } else {
+            format!(
+                "✗ {} (you guessed {})",
+                self.s(S::Wrong),
+                self.decision(guess)
             )
         }
     }
@@ -752,7 +777,7 @@ mod tests {
         );
         assert_eq!(
             Lang::Zh.moved(r, 8, 10, 10),
-            "规则 #8「bash * deny」已移到第 10 位(共 10 位)"
+            "规则 #8「bash * 拒绝」已移到第 10 位(共 10 位)"
         );
     }
 

@@ -27,8 +27,10 @@
 pub mod api;
 pub mod app;
 pub mod compute;
+pub mod error_text;
 pub mod hash;
 pub mod i18n;
+pub mod lesson_error;
 pub mod persist;
 pub mod presets;
 pub mod protocol;
@@ -106,9 +108,16 @@ fn config_of(host: &web_sys::HtmlElement, index: usize, lesson: Option<String>) 
         .and_then(|d| d.document_element())
         .and_then(|e| e.get_attribute("lang"))
         .unwrap_or_default();
+    // A lesson given to `mount` wins; else the `data-lesson` selector (kept, so the widget can
+    // say when it finds nothing, or when the selector is not a valid one).
+    let lesson_from = if lesson.is_some() {
+        None
+    } else {
+        attr("data-lesson")
+    };
     let lesson = lesson.or_else(|| {
-        let sel = attr("data-lesson")?;
-        doc.as_ref()?.query_selector(&sel).ok()??.text_content()
+        let sel = lesson_from.as_ref()?;
+        doc.as_ref()?.query_selector(sel).ok()??.text_content()
     });
     Config {
         lang: Lang::from_tag(&attr("data-lang").unwrap_or(page_lang)),
@@ -116,6 +125,7 @@ fn config_of(host: &web_sys::HtmlElement, index: usize, lesson: Option<String>) 
         fixtures: attr("data-fixtures").unwrap_or_else(|| "conformance/".into()),
         selfcheck: attr("data-selfcheck").unwrap_or_else(|| "selfcheck-loader.js".into()),
         lesson,
+        lesson_from,
     }
 }
 

@@ -43,6 +43,7 @@ fn widget() -> Widget {
             fixtures: String::new(),
             selfcheck: "none".into(),
             lesson: None,
+            lesson_from: None,
         },
         "",
     )

@@ -65,7 +65,8 @@ test('import panel: a broken config is refused with a message, the text and the 
   await open(page);
   const broken = '{\n  "permissions": {\n    "allow": ["Bash(git status)",\n';
   await paste(page, broken);
-  await expect(page.locator('.pl-import-error')).toContainText('line');
+  // Where and what to fix, in the page's language (zh here).
+  await expect(page.locator('.pl-import-error')).toContainText(/第 \d+ 行第 \d+ 列/);
   await expect(page.locator('.pl-import-text')).toHaveValue(broken);
   await expect(rows(page)).toHaveCount(10);
   await expect(page.locator('.pl-preset[data-preset="miniagent"]')).toHaveAttribute('aria-pressed', 'true');

@@ -95,7 +95,7 @@ test('2 keyboard-only reorder of #8 to the bottom flips first-match, not Claude 
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Space');
   await expect(row(page, 8)).toHaveAttribute('data-position', '10');
-  await expect(page.locator('.pl-announce')).toHaveText('规则 #8「bash * deny」已移到第 10 位(共 10 位)');
+  await expect(page.locator('.pl-announce')).toHaveText('规则 #8「bash * 拒绝」已移到第 10 位(共 10 位)');
   await expect(page.locator('[role="status"].pl-announce')).toHaveAttribute('aria-live', 'polite');
   await expect(row(page, 8).locator('.pl-grip')).toBeFocused();
   // A guess belongs to the order it was made on (issue 12): the log tells what flipped, the
@@ -249,7 +249,7 @@ test('4 stepper: first-match walks down, last-match up, Claude Code by groups; k
   await expect(page.locator('.pl-step-count')).toContainText(/第 1 步,共 \d+ 步/);
   await expect(page.locator('[data-cursor~="first-match"]')).toHaveAttribute('data-position', '1');
   await expect(page.locator('[data-cursor~="opencode"]')).toHaveAttribute('data-position', '10');
-  await expect(page.locator('[data-engine-step="claude-code"]')).toContainText('[deny 组]');
+  await expect(page.locator('[data-engine-step="claude-code"]')).toContainText('[拒绝 组]');
   await page.locator('.pl-step-next').click();
   await expect(page.locator('[data-cursor~="first-match"]')).toHaveAttribute('data-position', '2');
   await page.keyboard.press('ArrowRight');
@@ -259,7 +259,7 @@ test('4 stepper: first-match walks down, last-match up, Claude Code by groups; k
   await page.locator('.pl-step-last').click();
   await expect(page.locator('[data-cursor~="first-match"]')).toHaveAttribute('data-position', '8');
   await expect(page.locator('[data-cursor~="opencode"]')).toHaveAttribute('data-position', '9');
-  await expect(page.locator('[data-engine-step="first-match"]')).toContainText('#8 bash * — 工具 ✓ 模式 ✓ → deny,停');
+  await expect(page.locator('[data-engine-step="first-match"]')).toContainText('#8 bash * — 工具 ✓ 模式 ✓ → 拒绝,停');
   await page.locator('.pl-step-first').click();
   await expect(page.locator('.pl-step-count')).toContainText('第 1 步');
   // cursors differ by shape, not only colour

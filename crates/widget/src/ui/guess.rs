@@ -80,15 +80,7 @@ pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
     };
     let grade = move |guess: Option<Guess>, decision: Decision| match guess {
         Some(Guess::Verdict(g)) if g == decision => ("pl-right", format!("✓ {}", lang.s(S::Right))),
-        Some(Guess::Verdict(g)) => (
-            "pl-wrong",
-            format!(
-                "✗ {}({} {})",
-                lang.s(S::Wrong),
-                lang.s(S::YouGuessed),
-                lang.decision(g)
-            ),
-        ),
+        Some(Guess::Verdict(g)) => ("pl-wrong", lang.wrong_guess(g)),
         _ => ("pl-skipped", format!("– {}", lang.s(S::Skipped))),
     };
     // The result of the order before the last reorder stays as it was, marked as such; the

@@ -37,6 +37,7 @@ use crate::web;
 mod call;
 mod guess;
 mod import;
+mod lesson_error;
 mod panels;
 mod state_note;
 mod stepper;
@@ -52,6 +53,7 @@ use self::guess::*;
 use self::import::*;
 use self::legend::*;
 use self::more::*;
+use self::lesson_error::*;
 use self::panels::*;
 use self::state_note::*;
 use self::stepper::*;
@@ -387,7 +389,13 @@ fn refocus(ctx: Ctx, key: String) {
 fn ask_worker(ctx: Ctx, request: Request) {
     let script = web::absolute_url(&ctx.w.with_untracked(|w| w.config.selfcheck.clone()));
     let import = matches!(request, Request::Import { .. });
+    // Whichever comes first, the answer or the time budget, ends the request.
+    let settled = std::rc::Rc::new(std::cell::Cell::new(false));
+    let done = settled.clone();
     let answer = move |reply: Result<Reply, String>| {
+        if done.get() {
+            return;
+        }
         let msg = match reply {
             Ok(Reply::Import { result }) => Msg::ImportReply(result),
             Ok(Reply::Lesson { result }) => Msg::LessonReply(result),
@@ -395,15 +403,44 @@ fn ask_worker(ctx: Ctx, request: Request) {
             Err(e) if import => Msg::ImportReply(Err(e)),
             Err(e) => Msg::LessonReply(Err(e)),
         };
+        done.set(true);
         ctx.asked.set_value(None);
         act(ctx, msg);
     };
     let answer = std::rc::Rc::new(answer);
     let a = answer.clone();
     match web::run_worker(&script, &request, move |r| a(r)) {
-        Ok(wk) => ctx.workers.update_value(|v| v.push(wk)),
+        Ok(wk) => {
+            ctx.workers.update_value(|v| v.push(wk.clone()));
+            // The page's time budget: a worker that has not answered by then is stopped (a
+            // new one starts with the next request) and the widget says so.
+            let seconds = worker_seconds(ctx);
+            set_timeout(
+                move || {
+                    if settled.replace(true) {
+                        return;
+                    }
+                    wk.terminate();
+                    ctx.asked.set_value(None);
+                    act(ctx, Msg::WorkerTimeout { import, seconds });
+                },
+                Duration::from_secs(u64::from(seconds)),
+            );
+        }
         Err(e) => answer(Err(e)),
     }
+}
+
+/// The worker's time budget: the host's `data-worker-seconds`, else
+/// [`crate::error_text::WORKER_SECONDS`].
+fn worker_seconds(ctx: Ctx) -> u32 {
+    ctx.root
+        .get_untracked()
+        .and_then(|r| r.parent_element())
+        .and_then(|h| h.get_attribute("data-worker-seconds"))
+        .and_then(|s| s.trim().parse::<u32>().ok())
+        .filter(|s| *s > 0)
+        .unwrap_or(crate::error_text::WORKER_SECONDS)
 }
 
 /// The cursor's glyph: a different shape per engine (colour is never the only cue).
@@ -527,19 +564,13 @@ fn Head(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let title = Memo::new(move |_| ctx.w.with(Widget::title));
     let pending = Memo::new(move |_| ctx.w.with(|w| w.worker_lesson.is_some()));
-    let problems = Memo::new(move |_| ctx.w.with(|w| w.lesson_problems.clone()));
     let sources = Memo::new(move |_| ctx.w.with(Widget::sources));
     view! {
         <h2 class="pl-title">{move || title.get()}</h2>
         <Show when=move || pending.get()>
             <p class="pl-lesson-pending" role="status">{lang.s(S::LessonReading)}</p>
         </Show>
-        <Show when=move || problems.with(|p| !p.is_empty())>
-            <div class="pl-lesson-problems" role="alert">
-                <p>{lang.s(S::LessonBroken)}</p>
-                <ul>{move || problems.get().into_iter().map(|p| view! { <li><code>{p}</code></li> }).collect_view()}</ul>
-            </div>
-        </Show>
+        <LessonProblems ctx/>
         <div class="pl-presets pl-controls" role="group" aria-label=lang.s(S::Preset)>
             <span class="pl-label">{lang.s(S::Preset)}</span>
             {move || sources.get().into_iter().map(|(slug, label, on)| {

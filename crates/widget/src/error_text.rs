@@ -1,0 +1,210 @@
+//! Errors from the config import and the worker, worded in the widget's language (issues 15.3
+//! and 12.9): the core's errors are data (`permlab_core::Error`'s kind, a JSON syntax error's
+//! [`permlab_core::json::SyntaxKind`], a Codex load error's `file:line:col` and budget), so a zh
+//! page shows them in Chinese; the English `Display` text stays the CLI's.
+
+use permlab_core::ErrorKind;
+
+use crate::i18n::Lang;
+
+/// How long the page waits for the worker before it stops it (seconds), unless the host sets
+/// `data-worker-seconds`. The core's budgets end every hostile `.rules` file well before this
+/// (2 million steps take under a second in the release worker); the timer is the backstop for
+/// whatever they miss, so the panel can never wait forever.
+pub const WORKER_SECONDS: u32 = 20;
+
+impl Lang {
+    /// A failed import of a pasted config, read in this page (Claude Code, OpenCode).
+    pub fn import_error(self, e: &permlab_core::Error) -> String {
+        let zh = self == Lang::Zh;
+        match e.kind() {
+            ErrorKind::Json(s) => format!("{}{}", self.position(s.position), self.syntax(&s.kind)),
+            ErrorKind::UnknownAction(a) if zh => {
+                format!("未知的动作 \"{a}\":写 \"allow\"、\"ask\" 或 \"deny\"(小写)。")
+            }
+            ErrorKind::Shape { path, message } if !path.is_empty() => {
+                if zh {
+                    format!("位置 {path}:{message}")
+                } else {
+                    format!("at {path}: {message}")
+                }
+            }
+            _ => e.to_string(),
+        }
+    }
+
+    /// The worker's answer when a `.rules` file cannot be read (its text is the core's
+    /// `failed to parse policy at FILE:LINE:COL: MESSAGE`): the position and, for the
+    /// interpreter's budgets, what happened, in this language.
+    pub fn worker_error(self, raw: &str) -> String {
+        let zh = self == Lang::Zh;
+        let Some(rest) = raw.strip_prefix("failed to parse policy at ") else {
+            return raw.to_string();
+        };
+        // FILE:LINE:COL: MESSAGE (the file name is ours: `rules`).
+        let mut parts = rest.splitn(4, ':');
+        let (_file, line, col, msg) = match (parts.next(), parts.next(), parts.next(), parts.next())
+        {
+            (Some(f), Some(l), Some(c), Some(m)) => (f, l, c, m.trim()),
+            _ => return raw.to_string(),
+        };
+        let at = if zh {
+            format!("第 {line} 行第 {col} 列:")
+        } else {
+            format!("line {line}, column {col}: ")
+        };
+        let number = |after: &str| {
+            msg.strip_prefix(after)
+                .and_then(|t| t.split_whitespace().next())
+                .map(str::to_string)
+        };
+        if let Some(n) = number("this policy needs more than ").filter(|_| msg.contains(" steps,"))
+        {
+            return if zh {
+                format!("{at}这份策略需要超过 {n} 步,超出了 permlab 给一个文件的步数预算(循环太大,或每一轮都遍历一个长列表?)。真正的 codex execpolicy check 没有预算,会一直运行下去。缩小循环后再导入。")
+            } else {
+                format!("{at}this policy needs more than {n} steps, permlab's step budget for one file (a loop too large, or a long list walked on every turn?). The real codex execpolicy check has no budget and keeps running. Shorten the loop and import again.")
+            };
+        }
+        if let Some(n) = number("this policy needs more than ").filter(|_| msg.contains(" MB,")) {
+            return if zh {
+                format!("{at}这份策略需要超过 {n} MB 内存,超出了 permlab 给一个文件的内存预算(字符串或列表被重复、拼接或增长得太多?)。真正的 codex execpolicy check 没有预算,会一直分配直到系统把它停下。把值改小后再导入。")
+            } else {
+                format!("{at}this policy needs more than {n} MB, permlab's memory budget for one file (a string or list repeated, joined or grown too far?). The real codex execpolicy check has no budget and keeps allocating until the system stops it. Build smaller values and import again.")
+            };
+        }
+        if let Some(rest) = msg.strip_prefix("value too large for a policy file: ") {
+            let n = rest.split_whitespace().next().unwrap_or("");
+            let max = rest
+                .split("permlab allows ")
+                .nth(1)
+                .and_then(|t| t.split_whitespace().next())
+                .unwrap_or("");
+            return if zh {
+                format!("{at}这个值太大了:{n} 个字节或元素,permlab 允许一个字符串或列表最多 {max} 个。把它改小后再导入。")
+            } else {
+                format!("{at}this value is too large: {n} bytes or elements; permlab allows {max} in one string or list. Build it smaller and import again.")
+            };
+        }
+        if zh {
+            format!("{at}Codex 读这份文件时报错(原文):{msg}")
+        } else {
+            format!("{at}{msg}")
+        }
+    }
+
+    /// The page stopped the worker after `seconds`.
+    pub fn worker_timeout(self, seconds: u32) -> String {
+        if self == Lang::Zh {
+            format!("读取超过了 {seconds} 秒,已停止(下次导入会重新启动读取器)。你粘贴的内容还在,可以改小后再试;上面的规则表照常可用。")
+        } else {
+            format!("Reading took more than {seconds} s and was stopped (the next import starts the reader again). What you pasted is kept: make it smaller and try again; the rule table above still works.")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_errors_are_worded_in_both_languages() {
+        let raw = "failed to parse policy at rules:3:5: this policy needs more than 2000000 steps, permlab's step budget for one file (…)";
+        let zh = Lang::Zh.worker_error(raw);
+        assert!(
+            zh.starts_with("第 3 行第 5 列:这份策略需要超过 2000000 步"),
+            "{zh}"
+        );
+        let en = Lang::En.worker_error(raw);
+        assert!(
+            en.starts_with("line 3, column 5: this policy needs more than 2000000 steps"),
+            "{en}"
+        );
+        let raw = "failed to parse policy at rules:1:1: this policy needs more than 64 MB, permlab's memory budget (…)";
+        assert!(Lang::Zh.worker_error(raw).contains("64 MB 内存"));
+        assert_eq!(Lang::Zh.worker_error("boom"), "boom");
+        let raw = "failed to parse policy at rules:2:10: value too large for a policy file: 10000000 bytes or elements, permlab allows 1000000 in one string or list; build it smaller";
+        assert!(
+            Lang::Zh.worker_error(raw).contains("最多 1000000 个"),
+            "{}",
+            Lang::Zh.worker_error(raw)
+        );
+    }
+
+    #[test]
+    fn json_import_errors_have_position_and_fix_in_the_page_language() {
+        let e = crate::app::import_config_error("claude-code", "{\"permissions\": {\"allow\": [")
+            .unwrap_err();
+        let zh = Lang::Zh.import_error(&e);
+        assert!(zh.starts_with("第 1 行第 28 列:"), "{zh}");
+        assert!(!zh.contains("expected"), "{zh}");
+        assert!(Lang::En.import_error(&e).starts_with("Line 1, column 28: "));
+    }
+}
+
+/// One language per widget (issue 12.9): walks the string table and the worded errors.
+#[cfg(test)]
+mod one_language {
+    use crate::i18n::{Lang, S};
+    use permlab_core::{Action, Decision};
+
+    fn cjk(s: &str) -> bool {
+        s.chars().any(|c| {
+            ('\u{3000}'..='\u{9fff}').contains(&c) || ('\u{ff00}'..='\u{ffef}').contains(&c)
+        })
+    }
+
+    /// English words the en table uses that a zh string must not carry (tool names, slugs,
+    /// JSON keys and file names are the same in both languages and are left out).
+    const EN_WORDS: &[&str] = &[
+        "the ", " rule ", "guess", "reveal", "stop", "group", "wrong", "right", "expected",
+        "found", "missing", "unknown", "budget", "remove",
+    ];
+
+    #[test]
+    fn no_en_string_has_chinese_and_no_zh_string_has_english_sentences() {
+        for &k in S::ALL {
+            let (zh, en) = (Lang::Zh.s(k), Lang::En.s(k));
+            assert!(!cjk(en), "{k:?} en: {en}");
+            assert!(cjk(zh), "{k:?} zh has no Chinese: {zh}");
+            let lower = zh.to_lowercase();
+            for w in EN_WORDS {
+                assert!(
+                    !lower.contains(w),
+                    "{k:?} zh carries the English {w:?}: {zh}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn worded_values_follow_the_widget_language() {
+        for a in [Action::Allow, Action::Ask, Action::Deny] {
+            assert!(cjk(Lang::Zh.action(a)) && !cjk(Lang::En.action(a)));
+        }
+        assert_eq!(
+            Lang::En.wrong_guess(Decision::Deny),
+            "✗ Wrong (you guessed deny)"
+        );
+        assert_eq!(Lang::Zh.wrong_guess(Decision::Deny), "✗ 猜错了(你猜 拒绝)");
+        let t = Lang::Zh.worker_timeout(20);
+        assert!(cjk(&t) && !t.contains("stopped"));
+        assert!(!cjk(&Lang::En.worker_timeout(20)));
+        for text in [
+            "[1,]",
+            "{\"a\" 1}",
+            "\"abc",
+            "{'a': 1}",
+            "[tru]",
+            "{} x",
+            "[1 2]",
+            "",
+            "{1: 2}",
+            "[-]",
+        ] {
+            let e = permlab_core::json::parse(text).unwrap_err();
+            assert!(!cjk(&Lang::En.syntax(&e.kind)), "{text:?}");
+            assert!(cjk(&Lang::Zh.syntax(&e.kind)), "{text:?}");
+        }
+    }
+}
