@@ -136,6 +136,15 @@ strings! {
     TermDefault => "?? ask:一条都没命中时,返回合成的默认规则 {permission, pattern: \"*\", action: \"ask\"}——问人。", "?? ask: when nothing matches, a default rule {permission, pattern: \"*\", action: \"ask\"} is returned — ask the human.";
     TermAnd => "&&:两个条件都要满足,同一条规则才算命中。", "&&: both conditions must hold for the same rule to match.";
     Empty => "(空)", "(empty)";
+    LintRunning => "正在检查你的配置(检查器随 Starlark 解释器按需加载)……", "Checking your config (the checker loads on demand with the Starlark interpreter)…";
+    LintNeedsWorker => "检查配置要用按需加载的检查器,离线单文件里没有它。请在在线页面上导入。", "Checking the config needs the checker the online page loads on demand; the offline single file does not have it. Import it on the online page.";
+    LintFailed => "没能检查这份配置", "Could not check this config";
+    FindingsTitle => "检查结果", "What the checker found";
+    FindingTry => "载入这个调用", "Load this call";
+    FindingAnswer => "答案与改法", "Answer and fix";
+    FindingFix => "改法", "Fix";
+    FindingRule => "规则", "Rule";
+    FindingLine => "行", "line";
 }
 
 impl Lang {

@@ -29,6 +29,7 @@ pub mod app;
 pub mod compute;
 pub mod hash;
 pub mod i18n;
+pub mod lint_text;
 pub mod persist;
 pub mod presets;
 pub mod protocol;

@@ -35,12 +35,14 @@ use crate::state::{Change, Guess};
 use crate::web;
 
 mod call;
+mod findings;
 mod guess;
 mod import;
 mod panels;
 mod stepper;
 mod table;
 use self::call::*;
+use self::findings::*;
 use self::guess::*;
 use self::import::*;
 use self::panels::*;
