@@ -211,6 +211,22 @@ impl Preset {
                 ));
             }
         }
+        if let (EngineId::Codex, Some(imp)) = (id, &self.imported) {
+            if !imp.canonical.is_empty() {
+                // Rows of `canonical_matching=True` rules keep Codex's case folding.
+                let rows: Vec<bool> = (0..self.table.len())
+                    .map(|r| {
+                        imp.origins
+                            .get(r)
+                            .is_some_and(|o| imp.canonical.contains(o))
+                    })
+                    .collect();
+                return Box::new(crate::codex::CodexEngine::with_canonical(
+                    &self.table,
+                    &rows,
+                ));
+            }
+        }
         engines::build(id, &self.table)
     }
 

@@ -1248,6 +1248,7 @@ fn imported_of(rows: ImportedRows) -> Result<import::Imported, String> {
             .collect(),
         rules_in: rows.rules_in,
         claude_settings: None,
+        canonical: rows.canonical,
     })
 }
 

@@ -109,6 +109,10 @@ pub struct ImportedRows {
     pub origins: Vec<String>,
     /// What could not be imported as it was.
     pub warnings: Vec<Warning>,
+    /// The origins of Codex rules written with `canonical_matching=True` (their case folding
+    /// follows the rows to the page's Codex engine).
+    #[serde(default)]
+    pub canonical: Vec<String>,
 }
 
 /// One imported row.
@@ -262,6 +266,7 @@ pub fn rows_of(i: &permlab_core::import::Imported) -> ImportedRows {
             })
             .collect(),
         origins: i.origins.clone(),
+        canonical: i.canonical.clone(),
         warnings: i
             .warnings
             .iter()
