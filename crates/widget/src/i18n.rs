@@ -145,6 +145,7 @@ strings! {
     FindingFix => "改法", "Fix";
     FindingRule => "规则", "Rule";
     FindingLine => "行", "line";
+    DriftLead => "文档与实测不一致:", "The docs and the real CLI disagree:";
 }
 
 impl Lang {

@@ -130,6 +130,7 @@ pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
                 </Show>
             </Show>
             {result}
+            <DriftNote ctx id/>
         </div>
     }
 }

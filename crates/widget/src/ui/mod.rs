@@ -35,6 +35,7 @@ use crate::state::{Change, Guess};
 use crate::web;
 
 mod call;
+mod drift;
 mod findings;
 mod guess;
 mod import;
@@ -42,6 +43,7 @@ mod panels;
 mod stepper;
 mod table;
 use self::call::*;
+use self::drift::*;
 use self::findings::*;
 use self::guess::*;
 use self::import::*;
