@@ -213,3 +213,55 @@ fn without_the_worker_the_panel_says_the_checker_is_missing() {
     assert!(w.worker_lint.is_none());
     assert!(matches!(&w.findings, Some(Err(e)) if e.contains("offline")));
 }
+
+/// Every kind the panel can show (the ones the corpus lacks included) is worded in zh and en
+/// with all its parts filled: no empty `` `…` `` where a rule, a call or a fix goes.
+#[test]
+fn every_kind_is_worded_in_both_languages_with_its_parts() {
+    let cases = [
+        ("opencode", r#"{"permission": {"bash": {"rm *": "deny", "*": "allow"}}}"#, "dead-rule"),
+        ("opencode", r#"{"permission": {"bash": {"yarn": "deny"}}}"#, "no-space-star"),
+        ("opencode", r#"{"permission": {"read": {"src/*": "allow"}}}"#, "star-crosses-slash"),
+        ("opencode", r#"{"permission": {"read": {"**/.env": "deny"}}}"#, "globstar"),
+        ("opencode", r#"{"permission": {"read": {"a?.txt": "deny"}}}"#, "question-mark"),
+        ("opencode", r#"{"permission": {"bash": {"git *": "deny", "* push": "allow"}}}"#, "order-fragile"),
+        ("claude-code", r#"{"permissions": {"deny": ["Bash(git:* push)"]}}"#, "colon-star"),
+        ("claude-code", r#"{"permissions": {"deny": ["Bash(ssh * uptime *)"]}}"#, "trailing-star"),
+        ("claude-code", r#"{"permissions": {"deny": ["Bash"], "allow": ["Bash(git status)"]}}"#, "bare-deny"),
+        ("claude-code", r#"{"permissions": {"deny": ["Read(/etc/passwd)"]}}"#, "path-anchor"),
+        ("claude-code", r#"{"permissions": {"deny": ["Read(**/.env)"]}}"#, "outside-cwd"),
+        ("claude-code", r#"{"permissions": {"deny": ["Bash(curl *)"]}}"#, "wrapper-bypass"),
+        ("claude-code", r#"{"permissions": {"deny": ["Bash(git *)"], "allow": ["Bash(git status)"]}}"#, "dead-rule"),
+        ("codex", "prefix_rule(pattern=[\"git\", \"push\", \"--force\"], decision=\"forbidden\")\n", "flag-after-prefix"),
+        ("codex", "prefix_rule(pattern=[\"git push\"], decision=\"forbidden\")\n", "token-with-space"),
+        ("codex", "prefix_rule(pattern=[\"git\", \"push\"], decision=\"prompt\", match=[\"git pull\"])\n", "failing-example"),
+        ("codex", "prefix_rule(pattern=[\"git\"], decision=\"forbidden\")\nprefix_rule(pattern=[\"git\", \"push\"], decision=\"prompt\")\n", "dead-rule"),
+    ];
+    for (format, text, kind) in cases {
+        let found = protocol::lint(format, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let f = found
+            .iter()
+            .find(|f| f.kind == kind)
+            .unwrap_or_else(|| panic!("{text}: no {kind} in {found:?}"));
+        let zh = lint_text::word(Lang::Zh, f);
+        let en = lint_text::word(Lang::En, f);
+        for s in [
+            &zh.message,
+            &zh.fix,
+            &zh.answer,
+            &en.message,
+            &en.fix,
+            &en.answer,
+        ] {
+            assert!(!s.contains("``") && !s.contains("` `"), "{kind}: {s}");
+        }
+        assert_ne!(zh.message, en.message, "{kind}");
+        assert!(
+            zh.message
+                .chars()
+                .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+            "{kind}: {}",
+            zh.message
+        );
+    }
+}
