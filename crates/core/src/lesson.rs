@@ -214,7 +214,42 @@ impl Preset {
                 ));
             }
         }
+        if let (EngineId::Codex, Some(imp)) = (id, &self.imported) {
+            if !imp.canonical.is_empty() {
+                // Rows of `canonical_matching=True` rules keep Codex's case folding.
+                let rows: Vec<bool> = (0..self.table.len())
+                    .map(|r| {
+                        imp.origins
+                            .get(r)
+                            .is_some_and(|o| imp.canonical.contains(o))
+                    })
+                    .collect();
+                return Box::new(crate::codex::CodexEngine::with_canonical(
+                    &self.table,
+                    &rows,
+                ));
+            }
+        }
         engines::build(id, &self.table)
+    }
+
+    /// For a native Claude Code settings preset: where Claude Code's docs and the recorded
+    /// CLI disagree on this `bash` call under exactly these settings' rules (a recorded case,
+    /// [`crate::claude_code::drift`]), so the lesson can show both answers.
+    pub fn claude_drift(
+        &self,
+        call: &Call,
+    ) -> Option<&'static crate::claude_code::drift::DocDrift> {
+        use crate::claude_code::drift;
+        if call.tool != "bash" {
+            return None;
+        }
+        let settings = self.imported.as_ref()?.claude_settings.as_ref()?;
+        let policy = Policy::merge(
+            std::slice::from_ref(settings),
+            self.claude.trusted.unwrap_or(true),
+        );
+        drift::for_rules(&drift::rules_text(&policy), &call.input)
     }
 
     /// One evaluation (builds the engine; for many calls keep [`Preset::engine`]).

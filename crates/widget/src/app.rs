@@ -14,7 +14,7 @@ use crate::i18n::{Lang, S};
 use crate::lesson_error::LessonError;
 use crate::persist::Snapshot;
 use crate::presets::{self, Preset};
-use crate::protocol::{ImportedRows, Request};
+use crate::protocol::{ImportedRows, LintFinding, Request};
 use crate::state::{Guess, Lab};
 
 /// How one widget instance is configured by its host element.
@@ -159,6 +159,11 @@ pub enum Msg {
         /// The time budget it went over.
         seconds: u32,
     },
+    /// The worker's lint findings for the imported config (see [`crate::protocol::lint`]).
+    LintReply(Result<Vec<LintFinding>, String>),
+    /// Load lint finding `i`'s demonstrating call into the call fields and open the stepper
+    /// on it.
+    FindingCall(usize),
 }
 
 /// Which stepper move [`Msg::StepBy`] means.
@@ -238,6 +243,11 @@ pub struct Widget {
     pub worker_import: Option<Request>,
     /// A lesson with a Codex `.rules` config waits for the worker to read it (the request).
     pub worker_lesson: Option<Request>,
+    /// The imported config waits for the worker's linter (the request; the page's wasm has
+    /// no linter, see [`crate::ui::findings`]).
+    pub worker_lint: Option<Request>,
+    /// The imported config's lint findings, or why there are none to show.
+    pub findings: Option<Result<Vec<LintFinding>, String>>,
     /// The URL hash's state, kept until the worker's table arrives.
     pending: Option<Snapshot>,
     /// Self-check results so far.
@@ -335,6 +345,8 @@ impl Widget {
             import_summary: None,
             worker_import: None,
             worker_lesson,
+            worker_lint: None,
+            findings: None,
             pending: None,
             checks: Vec::new(),
             checking: false,
@@ -780,8 +792,15 @@ impl Widget {
             Msg::ImportFormat(f) => self.import_format = f,
             Msg::ImportText(t) => self.import_text = t,
             Msg::Import => {
+                self.findings = None;
+                self.worker_lint = None;
                 self.load_source(Source::Import);
             }
+            Msg::LintReply(result) => {
+                self.worker_lint = None;
+                self.findings = Some(result);
+            }
+            Msg::FindingCall(i) => self.finding_call(i),
             Msg::LessonReply(reply) => {
                 self.worker_lesson = None;
                 match reply {
@@ -895,6 +914,7 @@ impl Widget {
             warnings: imported.warnings.iter().map(|w| w.to_string()).collect(),
         });
         self.import_error = None;
+        self.ask_lint(imported.format);
         let native = native_of(imported);
         let calls = native.calls.iter().map(|c| c.call.clone()).collect();
         self.load(
@@ -903,6 +923,42 @@ impl Widget {
             calls,
             Some(Rc::new(native)),
         );
+    }
+
+    /// Hands the imported text to the worker's linter (the page's wasm has none); an offline
+    /// page, which has no worker, says so instead.
+    fn ask_lint(&mut self, format: Format) {
+        self.findings = None;
+        self.worker_lint = None;
+        if self.config.selfcheck == "none" {
+            self.findings = Some(Err(self.lang.s(S::LintNeedsWorker).to_string()));
+        } else {
+            self.worker_lint = Some(Request::Lint {
+                format: format.slug().into(),
+                text: self.import_text.clone(),
+            });
+        }
+    }
+
+    /// Loads lint finding `i`'s demonstrating call (the imported table is still shown) and
+    /// opens the stepper on it, so the learner sees why the engine answers as the finding says.
+    fn finding_call(&mut self, i: usize) {
+        let Some(Ok(found)) = &self.findings else {
+            return;
+        };
+        let Some(f) = found.get(i) else {
+            return;
+        };
+        // An agent's rules are not in the table (only the top level is imported).
+        if self.source != Source::Import || f.agent.is_some() {
+            return;
+        }
+        let call = Call::new(f.tool.clone(), f.input.clone());
+        self.announce = crate::lint_text::loaded(self.lang, &call);
+        self.set_call(call);
+        self.sync_fields();
+        self.stepping = true;
+        self.go_step(1);
     }
 
     /// A new table (preset or pasted): a fresh lab, nothing carried over.
@@ -1288,6 +1344,7 @@ fn imported_of(rows: ImportedRows) -> Result<import::Imported, String> {
             .collect(),
         rules_in: rows.rules_in,
         claude_settings: None,
+        canonical: rows.canonical,
     })
 }
 

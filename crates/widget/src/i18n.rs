@@ -159,6 +159,16 @@ strings! {
     EarlierOrder => "重排前的顺序上", "On the previous order";
     GuessAgain => "顺序变了:为新的顺序再猜一次。", "The order changed: guess again for the new order.";
     OthersHint => "(本课没有列出的求值器)", "(engines this lesson does not list)";
+    LintRunning => "正在检查你的配置(检查器随 Starlark 解释器按需加载)……", "Checking your config (the checker loads on demand with the Starlark interpreter)…";
+    LintNeedsWorker => "检查配置要用按需加载的检查器,离线单文件里没有它。请在在线页面上导入。", "Checking the config needs the checker the online page loads on demand; the offline single file does not have it. Import it on the online page.";
+    LintFailed => "没能检查这份配置", "Could not check this config";
+    FindingsTitle => "检查结果", "What the checker found";
+    FindingTry => "载入这个调用", "Load this call";
+    FindingAnswer => "答案与改法", "Answer and fix";
+    FindingFix => "改法", "Fix";
+    FindingRule => "规则", "Rule";
+    FindingLine => "行", "line";
+    DriftLead => "文档与实测不一致:", "The docs and the real CLI disagree:";
 }
 
 impl Lang {

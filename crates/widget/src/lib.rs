@@ -31,6 +31,7 @@ pub mod error_text;
 pub mod hash;
 pub mod i18n;
 pub mod lesson_error;
+pub mod lint_text;
 pub mod persist;
 pub mod presets;
 pub mod protocol;

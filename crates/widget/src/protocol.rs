@@ -43,6 +43,14 @@ pub enum Request {
         /// The lesson (lesson format).
         text: String,
     },
+    /// Lint a pasted config (`permlab_core::lint::lint_text`): one [`Reply::Lint`]. The
+    /// linter runs here for every format, so the page's wasm carries none of it.
+    Lint {
+        /// The format the import read it as (a format slug).
+        format: String,
+        /// The pasted text.
+        text: String,
+    },
 }
 
 /// What the worker answers.
@@ -67,6 +75,11 @@ pub enum Reply {
     Lesson {
         /// The lesson's text (lesson format).
         result: Result<String, String>,
+    },
+    /// The pasted config's findings, or why it cannot be linted.
+    Lint {
+        /// The findings, in file order.
+        result: Result<Vec<LintFinding>, String>,
     },
     /// Nothing more to come.
     Done,
@@ -96,6 +109,10 @@ pub struct ImportedRows {
     pub origins: Vec<String>,
     /// What could not be imported as it was.
     pub warnings: Vec<Warning>,
+    /// The origins of Codex rules written with `canonical_matching=True` (their case folding
+    /// follows the rows to the page's Codex engine).
+    #[serde(default)]
+    pub canonical: Vec<String>,
 }
 
 /// One imported row.
@@ -122,6 +139,100 @@ pub struct Warning {
     pub dropped: bool,
 }
 
+/// One lint finding, as structured as the core's `permlab_core::lint::Finding`: the page
+/// words it in its own language from these fields (its `message`/`fix` are English).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LintFinding {
+    /// The kind's slug (`dead-rule`, `no-space-star`…).
+    pub kind: String,
+    /// `warning` or `note`.
+    pub severity: String,
+    /// The harness whose engine checked it (a format slug).
+    pub harness: String,
+    /// The rules involved, the one the finding is about first.
+    pub rules: Vec<LintRule>,
+    /// The demonstrating call's tool, as the widget's call fields take it.
+    pub tool: String,
+    /// Its input.
+    pub input: String,
+    /// The call as the harness sees it (`Bash: git push`, `bash: yarn test`).
+    pub native: String,
+    /// The harness's verdict on it (`allow`, `ask`, `deny`, `unavailable`).
+    pub verdict: String,
+    /// `Facts::other` as a verdict slug.
+    pub other: Option<String>,
+    /// `Facts::write`.
+    pub write: Vec<String>,
+    /// `Facts::part`.
+    pub part: Option<String>,
+    /// `Facts::negated`.
+    pub negated: bool,
+    /// `Facts::count`.
+    pub count: usize,
+    /// `Facts::from` as a format slug.
+    pub from: Option<String>,
+    /// `Facts::agent`: the OpenCode agent whose rules it is about (the imported table holds the
+    /// top-level rules only, so its call is not loaded).
+    pub agent: Option<String>,
+}
+
+/// A rule a finding names.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LintRule {
+    /// 1-based line in the pasted text.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// The rule as the harness writes it.
+    pub text: String,
+    /// Its action (`allow`, `ask`, `deny`).
+    pub action: String,
+}
+
+/// Lints a pasted config as the import read it (`format`: a format slug): the findings as
+/// protocol values, or the harness's own error for the file.
+///
+/// ```
+/// use permlab_widget::protocol::lint;
+/// let found = lint("opencode", r#"{"permission": {"bash": {"rm *": "deny", "*": "allow"}}}"#).unwrap();
+/// assert_eq!((found[0].kind.as_str(), found[0].input.as_str(), found[0].verdict.as_str()), ("dead-rule", "rm", "allow"));
+/// ```
+pub fn lint(format: &str, text: &str) -> Result<Vec<LintFinding>, String> {
+    use permlab_core::import::Format;
+    let format =
+        Format::from_slug(format).ok_or_else(|| format!("unknown config format {format:?}"))?;
+    let found = permlab_core::lint::lint_text(format, text).map_err(|e| e.to_string())?;
+    Ok(found
+        .iter()
+        .map(|f| LintFinding {
+            kind: f.kind.slug().into(),
+            severity: f.severity.as_str().into(),
+            harness: f.harness.slug().into(),
+            rules: f
+                .rules
+                .iter()
+                .map(|r| LintRule {
+                    line: r.place.line,
+                    column: r.place.column,
+                    text: r.text.clone(),
+                    action: r.action.as_str().into(),
+                })
+                .collect(),
+            tool: f.call.call.tool.clone(),
+            input: f.call.call.input.clone(),
+            native: f.call.native.clone(),
+            verdict: f.call.verdict.as_str().into(),
+            other: f.facts.other.map(|d| d.as_str().into()),
+            write: f.facts.write.clone(),
+            part: f.facts.part.clone(),
+            negated: f.facts.negated,
+            count: f.facts.count,
+            from: f.facts.from.map(|h| h.slug().into()),
+            agent: f.facts.agent.clone(),
+        })
+        .collect())
+}
+
 /// The worker's answer to the requests it answers at once (an import, a lesson); `None` for a
 /// self-check (which fetches files, see the worker).
 pub fn answer(request: &Request) -> Option<Reply> {
@@ -132,6 +243,9 @@ pub fn answer(request: &Request) -> Option<Reply> {
         }),
         Request::Lesson { text } => Some(Reply::Lesson {
             result: crate::app::read_lesson_configs(text),
+        }),
+        Request::Lint { format, text } => Some(Reply::Lint {
+            result: lint(format, text),
         }),
     }
 }
@@ -152,6 +266,7 @@ pub fn rows_of(i: &permlab_core::import::Imported) -> ImportedRows {
             })
             .collect(),
         origins: i.origins.clone(),
+        canonical: i.canonical.clone(),
         warnings: i
             .warnings
             .iter()

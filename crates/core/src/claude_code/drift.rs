@@ -92,6 +92,42 @@ pub fn for_bash(command: &str) -> Option<&'static DocDrift> {
         .find(|d| d.call.strip_prefix("Bash: ") == Some(command))
 }
 
+/// A policy's rules as the drift data writes them: `deny Bash(curl *); ask …; allow …`, deny
+/// first, then ask, then allow, each group in its merged order (`(no rules)` when none).
+///
+/// ```
+/// use permlab_core::claude_code::{drift, Policy, Scope, SettingsFile};
+/// let f = SettingsFile::from_json(r#"{"permissions": {"allow": ["Bash(ls *)"], "deny": ["Bash(curl *)"]}}"#, Scope::Project).unwrap();
+/// let p = Policy::merge(&[f], true);
+/// assert_eq!(drift::rules_text(&p), "deny Bash(curl *); allow Bash(ls *)");
+/// ```
+pub fn rules_text(policy: &super::Policy) -> String {
+    use crate::table::Action;
+    let mut out: Vec<String> = Vec::new();
+    for group in [Action::Deny, Action::Ask, Action::Allow] {
+        out.extend(
+            policy
+                .rules
+                .iter()
+                .filter(|r| r.group == group)
+                .map(|r| format!("{} {}", group.as_str(), r.text)),
+        );
+    }
+    if out.is_empty() {
+        "(no rules)".into()
+    } else {
+        out.join("; ")
+    }
+}
+
+/// The drift recorded for this Bash `command` under exactly these rules (see [`rules_text`]):
+/// what a lesson whose settings are a recorded case's shows next to the CLI's verdict.
+pub fn for_rules(rules: &str, command: &str) -> Option<&'static DocDrift> {
+    data::DRIFT
+        .iter()
+        .find(|d| d.rules == rules && d.call.strip_prefix("Bash: ") == Some(command))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -163,11 +163,16 @@ pub fn translate_pattern(pattern: &str) -> Result<Vec<String>, String> {
 /// Translates the lesson's table into an execpolicy (one prefix rule per translatable row, in
 /// table order) and lists the rows that have no execpolicy form.
 pub fn from_table(table: &RuleTable) -> (Policy, Vec<Untranslatable>) {
-    let (policy, _, skipped) = translate(table);
+    let (policy, _, skipped) = translate(table, &[]);
     (policy, skipped)
 }
 
-fn translate(table: &RuleTable) -> (Policy, Vec<Option<usize>>, Vec<Untranslatable>) {
+/// `canonical[row]`: the row comes from a rule written with `canonical_matching=True` (its
+/// tokens are stored case-folded and commands are folded before they are compared).
+fn translate(
+    table: &RuleTable,
+    canonical: &[bool],
+) -> (Policy, Vec<Option<usize>>, Vec<Untranslatable>) {
     let mut policy = Policy::empty();
     let mut rule_of_row = Vec::with_capacity(table.len());
     let mut skipped = Vec::new();
@@ -185,13 +190,17 @@ fn translate(table: &RuleTable) -> (Policy, Vec<Option<usize>>, Vec<Untranslatab
         }
         match translate_pattern(&r.pattern) {
             Ok(mut tokens) => {
+                let folded = canonical.get(row).copied().unwrap_or(false);
+                if folded {
+                    tokens = tokens.iter().map(|t| case_fold(t)).collect();
+                }
                 let first = tokens.remove(0);
                 let i = policy.push_rule(PrefixRule {
                     first,
                     rest: tokens.into_iter().map(PatternToken::Single).collect(),
                     decision: decision_for(r.action),
                     justification: None,
-                    canonical: false,
+                    canonical: folded,
                 });
                 rule_of_row.push(Some(i));
             }
@@ -219,7 +228,23 @@ pub struct CodexEngine {
 impl CodexEngine {
     /// Compiles `table` (see [`from_table`]).
     pub fn new(table: &RuleTable) -> Self {
-        let (policy, rule_of_row, untranslatable) = translate(table);
+        Self::with_canonical(table, &[])
+    }
+
+    /// Compiles `table` where `canonical[row]` marks the rows of an imported `.rules` rule
+    /// written with `canonical_matching=True`: those keep Codex's case folding (`GIT Push`
+    /// matches the row `git push *`), which the table's pattern alone cannot say.
+    ///
+    /// ```
+    /// use permlab_core::codex::CodexEngine;
+    /// use permlab_core::{Action, Call, Decision, Engine, RuleTable};
+    /// let t = RuleTable::new([("bash", "git push *", Action::Deny)]);
+    /// let call = Call::new("bash", "GIT Push origin");
+    /// assert_eq!(CodexEngine::new(&t).evaluate(&call).decision, Decision::Ask);
+    /// assert_eq!(CodexEngine::with_canonical(&t, &[true]).evaluate(&call).decision, Decision::Deny);
+    /// ```
+    pub fn with_canonical(table: &RuleTable, canonical: &[bool]) -> Self {
+        let (policy, rule_of_row, untranslatable) = translate(table, canonical);
         let mut row_of_rule = vec![0; policy.rules().len()];
         for (row, rule) in rule_of_row.iter().enumerate() {
             if let Some(i) = rule {

@@ -132,5 +132,6 @@ pub(super) fn import_value(value: &Value) -> Result<Imported, Error> {
         warnings,
         rules_in,
         claude_settings: Some(file),
+        canonical: Vec::new(),
     })
 }

@@ -40,6 +40,7 @@ pub(super) fn import_text(name: &str, text: &str) -> Result<Imported, Error> {
     let mut rows: Vec<(String, Action)> = Vec::new();
     let mut origins = Vec::new();
     let mut warnings = Vec::new();
+    let mut canonical = Vec::new();
     for (i, rule) in policy.rules().iter().enumerate() {
         let at = format!("prefix rule #{}", i + 1);
         let action = match rule.decision {
@@ -71,11 +72,13 @@ pub(super) fn import_text(name: &str, text: &str) -> Result<Imported, Error> {
         }
         let shown = patterns.first().map(|p| p.join(" ")).unwrap_or_default();
         if rule.canonical && !too_many {
+            canonical.push(at.clone());
             warnings.push(ImportWarning {
                 at: at.clone(),
                 rule: Some(shown.clone()),
                 message: "canonical_matching=True: Codex case-folds every token (`GIT Push` \
-                          matches), the table's rows match the folded pattern exactly"
+                          matches) and its panel keeps that folding; the other engines match \
+                          the row as written"
                     .into(),
                 dropped: false,
             });
@@ -125,5 +128,6 @@ pub(super) fn import_text(name: &str, text: &str) -> Result<Imported, Error> {
         warnings,
         rules_in: policy.rules().len(),
         claude_settings: None,
+        canonical,
     })
 }

@@ -126,6 +126,10 @@ pub struct Imported {
     /// For Claude Code: the settings file as Claude Code read it (mode, sandbox), so that the
     /// native engine can run with the options the table cannot carry.
     pub claude_settings: Option<crate::claude_code::SettingsFile>,
+    /// For Codex: the origins (`prefix rule #N`) of the rules written with
+    /// `canonical_matching=True`, so that the Codex engine over the table keeps their case
+    /// folding (the table's patterns cannot say it). Empty for the other formats.
+    pub canonical: Vec<String>,
 }
 
 impl Imported {

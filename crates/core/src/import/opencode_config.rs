@@ -43,6 +43,7 @@ fn empty(warnings: Vec<ImportWarning>) -> Imported {
         warnings,
         rules_in: 0,
         claude_settings: None,
+        canonical: Vec::new(),
     }
 }
 
@@ -184,5 +185,6 @@ fn from_permission(
         warnings,
         rules_in: leaves(permission),
         claude_settings: None,
+        canonical: Vec::new(),
     })
 }

@@ -3,7 +3,9 @@
 
 use super::glob::{text, witness, Lang, Search};
 use super::locate::{self, Seg};
-use super::{claude_scope, file_error, Demo, Finding, Kind, Place, RuleRef, Severity, Source};
+use super::{
+    claude_scope, file_error, Demo, Facts, Finding, Kind, Place, RuleRef, Severity, Source,
+};
 use crate::claude_code::rule::{Specifier, ToolSelector};
 use crate::claude_code::{
     CompiledPolicy, Context, Decider, Outcome, Policy, PolicyRule, Scope, SettingsFile, ToolCall,
@@ -447,6 +449,7 @@ fn dead_rule(s: &Session, i: usize) -> Option<(Finding, usize)> {
             message,
             call: demo,
             fix,
+            facts: Facts::default(),
         },
         k,
     ))
@@ -504,6 +507,11 @@ fn bare_denies(s: &Session, out: &mut Vec<Finding>) -> Vec<usize> {
                 "deny what must never run one pattern at a time (`{}(rm *)`-style rules) instead of the whole tool, or delete the rules that try to allow parts of it",
                 d.text.split('(').next().unwrap_or(&d.text)
             ),
+            facts: Facts {
+                write: vec![format!("{}(rm *)", d.text.split('(').next().unwrap_or(&d.text))],
+                count: others.len(),
+                ..Facts::default()
+            },
         });
         found.push(k);
     }
@@ -513,16 +521,23 @@ fn bare_denies(s: &Session, out: &mut Vec<Finding>) -> Vec<usize> {
 fn hazards(s: &Session, i: usize) -> Vec<Finding> {
     let a = &s.policy.rules[i];
     let mut out = Vec::new();
-    let finding = |kind, severity, message: String, call: &ToolCall, fix: String| Finding {
-        kind,
-        severity,
-        harness: Format::ClaudeCode,
-        place: s.places[i].clone(),
-        rules: vec![s.rule_ref(i)],
-        message,
-        call: s.demo(call),
-        fix,
-    };
+    let finding =
+        |kind, severity, message: String, call: &ToolCall, fix: String, write: Vec<String>| {
+            Finding {
+                kind,
+                severity,
+                harness: Format::ClaudeCode,
+                place: s.places[i].clone(),
+                rules: vec![s.rule_ref(i)],
+                message,
+                call: s.demo(call),
+                fix,
+                facts: Facts {
+                    write,
+                    ..Facts::default()
+                },
+            }
+        };
     let effect = |call: &ToolCall| outcome_decision(s.verdict(call).outcome);
     let tool = match &a.rule.tool {
         ToolSelector::Exact(n) => n.as_str(),
@@ -546,6 +561,7 @@ fn hazards(s: &Session, i: usize) -> Vec<Finding> {
                         ),
                         &call,
                         format!("write `Bash({fixed})`"),
+                        vec![format!("Bash({fixed})")],
                     ));
                 }
             }
@@ -565,6 +581,7 @@ fn hazards(s: &Session, i: usize) -> Vec<Finding> {
                         ),
                         &call,
                         format!("add `Bash({head})` next to it for the form without arguments"),
+                        vec![format!("Bash({head})")],
                     ));
                 }
             }
@@ -593,6 +610,10 @@ fn hazards(s: &Session, i: usize) -> Vec<Finding> {
                                 format!(
                                     "also deny the forms that matter (`Bash(sh -c *{first}*)`, `Bash(/usr/bin/{first} *)`), or turn on the sandbox, which enforces Read/Edit denies for every process"
                                 ),
+                                vec![
+                                    format!("Bash(sh -c *{first}*)"),
+                                    format!("Bash(/usr/bin/{first} *)"),
+                                ],
                             ));
                             break;
                         }
@@ -625,6 +646,7 @@ fn hazards(s: &Session, i: usize) -> Vec<Finding> {
                             ),
                             &call,
                             format!("write `{tool}(/{spec})` (`//` is the filesystem root)"),
+                            vec![format!("{tool}(/{spec})")],
                         ));
                     }
                 }
@@ -653,6 +675,7 @@ fn hazards(s: &Session, i: usize) -> Vec<Finding> {
                             ),
                             &call,
                             format!("add `{tool}(~/**/{rest})` for the home directory, or `{tool}(//**/{rest})` for anywhere"),
+                            vec![format!("{tool}(~/**/{rest})"), format!("{tool}(//**/{rest})")],
                         ));
                     }
                 }

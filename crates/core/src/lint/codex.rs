@@ -1,7 +1,7 @@
 //! Codex execpolicy: strictest match wins over exact-token prefixes. Dead rules, flags a
 //! prefix cannot see, tokens with spaces, and `match=`/`not_match=` examples that fail.
 
-use super::{file_error, place_at, Demo, Finding, Kind, Place, RuleRef, Severity, Source};
+use super::{file_error, place_at, Demo, Facts, Finding, Kind, Place, RuleRef, Severity, Source};
 use crate::codex::{shlex, Decision, PatternToken, Policy, PrefixRule, RuleCall};
 use crate::error::Error;
 use crate::evaluation::Decision as Verdict;
@@ -169,16 +169,18 @@ pub(crate) fn lint(sources: &[&Source]) -> (Vec<Finding>, Vec<Error>) {
             out.push(f);
             continue;
         }
-        let finding = |kind, severity, message: String, cmd: &[String], fix: String| Finding {
-            kind,
-            severity,
-            harness: Format::Codex,
-            place: l.place(i),
-            rules: vec![l.rule_ref(i)],
-            message,
-            call: l.demo(cmd),
-            fix,
-        };
+        let finding =
+            |kind, severity, message: String, cmd: &[String], fix: String, facts: Facts| Finding {
+                kind,
+                severity,
+                harness: Format::Codex,
+                place: l.place(i),
+                rules: vec![l.rule_ref(i)],
+                message,
+                call: l.demo(cmd),
+                fix,
+                facts,
+            };
         // A flag after the prefix: any argument before it escapes the rule.
         if r.decision != Decision::Allow {
             if let Some(k) = r
@@ -208,6 +210,11 @@ pub(crate) fn lint(sources: &[&Source]) -> (Vec<Finding>, Vec<Error>) {
                             base[..k + 1].join(" "),
                             r.decision.as_str()
                         ),
+                        Facts {
+                            part: Some(flag.clone()),
+                            write: vec![base[..k + 1].join(" ")],
+                            ..Facts::default()
+                        },
                     ));
                 }
             }
@@ -247,6 +254,14 @@ pub(crate) fn lint(sources: &[&Source]) -> (Vec<Finding>, Vec<Error>) {
                         "write each word as its own token: [{}]",
                         t.split_whitespace().map(quoted).collect::<Vec<_>>().join(", ")
                     ),
+                    Facts {
+                        part: Some(t.to_string()),
+                        write: vec![format!(
+                            "[{}]",
+                            t.split_whitespace().map(quoted).collect::<Vec<_>>().join(", ")
+                        )],
+                        ..Facts::default()
+                    },
                 ));
             }
         }
@@ -308,6 +323,7 @@ fn dead(l: &Loaded, i: usize) -> Option<Finding> {
                 text(s)
             )
         },
+        facts: Facts::default(),
     })
 }
 
@@ -347,6 +363,10 @@ fn failing_examples(l: &Loaded) -> Vec<Finding> {
                     "lengthen the pattern so that the example no longer starts with it, or drop the example".into()
                 } else {
                     "make the example start with the pattern's tokens exactly, or fix the pattern".into()
+                },
+                facts: Facts {
+                    negated: not,
+                    ..Facts::default()
                 },
             });
         }

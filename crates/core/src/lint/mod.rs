@@ -201,6 +201,47 @@ pub struct Finding {
     pub call: Demo,
     /// What to write instead.
     pub fix: String,
+    /// The parts `message` and `fix` are made of, for a front end that words findings in its
+    /// own language (the widget's import panel).
+    pub facts: Facts,
+}
+
+/// The parts of a finding's sentences beyond its kind, rules and call: with them a front end
+/// can say what `message` and `fix` say in another language without parsing English. A field
+/// that does not apply to the kind stays empty.
+///
+/// ```
+/// use permlab_core::import::Format;
+/// use permlab_core::lint::{lint_text, Kind};
+/// let found = lint_text(Format::OpenCode, r#"{"permission": {"bash": {"yarn": "deny"}}}"#).unwrap();
+/// assert_eq!(found[0].kind, Kind::NoSpaceStar);
+/// assert_eq!(found[0].facts.part.as_deref(), Some("yarn"));
+/// assert_eq!(found[0].facts.write, [r#""yarn *": "deny""#]);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Facts {
+    /// A second verdict the finding sets against the call's: [`Kind::OrderFragile`] — the
+    /// call's verdict with the two rules swapped; [`Kind::Translation`] — its verdict in the
+    /// harness the config comes from.
+    pub other: Option<Decision>,
+    /// What the fix suggests writing, in the harness's own syntax: the rule(s) to add or write
+    /// instead ([`Kind::FlagAfterPrefix`]: the shorter prefix; [`Kind::TokenWithSpace`]: the
+    /// token list).
+    pub write: Vec<String>,
+    /// The piece of the rule the finding is about: [`Kind::NoSpaceStar`] the exact command it
+    /// matches, [`Kind::FlagAfterPrefix`] the flag, [`Kind::TokenWithSpace`] the token.
+    pub part: Option<String>,
+    /// [`Kind::FailingExample`]: the example is a `not_match` one (else a `match` one).
+    pub negated: bool,
+    /// [`Kind::BareDeny`]: how many rules the removed tool makes useless (`rules` names at
+    /// most five of them).
+    pub count: usize,
+    /// [`Kind::Translation`]: the harness the config comes from.
+    pub from: Option<Format>,
+    /// OpenCode: the agent (`agent.<name>.permission`) whose rules the finding is about; its
+    /// call was judged with the top-level rules followed by that agent's. `None`: the
+    /// top-level rules alone (what the widget's import panel turns into the table).
+    pub agent: Option<String>,
 }
 
 impl std::fmt::Display for Finding {

@@ -3,7 +3,7 @@
 
 use super::glob::{text, witness, Lang, Search};
 use super::locate::{self, Seg};
-use super::{file_error, Demo, Finding, Kind, Place, RuleRef, Severity, Source};
+use super::{file_error, Demo, Facts, Finding, Kind, Place, RuleRef, Severity, Source};
 use crate::error::Error;
 use crate::import::{yaml, Format};
 use crate::json::{self, Value};
@@ -237,10 +237,14 @@ pub(crate) fn lint(src: &Source) -> Result<Vec<Finding>, Error> {
     let mut out = Vec::new();
     let top: Vec<&Written> = sets.top.iter().collect();
     lint_ruleset(&top, 0, &mut out);
-    for (_, agent) in &sets.agents {
+    for (name, agent) in &sets.agents {
         let mut all = top.clone();
         all.extend(agent.iter());
+        let start = out.len();
         lint_ruleset(&all, top.len(), &mut out);
+        for f in &mut out[start..] {
+            f.facts.agent = Some(name.clone());
+        }
     }
     Ok(out)
 }
@@ -382,6 +386,7 @@ fn dead_rule(all: &[&Written], rules: &[Rule], i: usize) -> Option<Finding> {
         message,
         call: demo(all, rules, &perm, &input),
         fix,
+        facts: Facts::default(),
     })
 }
 
@@ -421,6 +426,14 @@ fn fragile(all: &[&Written], rules: &[Rule], i: usize, j: usize) -> Option<Findi
             "decide which should win where they overlap and add a rule for the overlap after both (e.g. `{perm} {}: {now}`), so that moving one no longer flips it",
             json::Value::from(input.as_str()).to_json()
         ),
+        facts: Facts {
+            other: Some(then.into()),
+            write: vec![format!(
+                "{perm} {}: {now}",
+                json::Value::from(input.as_str()).to_json()
+            )],
+            ..Facts::default()
+        },
     })
 }
 
@@ -432,7 +445,7 @@ fn hazards(all: &[&Written], rules: &[Rule], i: usize) -> Vec<Finding> {
         w.rule.action,
     );
     let mut out = Vec::new();
-    let mut push = |kind, severity, message: String, input: String, fix: String| {
+    let mut push = |kind, severity, message: String, input: String, fix: String, facts| {
         out.push(Finding {
             kind,
             severity,
@@ -442,7 +455,12 @@ fn hazards(all: &[&Written], rules: &[Rule], i: usize) -> Vec<Finding> {
             message,
             call: demo(all, rules, perm, &input),
             fix,
+            facts,
         })
+    };
+    let write = |w: String| Facts {
+        write: vec![w],
+        ..Facts::default()
     };
     let literal_perm = !perm.contains(['*', '?']);
     // `"yarn": "deny"`: an exact command, not a prefix.
@@ -463,6 +481,10 @@ fn hazards(all: &[&Written], rules: &[Rule], i: usize) -> Vec<Finding> {
                 ),
                 input,
                 format!("write `\"{pat} *\": \"{action}\"` (matches `{pat}` and `{pat} …`)"),
+                Facts {
+                    part: Some(pat.to_string()),
+                    ..write(format!("\"{pat} *\": \"{action}\""))
+                },
             );
         }
     }
@@ -488,6 +510,7 @@ fn hazards(all: &[&Written], rules: &[Rule], i: usize) -> Vec<Finding> {
                 format!(
                     "if one level is meant, add `\"{deeper}\": \"ask\"` after it (OpenCode has no single-segment wildcard)"
                 ),
+                write(format!("\"{deeper}\": \"ask\"")),
             );
         }
     }
@@ -508,6 +531,7 @@ fn hazards(all: &[&Written], rules: &[Rule], i: usize) -> Vec<Finding> {
                 ),
                 input.clone(),
                 format!("add `\"{}\": \"{action}\"` for the top level too", &format!("{}{}", &pat[..pos], &pat[pos + 3..])),
+                write(format!("\"{}{}\": \"{action}\"", &pat[..pos], &pat[pos + 3..])),
             );
         }
     }
@@ -525,6 +549,7 @@ fn hazards(all: &[&Written], rules: &[Rule], i: usize) -> Vec<Finding> {
                 ),
                 input,
                 "use `*` where any character may stand, or `??` for a character outside the BMP".into(),
+                Facts::default(),
             );
         }
     }

@@ -8,7 +8,7 @@
 
 use super::glob::{text, witness, Lang, Search};
 use super::locate::{self, Seg};
-use super::{place_at, Demo, Finding, Kind, Place, RuleRef, Severity, Source};
+use super::{place_at, Demo, Facts, Finding, Kind, Place, RuleRef, Severity, Source};
 use crate::engines;
 use crate::import::{import, Format};
 use crate::json::Value;
@@ -178,6 +178,11 @@ pub(crate) fn lint(src: &Source, from: Format, to: Format) -> Vec<Finding> {
                     "write this rule in {}'s own terms after moving (check `{native_call}` there), rather than copying it row for row",
                     to.slug()
                 ),
+                facts: Facts {
+                    other: Some(nd),
+                    from: Some(from),
+                    ..Facts::default()
+                },
             });
             break;
         }

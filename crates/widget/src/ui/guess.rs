@@ -144,6 +144,7 @@ pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
                 </Show>
             </Show>
             {result}
+            <DriftNote ctx id/>
         </div>
     }
 }

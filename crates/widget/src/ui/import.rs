@@ -112,6 +112,7 @@ pub(crate) fn ImportPanel(ctx: Ctx) -> impl IntoView {
                     }.into_any(),
                 }}
             </div>
+            <Findings ctx/>
         </details>
     }
 }

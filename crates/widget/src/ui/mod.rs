@@ -35,6 +35,8 @@ use crate::state::{Change, Guess};
 use crate::web;
 
 mod call;
+mod drift;
+mod findings;
 mod guess;
 mod import;
 mod lesson_error;
@@ -49,6 +51,8 @@ mod more;
 mod roving;
 mod tasks;
 use self::call::*;
+use self::drift::*;
+use self::findings::*;
 use self::guess::*;
 use self::import::*;
 use self::legend::*;
