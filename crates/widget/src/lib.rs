@@ -37,9 +37,9 @@ pub mod presets;
 pub mod protocol;
 pub mod scenes;
 pub mod state;
-pub mod tasks;
 pub mod store;
 mod store_text;
+pub mod tasks;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 mod web;

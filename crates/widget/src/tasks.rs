@@ -99,6 +99,7 @@ mod tests {
                 ns: "t".into(),
                 fixtures: "conformance/".into(),
                 selfcheck: "selfcheck-loader.js".into(),
+                lesson_from: None,
                 lesson: Some(LESSON.into()),
             },
             "",

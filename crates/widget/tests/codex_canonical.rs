@@ -19,6 +19,7 @@ fn imported() -> Widget {
             fixtures: String::new(),
             selfcheck: "selfcheck/selfcheck-loader.js".into(),
             lesson: None,
+            lesson_from: None,
         },
         "",
     );

@@ -42,6 +42,7 @@ fn config(ns: &str) -> Config {
         fixtures: "conformance/".into(),
         selfcheck: "none".into(),
         lesson: None,
+        lesson_from: None,
     }
 }
 

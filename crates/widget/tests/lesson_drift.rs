@@ -22,6 +22,7 @@ fn lesson_widget() -> Widget {
             fixtures: String::new(),
             selfcheck: String::new(),
             lesson: Some(text),
+            lesson_from: None,
         },
         "",
     )
@@ -30,7 +31,7 @@ fn lesson_widget() -> Widget {
 #[test]
 fn the_seed_001_lesson_has_the_recorded_cases_rules_and_shows_the_usr_bin_curl_drift() {
     let mut w = lesson_widget();
-    assert!(w.lesson_problems.is_empty(), "{:?}", w.lesson_problems);
+    assert!(w.lesson_error.is_none(), "{:?}", w.lesson_error);
     assert!(w.load_source(Source::Lesson(0)));
     let case = drift::find("seed001-usr-bin-curl").unwrap();
     assert_eq!((case.docs, case.cli), (Decision::Allow, Decision::Deny));

@@ -43,6 +43,7 @@ fn widget(lang: Lang, selfcheck: &str) -> Widget {
             fixtures: String::new(),
             selfcheck: selfcheck.into(),
             lesson: None,
+            lesson_from: None,
         },
         "",
     )

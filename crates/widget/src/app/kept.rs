@@ -128,6 +128,7 @@ mod tests {
             ns: ns.into(),
             fixtures: "conformance/".into(),
             selfcheck: "selfcheck-loader.js".into(),
+            lesson_from: None,
             lesson: None,
         }
     }
