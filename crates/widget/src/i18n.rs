@@ -808,7 +808,7 @@ mod tests {
         let e = engines::build(EngineId::OpenCode, &moved).evaluate(&call);
         assert_eq!(
             Lang::Zh.step(&moved, &e.steps[0]),
-            "#8 bash *(第 10 行) — 工具 ✓ 模式 ✓ → deny,停"
+            "#8 bash *(第 10 行) — 工具 ✓ 模式 ✓ → 拒绝,停"
         );
         let e = engines::build(EngineId::FirstMatch, &moved).evaluate(&call);
         assert_eq!(

@@ -556,6 +556,9 @@ pub struct Seed001 {
     pub requests: Vec<SeedRequest>,
 }
 
+/// How many of the lesson's calls are the seed's requests (the lesson may add its own after).
+const SEED_001_REQUESTS: usize = 6;
+
 const SEED_001_LESSON: &str =
     include_str!("../../../../fixtures/lessons/claude-code-settings.json");
 
@@ -581,9 +584,12 @@ pub fn seed_001() -> Result<Seed001, Error> {
     let settings = FlowSettings::from_json(text, super::table::lesson_context())?;
     let mode = settings.policy.session_mode();
     let sandbox = settings.policy.sandbox_enabled;
+    // The lesson lists the seed's six requests first; calls after them are the lesson's own
+    // (the `/usr/bin/curl` drift example), not the seed's worked example.
     let requests = preset
         .calls
         .iter()
+        .take(SEED_001_REQUESTS)
         .filter_map(|c| {
             let expect = c
                 .expect
