@@ -233,6 +233,11 @@ impl Lang {
             SyntaxKind::TrailingComma { close } => format!("trailing comma before the closing {close}: remove the last comma."),
             SyntaxKind::ExpectedCommaOr { close, found } if zh => format!("这里应该是「,」或「{close}」,却是{}(少了逗号,或文件被截断了?)。", f(found)),
             SyntaxKind::ExpectedCommaOr { close, found } => format!("expected , or {close}, found {} (a missing comma, or the file cut short?).", f(found)),
+            // The text ended where a key or a colon belongs: most often a file cut short.
+            SyntaxKind::ExpectedKey { found: Found::End } if zh => "这里应该是一个带双引号的键,文本却结束了(文件被截断了?)。".into(),
+            SyntaxKind::ExpectedKey { found: Found::End } => "expected a key in double quotes, but the text ends (is the file cut short?).".into(),
+            SyntaxKind::ExpectedColon { key, found: Found::End } if zh => format!("键 \"{key}\" 后面应该是 :,文本却结束了(文件被截断了?)。"),
+            SyntaxKind::ExpectedColon { key, found: Found::End } => format!("expected : after the key \"{key}\", but the text ends (is the file cut short?)."),
             SyntaxKind::ExpectedKey { found } if zh => format!("这里应该是一个带双引号的键,却是{}。", f(found)),
             SyntaxKind::ExpectedKey { found } => format!("expected a key in double quotes, found {}.", f(found)),
             SyntaxKind::ExpectedColon { key, found } if zh => format!("键 \"{key}\" 后面应该是 :,却是{}。", f(found)),

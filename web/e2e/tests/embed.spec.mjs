@@ -357,8 +357,9 @@ test('theming: --pl-* custom properties and pl-theme-light set by the host page 
   });
   await mounted(page.locator('#naive'), 10);
   expect(await page.locator('#naive .pl-widget').evaluate((el) => getComputedStyle(el).fontSize)).toBe('20px');
-  await page.locator('#naive tbody.pl-rules tr[data-rule-id="8"] .pl-down').click();
-  const outline = await page.locator('#naive .pl-cell.pl-changed').first().evaluate((el) => getComputedStyle(el).outlineColor);
+  // The lesson's task list is drawn in the accent colour (the matrix's changed-cell outline,
+  // checked here before, now waits for the learner's reveal).
+  const outline = await page.locator('#naive .pl-tasks').evaluate((el) => getComputedStyle(el).borderTopColor);
   expect(outline).toBe('rgb(130, 80, 223)');
   // The other widget keeps the defaults.
   await page.locator('#core').scrollIntoViewIfNeeded();

@@ -12,7 +12,7 @@ const T = {
   en: {
     page: './demo/en.html',
     gitQ: 'which one wins', awsQ: 'aws s3 ls matches both', aws: 'The aws example from the Claude Code docs',
-    step: (k) => `Step ${k} of`, cursor: 'cursor', decided: 'the rule that decided', more: 'More',
+    step: (k) => `Step ${k}`, cursor: 'cursor', decided: 'the rule that decided', more: 'More',
   },
 };
 

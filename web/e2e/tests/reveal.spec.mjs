@@ -73,6 +73,8 @@ test('12.1 zh /: stepper end, cursors, matrix row, disagreement box wait for the
 test('12.1 en lesson: the matrix row and the stepper end wait for the reveal', async ({ page, problems }) => {
   const w = await demoWidget(page, 'en', 'naive');
   await expectNoLeak(w, 'on load');
+  // In a lesson the matrix sits folded in the "more" menu.
+  await w.locator('details.pl-more > summary').click();
   await w.locator('.pl-matrix-box summary').click();
   await expect(w.locator('.pl-matrix tr.pl-current td.pl-cell-locked')).toHaveCount(2);
   await expect(w.locator('.pl-matrix tr.pl-current td.pl-cell-locked').first()).toContainText('guess, then reveal');

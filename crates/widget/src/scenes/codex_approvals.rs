@@ -327,7 +327,10 @@ pub fn CodexApprovalsScene(
             }
         })
         .collect_view();
+    // A row shows the learner's pick too: re-render on a guess, not only when verdicts change.
+    let picks = Memo::new(move |_| model.with(|m| m.picks.clone()));
     let rows = move || {
+        picks.track();
         verdicts.with(|vs| {
             let m = model.get_untracked();
             LESSON_CALLS

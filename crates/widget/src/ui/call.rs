@@ -2,12 +2,14 @@
 
 use super::*;
 
-/// The call's fields: the lesson's calls, the tool and the input. The fields are rewritten
-/// only when the call changes from elsewhere (`call_rev`), so typing never loses the caret.
+/// The call's fields: the lesson's calls, the tool and the input. Each field's value is the
+/// model's text, kept exactly as typed: while typing it equals what the field holds (setting a
+/// field to its own value moves no caret), and a call set from elsewhere (a pick, a lint
+/// finding, a restore) rewrites it. (Rewriting only on `call_rev` through a memo left the
+/// fields showing the previous call after a pick.)
 #[component]
 pub(crate) fn CallFields(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
-    let rev = Memo::new(move |_| ctx.w.with(|w| w.call_rev));
     let options = Memo::new(move |_| {
         ctx.w.with(|w| {
             let current = w.calls.iter().position(|c| c == w.lab.call());
@@ -39,13 +41,13 @@ pub(crate) fn CallFields(ctx: Ctx) -> impl IntoView {
             <span>{lang.s(S::CallTool)}</span>
             <input class="pl-call-tool-input" type="text" spellcheck="false" autocomplete="off"
                 aria-invalid=move || invalid.get().to_string()
-                prop:value=move || { rev.track(); ctx.w.with_untracked(|w| w.tool_text.clone()) }
+                prop:value=move || ctx.w.with(|w| w.tool_text.clone())
                 on:input=move |e| { act(ctx, Msg::EditTool(event_target_value(&e))); }/>
         </label>
         <label class="pl-field pl-field-input">
             <span>{lang.s(S::CallInput)}</span>
             <textarea class="pl-call-input-text" rows="1" spellcheck="false"
-                prop:value=move || { rev.track(); ctx.w.with_untracked(|w| w.input_text.clone()) }
+                prop:value=move || ctx.w.with(|w| w.input_text.clone())
                 on:input=move |e| { act(ctx, Msg::EditInput(event_target_value(&e))); }></textarea>
         </label>
     }

@@ -6,7 +6,6 @@ use super::*;
 #[component]
 pub(crate) fn TableEditor(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
-    let rev = Memo::new(move |_| ctx.w.with(|w| w.editor_rev));
     let error = Memo::new(move |_| ctx.w.with(|w| w.editor_error.clone()));
     view! {
         <details class="pl-editor pl-controls" on:toggle=move |e| {
@@ -18,7 +17,7 @@ pub(crate) fn TableEditor(ctx: Ctx) -> impl IntoView {
             <label class="pl-field">
                 <span class="pl-sr">{lang.s(S::EditTable)}</span>
                 <textarea class="pl-table-json" rows="8" spellcheck="false"
-                    prop:value=move || { rev.track(); ctx.w.with_untracked(|w| w.editor_text.clone()) }
+                    prop:value=move || ctx.w.with(|w| w.editor_text.clone())
                     on:input=move |e| { act(ctx, Msg::EditTable(event_target_value(&e))); }></textarea>
             </label>
             <button type="button" class="pl-apply" on:click=move |_| { act(ctx, Msg::Apply); }>{lang.s(S::Apply)}</button>
@@ -48,7 +47,6 @@ pub(crate) enum ImportView {
 #[component]
 pub(crate) fn ImportPanel(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
-    let rev = Memo::new(move |_| ctx.w.with(|w| w.import_rev));
     let message = Memo::new(move |_| {
         ctx.w.with(|w| {
             if w.worker_import.is_some() {
@@ -93,7 +91,7 @@ pub(crate) fn ImportPanel(ctx: Ctx) -> impl IntoView {
             <label class="pl-field pl-field-wide">
                 <span>{lang.s(S::ImportText)}</span>
                 <textarea class="pl-import-text" rows="8" spellcheck="false"
-                    prop:value=move || { rev.track(); ctx.w.with_untracked(|w| w.import_text.clone()) }
+                    prop:value=move || ctx.w.with(|w| w.import_text.clone())
                     on:input=move |e| { act(ctx, Msg::ImportText(event_target_value(&e))); }></textarea>
             </label>
             <button type="button" class="pl-import-button" on:click=move |_| { act(ctx, Msg::Import); }>{lang.s(S::ImportButton)}</button>
