@@ -316,8 +316,10 @@ pub fn LifecycleScene(
         model.update(|m| m.go(i));
         request_animation_frame(move || {
             use leptos::wasm_bindgen::JsCast;
+            // `try_`: the scene may have been unmounted before this frame.
             if let Some(b) = answers_at
-                .get_untracked()
+                .try_get_untracked()
+                .flatten()
                 .and_then(|d| d.query_selector("button").ok().flatten())
                 .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok())
             {

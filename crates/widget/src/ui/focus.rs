@@ -7,7 +7,7 @@ use super::*;
 /// Focuses the first element under the widget's root matching `selector` on the next frame
 /// (after the view has updated).
 pub(crate) fn later(ctx: Ctx, selector: String) {
-    request_animation_frame(move || {
+    next_frame(ctx, move || {
         let Some(root) = ctx.root.get_untracked() else {
             return;
         };

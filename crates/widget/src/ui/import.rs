@@ -22,7 +22,7 @@ pub(crate) fn TableEditor(ctx: Ctx) -> impl IntoView {
             </label>
             <button type="button" class="pl-apply" on:click=move |_| { act(ctx, Msg::Apply); }>{lang.s(S::Apply)}</button>
             <p class="pl-table-error" role="alert">
-                {move || error.get().map(|e| format!("{}: {e}", lang.s(S::TableError)))}
+                {move || error.get().map(|e| format!("{}: {}", lang.s(S::TableError), lang.import_error(&e)))}
             </p>
         </details>
     }

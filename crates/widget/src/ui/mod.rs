@@ -119,6 +119,37 @@ pub struct Ctx {
     workers: StoredValue<Vec<web_sys::Worker>, LocalStorage>,
 }
 
+impl Ctx {
+    /// Whether the widget is still mounted. `unmount` disposes of its signals at once, while
+    /// a frame, a timer or a worker's answer it asked for may still come: reading a disposed
+    /// signal traps the whole wasm instance (every widget of the page), so each of those checks
+    /// this first (see [`next_frame`], [`after_delay`]).
+    pub(crate) fn alive(self) -> bool {
+        !self.w.is_disposed()
+    }
+}
+
+/// Runs `f` on the next animation frame if the widget is still mounted then.
+pub(crate) fn next_frame(ctx: Ctx, f: impl FnOnce() + 'static) {
+    request_animation_frame(move || {
+        if ctx.alive() {
+            f();
+        }
+    });
+}
+
+/// Runs `f` after `delay` if the widget is still mounted then.
+pub(crate) fn after_delay(ctx: Ctx, f: impl FnOnce() + 'static, delay: Duration) {
+    set_timeout(
+        move || {
+            if ctx.alive() {
+                f();
+            }
+        },
+        delay,
+    );
+}
+
 /// The marks per row the widget's state asks for (only rows with a mark).
 fn marks(w: &Widget) -> Vec<(usize, RowView)> {
     let mut out: Vec<(usize, RowView)> = Vec::new();
@@ -225,6 +256,10 @@ fn sync_rows(ctx: Ctx) {
 /// region, focus, the worker, the reorder benchmark's frame mark). Returns what
 /// [`Widget::act`] returns (`false`: the key was not for the widget).
 pub fn act(ctx: Ctx, msg: Msg) -> bool {
+    if !ctx.alive() {
+        // An answer (worker, clipboard, timer) that arrives after `unmount`.
+        return false;
+    }
     let probe = match &msg {
         Msg::Guess(e, _) | Msg::Reveal(e) => Some(*e),
         _ => None,
@@ -366,7 +401,7 @@ fn after(ctx: Ctx) {
 /// Focuses the moved row's control (`grip-8`, `up-8`, `down-8`) once the keyed list has put
 /// the row in place: moving a row re-inserts it, and an inserted node loses focus.
 fn refocus(ctx: Ctx, key: String) {
-    request_animation_frame(move || {
+    next_frame(ctx, move || {
         let Some(root) = ctx.root.get_untracked() else {
             return;
         };
@@ -397,7 +432,7 @@ fn ask_worker(ctx: Ctx, request: Request) {
     let settled = std::rc::Rc::new(std::cell::Cell::new(false));
     let done = settled.clone();
     let answer = move |reply: Result<Reply, String>| {
-        if done.get() {
+        if done.get() || !ctx.alive() {
             return;
         }
         let msg = match reply {
@@ -419,7 +454,8 @@ fn ask_worker(ctx: Ctx, request: Request) {
             // The page's time budget: a worker that has not answered by then is stopped (a
             // new one starts with the next request) and the widget says so.
             let seconds = worker_seconds(ctx);
-            set_timeout(
+            after_delay(
+                ctx,
                 move || {
                     if settled.replace(true) {
                         return;
@@ -489,7 +525,7 @@ pub fn App(widget: Widget) -> impl IntoView {
     Effect::new(move |_| {
         let n = n_rows.get();
         if ctx.limit.get() < n {
-            request_animation_frame(move || {
+            next_frame(ctx, move || {
                 ctx.limit.update(|l| *l += CHUNK);
                 // New rows take their marks from the last sync.
             });
@@ -509,7 +545,7 @@ pub fn App(widget: Widget) -> impl IntoView {
     });
 
     // Work the pending worker requests of the initial state (a lesson with `.rules`).
-    request_animation_frame(move || after(ctx));
+    next_frame(ctx, move || after(ctx));
 
     let on_key = move |e: ev::KeyboardEvent| {
         let undo =

@@ -75,8 +75,8 @@ pub(crate) fn RuleTable(ctx: Ctx) -> impl IntoView {
     Effect::new(move |_| {
         order.track();
         ctx.limit.track();
-        request_animation_frame(move || {
-            if let Some(b) = tbody.get_untracked() {
+        next_frame(ctx, move || {
+            if let Some(b) = tbody.try_get_untracked().flatten() {
                 roving::keep_entry(&b);
             }
         });
@@ -199,7 +199,8 @@ pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoVie
         }
         if touch_ptr {
             // Hold to drag: a touch that moves first scrolls the page instead.
-            set_timeout(
+            after_delay(
+                ctx,
                 move || {
                     ctx.w.update_untracked(|w| {
                         if let Some(d) = w
@@ -257,7 +258,7 @@ fn step_in_place(ctx: Ctx, e: &ev::MouseEvent, id: RuleId, down: bool) {
     act(ctx, Msg::Step(id, down));
     let Some(before) = before else { return };
     let class = if down { "pl-down" } else { "pl-up" };
-    request_animation_frame(move || {
+    next_frame(ctx, move || {
         let Some(root) = ctx.root.get_untracked() else {
             return;
         };
