@@ -19,15 +19,80 @@ pub enum ErrorKind {
     Shape {
         /// Where in the document, as a JSON path (`[3].action`, `permission.bash`).
         path: String,
-        /// What was expected there and what was found.
+        /// What was expected there and what was found, in English (what the CLI prints).
         message: String,
+        /// The same as data, so a page can word it in its learner's language.
+        problem: Problem,
     },
     /// An action that is not `allow`, `ask` or `deny`.
     UnknownAction(String),
     /// A tool call written in a form that cannot be read, e.g. `git push` without `tool:`.
-    Call(String),
+    Call(CallProblem),
     /// A harness-specific configuration problem, phrased as that harness would report it.
     Config(String),
+}
+
+/// What is wrong at a [`ErrorKind::Shape`] error's path, as data (the English sentence is the
+/// error's `message`). A page words these in its learner's language; `Other` is a problem only
+/// the English message describes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Problem {
+    /// A value of the wrong JSON type there.
+    WrongType {
+        /// What belongs there.
+        expected: Expected,
+        /// What is there: a JSON kind as [`json::Value::kind`] says it (`"a number"`).
+        found: &'static str,
+    },
+    /// An object without a field it needs.
+    MissingField(String),
+    /// An action that is not `allow`, `ask` or `deny`.
+    UnknownAction(String),
+    /// Only the English message says what.
+    Other,
+}
+
+/// What belongs at a place (see [`Problem::WrongType`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Expected {
+    /// A JSON array of rules.
+    Rules,
+    /// A rule object `{"tool", "pattern", "action"}`.
+    Rule,
+    /// A string.
+    String,
+    /// A call object `{"tool", "input"}`.
+    Call,
+    /// A JSON array.
+    Array,
+    /// A JSON object.
+    Object,
+}
+
+impl Expected {
+    /// In English, as the messages say it.
+    pub fn en(self) -> &'static str {
+        match self {
+            Expected::Rules => "an array of rules",
+            Expected::Rule => "a rule object {\"tool\", \"pattern\", \"action\"}",
+            Expected::String => "a string",
+            Expected::Call => "a call object",
+            Expected::Array => "an array",
+            Expected::Object => "an object",
+        }
+    }
+}
+
+/// Why a call written as `tool: input` cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CallProblem {
+    /// No `:` at all (`git push`).
+    NoColon(String),
+    /// The tool name before `:` is empty or more than one word.
+    ToolNotOneWord(String),
 }
 
 /// An error with an optional source name (a file name, "pasted config"…).
@@ -35,6 +100,9 @@ pub enum ErrorKind {
 pub struct Error {
     kind: ErrorKind,
     source_name: Option<String>,
+    /// Where in an enclosing document, for kinds without a path of their own (a call that
+    /// cannot be read, at `calls[2]`).
+    at: Option<String>,
 }
 
 impl Error {
@@ -43,21 +111,75 @@ impl Error {
         Error {
             kind,
             source_name: None,
+            at: None,
         }
     }
 
-    /// A [`ErrorKind::Shape`] error at `path`.
+    /// A [`ErrorKind::Shape`] error at `path` that only `message` describes.
     pub fn shape(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Error::shape_as(path, Problem::Other, message)
+    }
+
+    /// A [`ErrorKind::Shape`] error at `path`: `problem` as data, `message` in English.
+    pub fn shape_as(path: impl Into<String>, problem: Problem, message: impl Into<String>) -> Self {
         Error::new(ErrorKind::Shape {
             path: path.into(),
             message: message.into(),
+            problem,
         })
+    }
+
+    /// `path` holds `found` where `expected` belongs ("expected a string, found a number").
+    ///
+    /// ```
+    /// use permlab_core::{Error, error::Expected, json::Value};
+    /// let e = Error::wrong_type("[0].tool", Expected::String, &Value::from(1.0));
+    /// assert_eq!(e.to_string(), "at [0].tool: expected a string, found a number");
+    /// ```
+    pub fn wrong_type(path: impl Into<String>, expected: Expected, found: &json::Value) -> Self {
+        let found = found.kind();
+        Error::shape_as(
+            path,
+            Problem::WrongType { expected, found },
+            format!("expected {}, found {found}", expected.en()),
+        )
     }
 
     /// Names the file (or other source) the error came from, for the message.
     pub fn in_source(mut self, name: impl Into<String>) -> Self {
         self.source_name = Some(name.into());
         self
+    }
+
+    /// The same error inside an enclosing document, at `prefix` (a JSON path such as
+    /// `calls[2]`): a shape error's path grows at the front, another kind gets `prefix` as its
+    /// place ([`Error::at`]).
+    ///
+    /// ```
+    /// use permlab_core::{Call, RuleTable};
+    /// let e = RuleTable::from_json(r#"[{"tool": 1}]"#).unwrap_err().under("rules");
+    /// assert_eq!(e.to_string(), "at rules[0].tool: expected a string, found a number");
+    /// let e = Call::parse("git push").unwrap_err().under("calls[2]");
+    /// assert_eq!(e.at(), Some("calls[2]"));
+    /// assert!(e.to_string().starts_with("at calls[2]: cannot read the call"));
+    /// ```
+    pub fn under(mut self, prefix: &str) -> Self {
+        let join = |path: &str| match path.chars().next() {
+            None => prefix.to_string(),
+            Some('[') => format!("{prefix}{path}"),
+            Some(_) if prefix.is_empty() => path.to_string(),
+            Some(_) => format!("{prefix}.{path}"),
+        };
+        match &mut self.kind {
+            ErrorKind::Shape { path, .. } => *path = join(path),
+            _ => self.at = Some(join(self.at.as_deref().unwrap_or(""))),
+        }
+        self
+    }
+
+    /// The place of an error whose kind has no path of its own (see [`Error::under`]).
+    pub fn at(&self) -> Option<&str> {
+        self.at.as_deref().filter(|a| !a.is_empty())
     }
 
     /// What went wrong.
@@ -77,22 +199,37 @@ impl From<json::SyntaxError> for Error {
     }
 }
 
+impl Error {
+    /// What went wrong, in English, without the source name or the place (the `Display` text
+    /// is `source: at place: ` and this).
+    pub fn what(&self) -> String {
+        match &self.kind {
+            ErrorKind::Json(e) => format!("invalid JSON at {e}"),
+            ErrorKind::Shape { path, message, .. } if path.is_empty() => message.clone(),
+            ErrorKind::Shape { path, message, .. } => format!("at {path}: {message}"),
+            ErrorKind::UnknownAction(a) => {
+                format!("unknown action \"{a}\": use \"allow\", \"ask\" or \"deny\" (lower case)")
+            }
+            ErrorKind::Call(CallProblem::NoColon(text)) => format!(
+                "cannot read the call \"{text}\": write it as `tool: input`, e.g. `bash: git status`"
+            ),
+            ErrorKind::Call(CallProblem::ToolNotOneWord(text)) => format!(
+                "cannot read the call \"{text}\": the tool name before `:` must be one word, e.g. `bash: git status`"
+            ),
+            ErrorKind::Config(m) => m.clone(),
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(name) = &self.source_name {
             write!(f, "{name}: ")?;
         }
-        match &self.kind {
-            ErrorKind::Json(e) => write!(f, "invalid JSON at {e}"),
-            ErrorKind::Shape { path, message } if path.is_empty() => write!(f, "{message}"),
-            ErrorKind::Shape { path, message } => write!(f, "at {path}: {message}"),
-            ErrorKind::UnknownAction(a) => write!(
-                f,
-                "unknown action \"{a}\": use \"allow\", \"ask\" or \"deny\" (lower case)"
-            ),
-            ErrorKind::Call(m) => write!(f, "{m}"),
-            ErrorKind::Config(m) => write!(f, "{m}"),
+        if let Some(at) = self.at() {
+            write!(f, "at {at}: ")?;
         }
+        f.write_str(&self.what())
     }
 }
 

@@ -359,6 +359,9 @@ pub enum Check {
     UnknownFormat(String),
     /// The text is not JSON.
     Syntax(json::SyntaxKind),
+    /// A preset's rule table, call or config that its reader could not read: the reader's
+    /// error as data (its own path is already part of the problem's path).
+    Read(crate::Error),
     /// Anything else: see the message.
     Other,
 }
@@ -794,7 +797,7 @@ fn read_calls(c: &mut Ctx, v: &Value, path: &str, engines: &[EngineId]) -> Vec<L
             Value::String(s) => match Call::parse(s) {
                 Ok(call) => call,
                 Err(e) => {
-                    c.error(&at, e.to_string());
+                    c.error_as(&at, Check::Read(e.clone()), e.to_string());
                     continue;
                 }
             },
@@ -914,12 +917,12 @@ fn read_preset(
             Ok(t) => t,
             Err(e) => {
                 let (path, msg) = match e.kind() {
-                    crate::ErrorKind::Shape { path, message } => {
+                    crate::ErrorKind::Shape { path, message, .. } => {
                         (format!("{}{}", join(at, "rules"), path), message.clone())
                     }
                     _ => (join(at, "rules"), e.to_string()),
                 };
-                c.error(&path, msg);
+                c.error_as(&path, Check::Read(e), msg);
                 return None;
             }
         },
@@ -958,10 +961,8 @@ fn read_preset(
                     t
                 }
                 Err(e) => {
-                    c.error(
-                        &join(&cat, "text"),
-                        format!("the {} config cannot be imported: {e}", format.slug()),
-                    );
+                    let message = format!("the {} config cannot be imported: {e}", format.slug());
+                    c.error_as(&join(&cat, "text"), Check::Read(e), message);
                     return None;
                 }
             }

@@ -21,7 +21,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::{Error, ErrorKind};
+use crate::error::{CallProblem, Error, ErrorKind, Expected, Problem};
 use crate::json::{self, Value};
 
 /// What a rule says should happen to a call it matches.
@@ -165,47 +165,34 @@ impl RuleTable {
             Value::Array(rows) => (rows.as_slice(), String::new()),
             Value::Object(_) => match value.get("rules") {
                 Some(Value::Array(rows)) => (rows.as_slice(), "rules".to_string()),
-                Some(other) => {
-                    return Err(Error::shape(
-                        "rules",
-                        format!("expected an array of rules, found {}", other.kind()),
-                    ))
-                }
+                Some(other) => return Err(Error::wrong_type("rules", Expected::Rules, other)),
                 None => {
-                    return Err(Error::shape(
+                    return Err(Error::shape_as(
                         "",
+                        Problem::MissingField("rules".into()),
                         "expected an array of rules, or an object with a \"rules\" array",
                     ))
                 }
             },
-            other => {
-                return Err(Error::shape(
-                    "",
-                    format!("expected an array of rules, found {}", other.kind()),
-                ))
-            }
+            other => return Err(Error::wrong_type("", Expected::Rules, other)),
         };
         let mut rules = Vec::with_capacity(rows.len());
         for (i, row) in rows.iter().enumerate() {
             let at = format!("{prefix}[{i}]");
             if row.as_object().is_none() {
-                return Err(Error::shape(
-                    at,
-                    format!(
-                        "expected a rule object {{\"tool\", \"pattern\", \"action\"}}, found {}",
-                        row.kind()
-                    ),
-                ));
+                return Err(Error::wrong_type(at, Expected::Rule, row));
             }
             let field = |name: &str| -> Result<&str, Error> {
                 match row.get(name) {
                     Some(Value::String(s)) => Ok(s),
-                    Some(other) => Err(Error::shape(
+                    Some(other) => Err(Error::wrong_type(
                         format!("{at}.{name}"),
-                        format!("expected a string, found {}", other.kind()),
+                        Expected::String,
+                        other,
                     )),
-                    None => Err(Error::shape(
+                    None => Err(Error::shape_as(
                         at.clone(),
+                        Problem::MissingField(name.into()),
                         format!("this rule has no \"{name}\" field"),
                     )),
                 }
@@ -215,8 +202,9 @@ impl RuleTable {
             let action = field("action")?
                 .parse::<Action>()
                 .map_err(|e| match e.kind() {
-                    ErrorKind::UnknownAction(a) => Error::shape(
+                    ErrorKind::UnknownAction(a) => Error::shape_as(
                         format!("{at}.action"),
+                        Problem::UnknownAction(a.clone()),
                         format!(
                             "unknown action \"{a}\": use \"allow\", \"ask\" or \"deny\" (lower case)"
                         ),
@@ -346,14 +334,14 @@ impl Call {
     /// ```
     pub fn parse(text: &str) -> Result<Self, Error> {
         let Some((tool, input)) = text.split_once(':') else {
-            return Err(Error::new(ErrorKind::Call(format!(
-                "cannot read the call \"{text}\": write it as `tool: input`, e.g. `bash: git status`"
+            return Err(Error::new(ErrorKind::Call(CallProblem::NoColon(
+                text.to_string(),
             ))));
         };
         let tool = tool.trim();
         if tool.is_empty() || tool.chars().any(char::is_whitespace) {
-            return Err(Error::new(ErrorKind::Call(format!(
-                "cannot read the call \"{text}\": the tool name before `:` must be one word, e.g. `bash: git status`"
+            return Err(Error::new(ErrorKind::Call(CallProblem::ToolNotOneWord(
+                text.to_string(),
             ))));
         }
         let input = input.strip_prefix(' ').unwrap_or(input);
@@ -365,12 +353,10 @@ impl Call {
         let field = |name: &str| {
             match value.get(name) {
             Some(Value::String(s)) => Ok(s.clone()),
-            Some(other) => Err(Error::shape(
-                name,
-                format!("expected a string, found {}", other.kind()),
-            )),
-            None => Err(Error::shape(
+            Some(other) => Err(Error::wrong_type(name, Expected::String, other)),
+            None => Err(Error::shape_as(
                 "",
+                Problem::MissingField(name.into()),
                 format!(
                     "a call needs \"tool\" and \"input\" strings, e.g. {{\"tool\": \"bash\", \"input\": \"git status\"}}; \"{name}\" is missing"
                 ),
@@ -378,10 +364,7 @@ impl Call {
         }
         };
         if value.as_object().is_none() {
-            return Err(Error::shape(
-                "",
-                format!("expected a call object, found {}", value.kind()),
-            ));
+            return Err(Error::wrong_type("", Expected::Call, value));
         }
         Ok(Call::new(field("tool")?, field("input")?))
     }

@@ -227,7 +227,7 @@ pub struct Widget {
     /// Bumped when the editor's text is replaced from elsewhere.
     pub editor_rev: u32,
     /// Why the editor's text was not applied.
-    pub editor_error: Option<String>,
+    pub editor_error: Option<permlab_core::Error>,
     /// The import panel's text.
     pub import_text: String,
     /// Bumped when the import text is replaced from elsewhere.

@@ -3,6 +3,7 @@
 //! [`permlab_core::json::SyntaxKind`], a Codex load error's `file:line:col` and budget), so a zh
 //! page shows them in Chinese; the English `Display` text stays the CLI's.
 
+use permlab_core::error::{CallProblem, Expected, Problem};
 use permlab_core::ErrorKind;
 
 use crate::i18n::Lang;
@@ -14,22 +15,60 @@ use crate::i18n::Lang;
 pub const WORKER_SECONDS: u32 = 20;
 
 impl Lang {
-    /// A failed import of a pasted config, read in this page (Claude Code, OpenCode).
+    /// A config, table or call the core could not read (a pasted import, the table editor, a
+    /// bare-table lesson), worded from the error's data: position or JSON path, what is wrong,
+    /// what to write. A problem only the core's English describes stays in English, behind
+    /// its path.
     pub fn import_error(self, e: &permlab_core::Error) -> String {
+        let path = match e.kind() {
+            ErrorKind::Shape { path, .. } => Some(path.as_str()),
+            _ => e.at(),
+        };
+        match path.filter(|p| !p.is_empty()) {
+            Some(p) if self == Lang::Zh => format!("位置 {p}:{}", self.read_error(e)),
+            Some(p) => format!("at {p}: {}", self.read_error(e)),
+            None => self.read_error(e),
+        }
+    }
+
+    /// What [`Lang::import_error`] says after the place (a lesson check's problem carries the
+    /// place itself).
+    pub fn read_error(self, e: &permlab_core::Error) -> String {
         let zh = self == Lang::Zh;
         match e.kind() {
             ErrorKind::Json(s) => format!("{}{}", self.position(s.position), self.syntax(&s.kind)),
-            ErrorKind::UnknownAction(a) if zh => {
-                format!("未知的动作 \"{a}\":写 \"allow\"、\"ask\" 或 \"deny\"(小写)。")
-            }
-            ErrorKind::Shape { path, message } if !path.is_empty() => {
-                if zh {
-                    format!("位置 {path}:{message}")
-                } else {
-                    format!("at {path}: {message}")
-                }
-            }
-            _ => e.to_string(),
+            ErrorKind::UnknownAction(a) => self.unknown_action(a),
+            ErrorKind::Shape {
+                message, problem, ..
+            } => match problem {
+                Problem::WrongType { expected, found } if zh => format!(
+                    "这里应当是{},实际是{}。",
+                    expected_zh(*expected),
+                    found_zh(found)
+                ),
+                Problem::MissingField(name) if zh => format!("缺少 \"{name}\" 字段。"),
+                Problem::UnknownAction(a) => self.unknown_action(a),
+                _ => message.clone(),
+            },
+            ErrorKind::Call(CallProblem::NoColon(t)) if zh => format!(
+                "读不懂调用 \"{}\":写成 `工具: 输入`,例如 `bash: git status`。",
+                crate::i18n::one_line(t)
+            ),
+            ErrorKind::Call(CallProblem::ToolNotOneWord(t)) if zh => format!(
+                "读不懂调用 \"{}\":冒号前的工具名必须是一个词,例如 `bash: git status`。",
+                crate::i18n::one_line(t)
+            ),
+            // Only the core's English says what (the place is said by the caller).
+            _ => e.what(),
+        }
+    }
+
+    /// An action that is not `allow`, `ask` or `deny`.
+    fn unknown_action(self, a: &str) -> String {
+        if self == Lang::Zh {
+            format!("未知的动作 \"{a}\":写 \"allow\"、\"ask\" 或 \"deny\"(小写)。")
+        } else {
+            format!("unknown action \"{a}\": use \"allow\", \"ask\" or \"deny\" (lower case)")
         }
     }
 
@@ -103,6 +142,31 @@ impl Lang {
     }
 }
 
+/// What belongs at a place, in Chinese.
+fn expected_zh(e: Expected) -> &'static str {
+    match e {
+        Expected::Rules => "规则数组",
+        Expected::Rule => "规则对象 {\"tool\", \"pattern\", \"action\"}",
+        Expected::String => "字符串",
+        Expected::Call => "调用对象 {\"tool\", \"input\"}",
+        Expected::Array => "数组",
+        Expected::Object => "对象",
+        _ => "另一种值",
+    }
+}
+
+/// A JSON kind as `json::Value::kind` says it, in Chinese.
+fn found_zh(kind: &str) -> &'static str {
+    match kind {
+        "a boolean" => "布尔值",
+        "a number" => "数字",
+        "a string" => "字符串",
+        "an array" => "数组",
+        "an object" => "对象",
+        _ => "null",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,6 +193,71 @@ mod tests {
             "{}",
             Lang::Zh.worker_error(raw)
         );
+    }
+
+    /// The table editor's errors (and a bare-table lesson's) come from the core as data and
+    /// are worded in the widget's language: no English sentence on a zh page.
+    #[test]
+    fn table_editor_errors_are_worded_in_the_page_language() {
+        let cases: &[(&str, &str, &str)] = &[
+            (
+                r#"[{"tool": 1, "pattern": "*", "action": "ask"}]"#,
+                "位置 [0].tool:这里应当是字符串,实际是数字。",
+                "at [0].tool: expected a string, found a number",
+            ),
+            (
+                r#"[{"tool": "bash", "pattern": "*"}]"#,
+                "位置 [0]:缺少 \"action\" 字段。",
+                "at [0]: this rule has no \"action\" field",
+            ),
+            (
+                r#"[{"tool": "bash", "pattern": "*", "action": "Deny"}]"#,
+                "位置 [0].action:未知的动作 \"Deny\"",
+                "at [0].action: unknown action \"Deny\"",
+            ),
+            (
+                r#"{"rules": 3}"#,
+                "位置 rules:这里应当是规则数组,实际是数字。",
+                "at rules: expected an array of rules, found a number",
+            ),
+            (
+                r#"[1]"#,
+                "位置 [0]:这里应当是规则对象",
+                "at [0]: expected a rule object",
+            ),
+            (
+                r#"{"rules": [], "calls": ["git push"]}"#,
+                "位置 calls[0]:读不懂调用 \"git push\":写成 `工具: 输入`",
+                "at calls[0]: cannot read the call \"git push\"",
+            ),
+            (
+                r#"{"rules": [], "calls": ["run it: x"]}"#,
+                "位置 calls[0]:读不懂调用 \"run it: x\":冒号前的工具名必须是一个词",
+                "at calls[0]: cannot read the call",
+            ),
+            (
+                r#"{"rules": [], "calls": [{"tool": "bash"}]}"#,
+                "位置 calls[0]:缺少 \"input\" 字段。",
+                "at calls[0]: a call needs",
+            ),
+            (
+                r#"{"rules": [], "calls": [{"tool": "bash", "input": 2}]}"#,
+                "位置 calls[0].input:这里应当是字符串,实际是数字。",
+                "at calls[0].input: expected a string, found a number",
+            ),
+            ("[1,", "第 1 行第 4 列:", "Line 1, column 4: "),
+        ];
+        for (text, zh, en) in cases {
+            let e = crate::presets::parse_custom(text).unwrap_err();
+            let (z, n) = (Lang::Zh.import_error(&e), Lang::En.import_error(&e));
+            assert!(z.starts_with(zh), "{text}: {z}");
+            assert!(n.starts_with(en), "{text}: {n}");
+            for w in [
+                "expected", "found", "cannot", "missing", "unknown", "write it",
+            ] {
+                assert!(!z.contains(w), "{text}: {z}");
+            }
+        }
     }
 
     #[test]

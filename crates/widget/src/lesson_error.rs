@@ -32,8 +32,8 @@ pub enum LessonError {
     Syntax(json::SyntaxError),
     /// Valid JSON, but neither a lesson (an object with `presets`) nor a rule table.
     NotLessonOrTable {
-        /// The first problem the table reader found (its path and message, from the core).
-        detail: String,
+        /// The first problem the table reader found (worded by [`Lang::import_error`]).
+        detail: permlab_core::Error,
     },
     /// A lesson that fails the lesson checks (the errors, not the warnings).
     Checks(Vec<lesson::Problem>),
@@ -141,9 +141,9 @@ impl LessonError {
                     "The lesson did not load: this JSON is neither a lesson (an object with \"presets\") nor a rule table.",
                 ),
                 vec![if zh {
-                    format!("规则表读取器说:{detail}")
+                    format!("规则表读取器说:{}", lang.import_error(detail))
                 } else {
-                    format!("The table reader says: {detail}")
+                    format!("The table reader says: {}", lang.import_error(detail))
                 }],
             ),
             LessonError::Checks(problems) => (
@@ -301,6 +301,7 @@ impl Lang {
             Check::UnknownFormat(f) if zh => format!("未知的格式 \"{f}\":写 \"claude-code\"、\"opencode\" 或 \"codex\"。"),
             Check::UnknownFormat(f) => format!("unknown format \"{f}\": write \"claude-code\", \"opencode\" or \"codex\"."),
             Check::Syntax(k) => self.syntax(k),
+            Check::Read(e) => self.read_error(e),
             _ if zh => format!("(检查器原文)“{}”", p.message),
             _ => p.message.clone(),
         }

@@ -109,9 +109,9 @@ impl Preset {
 
 /// A custom lesson: a table and optionally its calls, from the fixtures format
 /// (`[…rules]` or `{"rules": […], "calls": ["bash: ls", {"tool", "input"}, …]}`).
-pub fn parse_custom(text: &str) -> Result<(RuleTable, Vec<Call>), String> {
-    let value = json::parse(text).map_err(|e| e.to_string())?;
-    let table = RuleTable::from_value(&value).map_err(|e| e.to_string())?;
+pub fn parse_custom(text: &str) -> Result<(RuleTable, Vec<Call>), permlab_core::Error> {
+    let value = json::parse(text)?;
+    let table = RuleTable::from_value(&value)?;
     let mut calls = Vec::new();
     if let Some(list) = value.get("calls").and_then(Value::as_array) {
         for (i, c) in list.iter().enumerate() {
@@ -119,7 +119,7 @@ pub fn parse_custom(text: &str) -> Result<(RuleTable, Vec<Call>), String> {
                 Value::String(s) => Call::parse(s),
                 other => Call::from_value(other),
             }
-            .map_err(|e| format!("calls[{i}]: {e}"))?;
+            .map_err(|e| e.under(&format!("calls[{i}]")))?;
             calls.push(call);
         }
     }

@@ -49,6 +49,7 @@ pub struct Replay {
     pub rules_text: String,
     default_rules: String,
     table: RuleTable,
+    /// Why the typed table cannot be read, worded in the scene's language.
     rules_error: Option<String>,
 }
 
@@ -80,7 +81,7 @@ impl Replay {
                 self.table = table;
                 self.rules_error = None;
             }
-            Err(e) => self.rules_error = Some(e),
+            Err(e) => self.rules_error = Some(self.lang.import_error(&e)),
         }
         self.rules_text = text;
     }
