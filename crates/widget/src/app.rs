@@ -241,6 +241,9 @@ pub struct Widget {
     /// A Codex `.rules` file waits for the worker (which has the Starlark interpreter): the
     /// request `dom` sends it.
     pub worker_import: Option<Request>,
+    /// The pending [`Widget::worker_import`] only re-reads a failed import's text after a
+    /// reload, for its message: a success then changes nothing (the learner never applied it).
+    pub import_recheck: bool,
     /// A lesson with a Codex `.rules` config waits for the worker to read it (the request).
     pub worker_lesson: Option<Request>,
     /// The imported config waits for the worker's linter (the request; the page's wasm has
@@ -288,7 +291,7 @@ impl Widget {
         let worker_lesson = config
             .lesson
             .as_deref()
-            .filter(|t| !import::RULES_FILES && has_codex_config(t))
+            .filter(|t| !rules_here() && has_codex_config(t))
             .map(|t| Request::Lesson {
                 text: t.to_string(),
             });
@@ -344,6 +347,7 @@ impl Widget {
             import_error: None,
             import_summary: None,
             worker_import: None,
+            import_recheck: false,
             worker_lesson,
             worker_lint: None,
             findings: None,
@@ -824,6 +828,14 @@ impl Widget {
             }
             Msg::ImportReply(reply) => {
                 self.worker_import = None;
+                if std::mem::take(&mut self.import_recheck) {
+                    // A failed import's message, read again after a reload.
+                    self.import_error = reply
+                        .and_then(imported_of)
+                        .err()
+                        .map(|e| self.lang.worker_error(&e));
+                    return true;
+                }
                 match reply.and_then(imported_of) {
                     Ok(imported) => {
                         self.load_imported(imported);
@@ -841,6 +853,7 @@ impl Widget {
             Msg::WorkerTimeout { import, seconds } => {
                 // The pasted text stays (`import_text` is untouched); the table shown stays.
                 if import && self.worker_import.take().is_some() {
+                    self.import_recheck = false;
                     self.import_error = Some(self.lang.worker_timeout(seconds));
                     self.import_summary = None;
                 }
@@ -872,7 +885,7 @@ impl Widget {
             Source::Import => {
                 let format = Format::from_slug(&self.import_format)
                     .unwrap_or_else(|| detect(&self.import_text));
-                if format == Format::Codex && !import::RULES_FILES {
+                if format == Format::Codex && !rules_here() {
                     // The page's wasm has no Starlark: the worker reads the file (and the table
                     // shown meanwhile stays). An offline page has no worker file to start.
                     self.import_summary = None;
@@ -1179,6 +1192,29 @@ fn detect(text: &str) -> Format {
     } else {
         Format::OpenCode
     }
+}
+
+/// Whether this build reads Codex `.rules` files itself: the worker's does, the page's does
+/// not (it hands them to the worker). Native tests build with the interpreter; they play the
+/// page's build with [`as_page`].
+pub(crate) fn rules_here() -> bool {
+    #[cfg(test)]
+    if AS_PAGE.with(std::cell::Cell::get) {
+        return false;
+    }
+    import::RULES_FILES
+}
+
+#[cfg(test)]
+thread_local! {
+    static AS_PAGE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Makes this test thread's widgets behave as the page's build: `.rules` files go to the
+/// worker.
+#[cfg(test)]
+pub(crate) fn as_page() {
+    AS_PAGE.with(|c| c.set(true));
 }
 
 /// Reads a pasted config as the import panel's `format` says (`auto`: see [`detect`]).

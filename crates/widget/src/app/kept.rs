@@ -2,9 +2,9 @@
 //! state, how they come back on a reload, and the call fields of a preset the learner left
 //! (so switching presets and back finds them as they were, valid or not).
 
-use permlab_core::import::{self, Format};
+use permlab_core::import::Format;
 
-use super::{detect, import_config, Source, Widget};
+use super::{detect, import_config, import_config_error, Source, Widget};
 use crate::persist::Snapshot;
 use crate::presets;
 use crate::store::{self, Field, Note};
@@ -77,9 +77,27 @@ impl Widget {
             .unwrap_or_else(|| detect(&self.import_text))
             == Format::Codex;
         // A `.rules` file is read again only where the page has the Starlark interpreter.
-        let readable_here = !codex || import::RULES_FILES;
+        let readable_here = !codex || super::rules_here();
         if snap.import_error && self.import_error.is_none() && readable_here {
-            self.import_error = import_config(&self.import_format, &self.import_text).err();
+            // Worded in the widget's language, as the first time (an empty text is "empty").
+            self.import_error = if self.import_text.trim().is_empty() {
+                import_config(&self.import_format, &self.import_text).err()
+            } else {
+                import_config_error(&self.import_format, &self.import_text)
+                    .err()
+                    .map(|e| self.lang.import_error(&e))
+            };
+        } else if snap.import_error && self.import_error.is_none() && self.worker_import.is_none() {
+            if self.config.selfcheck == "none" {
+                self.import_error = Some(self.lang.s(crate::i18n::S::ImportNeedsWorker).into());
+            } else {
+                // The `.rules` text goes to the worker again, for its message only.
+                self.worker_import = Some(crate::protocol::Request::Import {
+                    format: "codex".into(),
+                    text: self.import_text.clone(),
+                });
+                self.import_recheck = true;
+            }
         }
     }
 
@@ -207,6 +225,56 @@ mod tests {
         assert_eq!(w3.source, Source::Builtin(Preset::Custom));
         assert_eq!(w3.table().len(), 1);
         assert!(w3.editor_error.is_none());
+    }
+
+    /// A failed import's message comes back after a reload in the widget's language, the
+    /// same words as the first time; a failed Codex `.rules` import (read by the worker) is
+    /// sent to the worker again for its message, and a success then changes nothing.
+    #[test]
+    fn a_failed_imports_message_comes_back_worded_as_before() {
+        let mut w = Widget::with_stored(config("a3"), "", None);
+        w.act(Msg::ImportFormat("claude-code".into()));
+        w.act(Msg::ImportText("{\"permissions\": {\"allow\": [".into()));
+        w.act(Msg::Import);
+        let first = w.import_error.clone().unwrap();
+        assert!(first.starts_with("第 1 行第 28 列:"), "{first}");
+        assert_eq!(reload(&w).import_error.as_deref(), Some(first.as_str()));
+
+        // The page's build hands `.rules` files to the worker; natively the worker's answer is
+        // the same code the worker runs.
+        super::super::as_page();
+        let worker = |r: &crate::protocol::Request| match crate::protocol::answer(r) {
+            Some(crate::protocol::Reply::Import { result }) => result,
+            _ => panic!("no import reply"),
+        };
+        let rules = "prefix_rule(pattern=[], decision=\"x\")";
+        let mut w = Widget::with_stored(config("a3"), "", None);
+        w.act(Msg::ImportFormat("codex".into()));
+        w.act(Msg::ImportText(rules.into()));
+        w.act(Msg::Import);
+        let sent = w.worker_import.clone().expect("the worker reads .rules");
+        w.act(Msg::ImportReply(worker(&sent)));
+        let first = w.import_error.clone().expect("a message");
+        let table = w.table().to_json();
+        let mut w2 = reload(&w);
+        assert_eq!(w2.import_text, rules);
+        assert_eq!(w2.import_error, None, "not yet: the worker reads it again");
+        assert_eq!(w2.worker_import.as_ref(), Some(&sent));
+        assert!(w2.import_recheck);
+        w2.act(Msg::ImportReply(worker(&sent)));
+        assert_eq!(w2.import_error.as_deref(), Some(first.as_str()));
+        assert!(!w2.import_recheck && w2.worker_import.is_none());
+        assert_eq!(w2.table().to_json(), table, "nothing applied");
+        // A re-read that now succeeds (say the first try had run out of time) applies nothing.
+        let mut w3 = reload(&w);
+        let good = crate::protocol::Request::Import {
+            format: "codex".into(),
+            text: "prefix_rule(pattern=[\"rm\"], decision=\"forbidden\")".into(),
+        };
+        w3.act(Msg::ImportReply(worker(&good)));
+        assert_eq!(w3.import_error, None);
+        assert_eq!(w3.table().to_json(), table, "nothing applied");
+        assert_ne!(w3.source, Source::Import);
     }
 
     #[test]
