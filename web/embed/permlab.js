@@ -119,6 +119,11 @@ function stylesheet() {
 /** Mounts a widget in `el` now (after loading the wasm if needed); the same handle if mounted. */
 export async function mount(el, lesson) {
   if (handles.has(el)) return handles.get(el);
+  // A mounted widget's own elements are not placeholders (its section carries data-scene
+  // too): mounting one would nest a second widget, in the page's language, inside the first.
+  if (el.closest?.('section.pl-widget')) {
+    throw new Error('permlab.mount: this element is part of a mounted widget; mount its placeholder instead');
+  }
   defaults(el);
   el.setAttribute('data-permlab-state', 'loading');
   let g;

@@ -64,7 +64,7 @@ for (const scheme of ['light', 'dark']) {
     await page.goto('./demo/scenes.html');
     await page.evaluate(async () => {
       const m = await import(new URL('../permlab.js', location.href).href);
-      await Promise.all([...document.querySelectorAll('[data-scene]')].map((el) => m.mount(el)));
+      await Promise.all([...document.querySelectorAll('[data-permlab][data-scene]')].map((el) => m.mount(el)));
     });
     // Every placeholder of the page is a scene (other scenes are added there: count them).
     const slugs = await page.locator('[data-permlab][data-scene]').evaluateAll((els) => els.map((el) => el.dataset.scene));

@@ -463,8 +463,10 @@ test('hostile strings are shown as text', async ({ page, problems }) => {
   await expect(page.locator('.pl-call-input')).toHaveText('<b>hi</b>');
   expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
   await customTable(page, '[{"tool": "bash"}]');
-  await expect(page.locator('.pl-table-error')).toContainText('规则表无法读取');
-  await expect(page.locator('.pl-table-error')).toContainText('"pattern"');
+  // Worded in the page's language from the core's structured error (12.9), not its English.
+  await expect(page.locator('.pl-table-error')).toHaveText('规则表无法读取: 位置 [0]:缺少 "pattern" 字段。');
+  await customTable(page, '{"rules": [], "calls": ["git push"]}');
+  await expect(page.locator('.pl-table-error')).toHaveText('规则表无法读取: 位置 calls[0]:读不懂调用 "git push":写成 `工具: 输入`,例如 `bash: git status`。');
   expect(problems).toEqual([]);
 });
 
