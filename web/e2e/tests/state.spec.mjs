@@ -254,9 +254,14 @@ test('import panel promises: a failed import keeps its text and message after a 
   await page.locator('.pl-import-text').fill(big);
   await page.locator('.pl-import-button').click();
   await expect(page.locator('.pl-import-summary')).toHaveAttribute('data-imported', '10001');
+  // The import is linted in the worker: a reload before its answer would abort the worker's
+  // script (a failed request). Wait for the findings (a state), here and after the reload.
+  const linted = page.locator('.pl-findings-headline, .pl-findings-error');
+  await expect(linted).toHaveCount(1, { timeout: 120_000 });
   await page.reload();
   await expect(page.locator('.pl-preset[data-preset="import"]')).toHaveAttribute('aria-pressed', 'true');
   await expect(page.locator('.pl-import-summary')).toHaveAttribute('data-imported', '10001');
+  await expect(linted).toHaveCount(1, { timeout: 120_000 });
   expect(await page.locator('.pl-import-text').evaluate((t, v) => t.value === v, big)).toBe(true);
   // 3. After Apply the editor shows the applied table (also after a reload); after an error
   // its text is kept with the message.
