@@ -69,6 +69,10 @@ pub enum Expected {
     Array,
     /// A JSON object.
     Object,
+    /// An array of strings.
+    Strings,
+    /// `true` or `false`.
+    Bool,
 }
 
 impl Expected {
@@ -81,6 +85,8 @@ impl Expected {
             Expected::Call => "a call object",
             Expected::Array => "an array",
             Expected::Object => "an object",
+            Expected::Strings => "an array of strings",
+            Expected::Bool => "true or false",
         }
     }
 }
@@ -95,9 +101,13 @@ pub enum CallProblem {
     ToolNotOneWord(String),
 }
 
-/// An error with an optional source name (a file name, "pasted config"…).
+/// An error with an optional source name (a file name, "pasted config"…). Boxed: one pointer
+/// in every `Result` that carries it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error {
+pub struct Error(Box<Inner>);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Inner {
     kind: ErrorKind,
     source_name: Option<String>,
     /// Where in an enclosing document, for kinds without a path of their own (a call that
@@ -108,11 +118,11 @@ pub struct Error {
 impl Error {
     /// A new error of `kind`.
     pub fn new(kind: ErrorKind) -> Self {
-        Error {
+        Error(Box::new(Inner {
             kind,
             source_name: None,
             at: None,
-        }
+        }))
     }
 
     /// A [`ErrorKind::Shape`] error at `path` that only `message` describes.
@@ -147,7 +157,7 @@ impl Error {
 
     /// Names the file (or other source) the error came from, for the message.
     pub fn in_source(mut self, name: impl Into<String>) -> Self {
-        self.source_name = Some(name.into());
+        self.0.source_name = Some(name.into());
         self
     }
 
@@ -170,26 +180,26 @@ impl Error {
             Some(_) if prefix.is_empty() => path.to_string(),
             Some(_) => format!("{prefix}.{path}"),
         };
-        match &mut self.kind {
+        match &mut self.0.kind {
             ErrorKind::Shape { path, .. } => *path = join(path),
-            _ => self.at = Some(join(self.at.as_deref().unwrap_or(""))),
+            _ => self.0.at = Some(join(self.0.at.as_deref().unwrap_or(""))),
         }
         self
     }
 
     /// The place of an error whose kind has no path of its own (see [`Error::under`]).
     pub fn at(&self) -> Option<&str> {
-        self.at.as_deref().filter(|a| !a.is_empty())
+        self.0.at.as_deref().filter(|a| !a.is_empty())
     }
 
     /// What went wrong.
     pub fn kind(&self) -> &ErrorKind {
-        &self.kind
+        &self.0.kind
     }
 
     /// The file or source name, if one was attached.
     pub fn source_name(&self) -> Option<&str> {
-        self.source_name.as_deref()
+        self.0.source_name.as_deref()
     }
 }
 
@@ -203,7 +213,7 @@ impl Error {
     /// What went wrong, in English, without the source name or the place (the `Display` text
     /// is `source: at place: ` and this).
     pub fn what(&self) -> String {
-        match &self.kind {
+        match &self.0.kind {
             ErrorKind::Json(e) => format!("invalid JSON at {e}"),
             ErrorKind::Shape { path, message, .. } if path.is_empty() => message.clone(),
             ErrorKind::Shape { path, message, .. } => format!("at {path}: {message}"),
@@ -223,7 +233,7 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(name) = &self.source_name {
+        if let Some(name) = &self.0.source_name {
             write!(f, "{name}: ")?;
         }
         if let Some(at) = self.at() {

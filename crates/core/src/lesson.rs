@@ -362,6 +362,8 @@ pub enum Check {
     /// A preset's rule table, call or config that its reader could not read: the reader's
     /// error as data (its own path is already part of the problem's path).
     Read(crate::Error),
+    /// What the import of a preset's config says about one of its rules (a warning).
+    Imported(crate::import::ImportWarning),
     /// Anything else: see the message.
     Other,
 }
@@ -446,12 +448,15 @@ impl Ctx {
         });
     }
     pub(crate) fn warn(&mut self, path: &str, message: impl Into<String>) {
+        self.warn_as(path, Check::Other, message);
+    }
+    pub(crate) fn warn_as(&mut self, path: &str, check: Check, message: impl Into<String>) {
         self.problems.push(Problem {
             severity: Severity::Warning,
             path: path.to_string(),
             message: message.into(),
             position: None,
-            check: Check::Other,
+            check,
         });
     }
     pub(crate) fn unknown_keys(&mut self, v: &Value, path: &str, allowed: &[&str]) {
@@ -954,7 +959,11 @@ fn read_preset(
             match result {
                 Ok(i) => {
                     for w in &i.warnings {
-                        c.warn(&join(&cat, "text"), w.to_string());
+                        c.warn_as(
+                            &join(&cat, "text"),
+                            Check::Imported(w.clone()),
+                            w.to_string(),
+                        );
                     }
                     let t = i.table.clone();
                     imported = Some(i);

@@ -924,7 +924,11 @@ impl Widget {
             format: imported.format,
             imported: imported.rules_imported(),
             dropped: imported.rules_dropped(),
-            warnings: imported.warnings.iter().map(|w| w.to_string()).collect(),
+            warnings: imported
+                .warnings
+                .iter()
+                .map(|w| self.lang.import_warning(w))
+                .collect(),
         });
         self.import_error = None;
         self.ask_lint(imported.format);
@@ -1372,6 +1376,7 @@ fn imported_of(rows: ImportedRows) -> Result<import::Imported, String> {
             .warnings
             .into_iter()
             .map(|w| import::ImportWarning {
+                note: crate::protocol::note_of(w.note.as_deref()),
                 at: w.at,
                 rule: w.rule,
                 message: w.message,

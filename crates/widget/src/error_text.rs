@@ -143,7 +143,7 @@ impl Lang {
 }
 
 /// What belongs at a place, in Chinese.
-fn expected_zh(e: Expected) -> &'static str {
+pub(crate) fn expected_zh(e: Expected) -> &'static str {
     match e {
         Expected::Rules => "规则数组",
         Expected::Rule => "规则对象 {\"tool\", \"pattern\", \"action\"}",
@@ -151,12 +151,14 @@ fn expected_zh(e: Expected) -> &'static str {
         Expected::Call => "调用对象 {\"tool\", \"input\"}",
         Expected::Array => "数组",
         Expected::Object => "对象",
+        Expected::Strings => "字符串数组",
+        Expected::Bool => "true 或 false",
         _ => "另一种值",
     }
 }
 
 /// A JSON kind as `json::Value::kind` says it, in Chinese.
-fn found_zh(kind: &str) -> &'static str {
+pub(crate) fn found_zh(kind: &str) -> &'static str {
     match kind {
         "a boolean" => "布尔值",
         "a number" => "数字",

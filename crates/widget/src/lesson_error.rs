@@ -302,6 +302,7 @@ impl Lang {
             Check::UnknownFormat(f) => format!("unknown format \"{f}\": write \"claude-code\", \"opencode\" or \"codex\"."),
             Check::Syntax(k) => self.syntax(k),
             Check::Read(e) => self.read_error(e),
+            Check::Imported(w) => self.import_warning(w),
             _ if zh => format!("(检查器原文)“{}”", p.message),
             _ => p.message.clone(),
         }

@@ -42,6 +42,7 @@ mod store_text;
 pub mod tasks;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
+pub mod warning_text;
 mod web;
 
 pub use app::{Config, Widget};

@@ -134,8 +134,24 @@ pub fn parse_custom(text: &str) -> Result<(RuleTable, Vec<Call>), permlab_core::
 pub struct Flag {
     /// Row (0-based).
     pub row: usize,
-    /// Why, in English (the core's words) — shown with the row.
+    /// Why, in English.
     pub reason: String,
+    /// The same as data (the panel words it in the widget's language).
+    pub why: OpencodeFlag,
+}
+
+/// Why a row of the table changes on its way into `opencode.json`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpencodeFlag {
+    /// A wildcard permission (the tool) whose rows are grouped under one key.
+    Regrouped(String),
+    /// A pattern repeated for one tool: the later action replaces the earlier one.
+    Repeated {
+        /// The tool.
+        tool: String,
+        /// The pattern.
+        pattern: String,
+    },
 }
 
 /// The table as OpenCode's `permission` object (`opencode.json`): one key per tool, a string
@@ -168,6 +184,7 @@ pub fn opencode_permission(table: &RuleTable) -> (String, Vec<Flag>) {
                         reason: format!(
                             "the wildcard permission `{tool}` is grouped under one key: its place among other tools' rows is lost"
                         ),
+                        why: OpencodeFlag::Regrouped(tool.to_string()),
                     });
                     break;
                 }
@@ -186,6 +203,10 @@ pub fn opencode_permission(table: &RuleTable) -> (String, Vec<Flag>) {
                             "pattern `{}` repeats for `{tool}`: an object key holds one action, so this row's action replaces the earlier one at the earlier place",
                             r.pattern
                         ),
+                        why: OpencodeFlag::Repeated {
+                            tool: tool.to_string(),
+                            pattern: r.pattern.clone(),
+                        },
                     });
                     slot.1 = Value::from(r.action.as_str());
                 } else {

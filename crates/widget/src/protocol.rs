@@ -137,6 +137,39 @@ pub struct Warning {
     pub message: String,
     /// Whether the rule was dropped.
     pub dropped: bool,
+    /// What `message` says, as data: the slug of a Codex import's note (see [`note_slug`]);
+    /// absent for a note only the English says.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// A `.rules` import's note as the protocol carries it (the worker reads only Codex files for
+/// the page, so only Codex's notes have slugs).
+pub fn note_slug(n: &permlab_core::import::ImportNote) -> Option<String> {
+    use permlab_core::import::ImportNote::*;
+    match n {
+        CodexCanonical => Some("codex-canonical".into()),
+        CodexTooManyAlternatives(max) => Some(format!("codex-too-many:{max}")),
+        CodexLiteralWildcard => Some("codex-literal-wildcard".into()),
+        _ => None,
+    }
+}
+
+/// The note a [`note_slug`] names.
+pub fn note_of(slug: Option<&str>) -> permlab_core::import::ImportNote {
+    use permlab_core::import::ImportNote::*;
+    match slug {
+        Some("codex-canonical") => CodexCanonical,
+        Some("codex-literal-wildcard") => CodexLiteralWildcard,
+        Some(s) => match s
+            .strip_prefix("codex-too-many:")
+            .and_then(|n| n.parse().ok())
+        {
+            Some(max) => CodexTooManyAlternatives(max),
+            None => Other,
+        },
+        None => Other,
+    }
 }
 
 /// One lint finding, as structured as the core's `permlab_core::lint::Finding`: the page
@@ -275,6 +308,7 @@ pub fn rows_of(i: &permlab_core::import::Imported) -> ImportedRows {
                 rule: w.rule.clone(),
                 message: w.message.clone(),
                 dropped: w.dropped,
+                note: note_slug(&w.note),
             })
             .collect(),
     }

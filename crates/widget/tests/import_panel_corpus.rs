@@ -69,7 +69,8 @@ fn paste_all(folder: &str, engine: &str) -> (usize, usize, usize) {
                     s.dropped,
                     s.warnings
                         .iter()
-                        .filter(|w| w.ends_with("(not imported)"))
+                        // A zh widget: the warning is worded in Chinese (12.9).
+                        .filter(|w| w.ends_with("(没有导入)"))
                         .count(),
                     "{name}"
                 );

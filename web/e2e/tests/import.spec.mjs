@@ -36,6 +36,11 @@ for (const [file, format, engine] of [
     expect(imported).toBeGreaterThan(0);
     // Every rule that could not be used is listed with its reason.
     expect(await page.locator('.pl-import-warning').count()).toBeGreaterThanOrEqual(dropped);
+    // Worded in the page's language (the page is zh), from the core's notes (12.9).
+    for (const w of await page.locator('.pl-import-warning').allTextContents()) {
+      expect(w).toMatch(/[\u4e00-\u9fff]/);
+      expect(w).not.toMatch(/not imported|Claude Code (skips|warns)|expected an? /);
+    }
     expect(await rows(page).count()).toBeGreaterThanOrEqual(imported);
     await expect(page.locator('.pl-preset[data-preset="import"]')).toHaveAttribute('aria-pressed', 'true');
     // The harness's own panel is there and every engine has a verdict for every call.

@@ -138,7 +138,10 @@ async function sequence2(page, w, { lang, touch, name }) {
   await expect(entry).toContainText(t.ccoder);
   // The seed's claim, checked against the engines this widget shows (computed, not assumed).
   expect(await page.evaluate(() => window.__flips[0])).toEqual(['opencode']);
-  const aside = await page.locator('#core ~ aside.course-try').first().innerText();
+  // The lesson's own task (the widget shows it next to the table; the page's static copy of it
+  // is the placeholder's fallback and went aside when the widget mounted).
+  await expect(page.locator('#core aside.course-try')).toHaveCount(0);
+  const aside = await w.locator('.pl-task[data-task="1"] .pl-task-text').innerText();
   const clause = aside.split(t.only[0])[1].split(t.only[1])[0];
   const names = ['Claude Code', 'OpenCode', 'CoreCoder'].filter((n) => clause.includes(n));
   expect(names).toEqual(['OpenCode']);

@@ -295,7 +295,7 @@ function claimed(text, names, lang) {
 for (const lang of ['zh', 'en']) {
   test(`12.15 ${lang}: "only OpenCode changes" is what the reverse does to the engines shown`, async ({ page, problems }) => {
     const w = await demoWidget(page, lang, 'core');
-    const text = await page.locator('#core ~ aside.course-try').first().innerText();
+    const text = await w.locator('.pl-task[data-task="1"] .pl-task-text').innerText();
     const names = await w.locator('.pl-engine h4').evaluateAll((hs) => hs.map((h) => h.firstChild.textContent.trim()));
     const slugs = await w.locator('.pl-engine').evaluateAll((es) => es.map((e) => e.dataset.engine));
     for (const s of slugs) await guessAndReveal(w, s, 'skip');

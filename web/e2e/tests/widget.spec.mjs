@@ -366,6 +366,10 @@ test('8 matrix marks the cell the last reorder changed; translations flag bash *
   // No miniagent row has an execpolicy form: each is flagged, with the reason.
   await expect(page.locator('.pl-translation[data-harness="codex"] pre')).toContainText('not expressible');
   await expect(page.locator('.pl-translation[data-harness="codex"] .pl-flag')).toHaveCount(10);
+  // Each flag's reason is worded in the page's language (12.9), none in the core's English.
+  const reasons = await page.locator('.pl-translation .pl-flag').allTextContents();
+  expect(reasons.filter((r) => /execpolicy compares|matches every|never reach/.test(r))).toEqual([]);
+  expect(reasons.filter((r) => r.includes('execpolicy 只比较')).length).toBeGreaterThan(0);
   await page.locator('.pl-preset[data-preset="git"]').click();
   await expect(page.locator('.pl-translation[data-harness="codex"] pre')).toContainText('prefix_rule(pattern=["git", "push"], decision="forbidden")');
   expect(problems).toEqual([]);

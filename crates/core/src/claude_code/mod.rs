@@ -103,5 +103,6 @@ pub use eval::{
     Verdict, Via,
 };
 pub use mode::{Mode, Outcome};
-pub use settings::{Policy, PolicyRule, Scope, SettingsFile, Warning};
-pub use table::{translate, ClaudeCodeEngine, Translation, Untranslatable};
+pub use rule::RuleWarning;
+pub use settings::{Note, Policy, PolicyRule, Scope, SettingsFile, Warning};
+pub use table::{translate, ClaudeCodeEngine, NoRule, Translation, Untranslatable};

@@ -77,7 +77,7 @@ pub struct ParsedRule {
     /// What it says about their input.
     pub spec: Specifier,
     /// A start-up warning for a rule that still takes effect.
-    pub warning: Option<String>,
+    pub warning: Option<RuleWarning>,
 }
 
 impl ParsedRule {
@@ -88,9 +88,89 @@ impl ParsedRule {
     }
 }
 
-/// Why a rule was skipped (Claude Code's start-up warning).
+/// Why a rule was skipped, or what Claude Code warns about a rule it keeps (its start-up
+/// warning), as data: `Display` says it in English, a page words it in its own language.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RuleWarning(pub String);
+#[non_exhaustive]
+pub enum RuleWarning {
+    /// An empty string.
+    Empty,
+    /// `Tool(…` without the closing `)`.
+    NoCloseParen,
+    /// A `)` without `(`.
+    CloseWithoutOpen,
+    /// `(…)` with no tool name before it.
+    NoToolName,
+    /// A name with spaces (`Web Search`): a display label.
+    DisplayLabel(String),
+    /// A character that cannot be in a tool name.
+    BadChar(char),
+    /// `mcp__…(…)`.
+    McpWithParens,
+    /// A tool-name glob with `(…)`.
+    GlobWithSpecifier,
+    /// An allow glob not anchored at `mcp__<server>__`.
+    UnanchoredAllowGlob(String),
+    /// A tool Claude Code does not know.
+    UnknownTool(String),
+    /// `Tool()`.
+    EmptyParens,
+    /// `Tool(field:…)` on the tool's primary field.
+    PrimaryParam {
+        /// The field.
+        param: String,
+        /// The tool.
+        tool: String,
+        /// The value written.
+        value: String,
+    },
+    /// A parameter rule in the allow list.
+    ParamInAllow(String),
+    /// `Bash(git * push)`-style allow: `*` before the subcommand.
+    StarBeforeSubcommand,
+    /// A path pattern that does not parse (the parser's English reason).
+    BadPath(String),
+    /// `!` in an allow rule.
+    NegationInAllow,
+    /// `WebFetch(…)` without `domain:host`.
+    WebFetchDomain,
+    /// `Glob(…)`, `Write(…)` and the like: accepted, never consulted.
+    NeverConsulted {
+        /// The tool written.
+        tool: String,
+        /// The tool whose rules are consulted instead.
+        instead: &'static str,
+    },
+    /// A specifier on a tool that takes none.
+    NoSpecifier(String),
+}
+
+impl std::fmt::Display for RuleWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use RuleWarning::*;
+        match self {
+            Empty => write!(f, "empty rule"),
+            NoCloseParen => write!(f, "missing `)` at the end: write `Tool(specifier)`"),
+            CloseWithoutOpen => write!(f, "`)` without `(`: write `Tool(specifier)`"),
+            NoToolName => write!(f, "no tool name before `(`"),
+            DisplayLabel(n) => write!(f, "`{n}` is a display label, not a tool name: this rule never matches"),
+            BadChar(c) => write!(f, "`{c}` cannot appear in a tool name"),
+            McpWithParens => write!(f, "MCP rules with parentheses are skipped in settings files"),
+            GlobWithSpecifier => write!(f, "a tool-name glob takes no specifier"),
+            UnanchoredAllowGlob(g) => write!(f, "allow glob `{g}` is not anchored at a literal `mcp__<server>__` prefix: skipped, it approves nothing"),
+            UnknownTool(n) => write!(f, "unknown tool `{n}`"),
+            EmptyParens => write!(f, "empty `()` reads as the bare tool"),
+            PrimaryParam { param, tool, value } => write!(f, "a parameter rule on `{param}`, the tool's primary field, is ignored: write `{tool}({value})`"),
+            ParamInAllow(p) => write!(f, "parameter rules (`{p}:…`) work only in deny and ask lists"),
+            StarBeforeSubcommand => write!(f, "a `*` before the subcommand also matches options such as `git -c …`; the rule still matches"),
+            BadPath(e) => write!(f, "bad path pattern: {e}"),
+            NegationInAllow => write!(f, "`!` negation only carves out of deny and ask rules"),
+            WebFetchDomain => write!(f, "WebFetch rules take `domain:host`"),
+            NeverConsulted { tool, instead } => write!(f, "`{tool}(…)` rules are accepted but never consulted: use `{instead}(…)`"),
+            NoSpecifier(n) => write!(f, "`{n}` takes no specifier: write the bare `{n}`"),
+        }
+    }
+}
 
 /// Tools Claude Code knows; deny/ask rules naming anything else draw a start-up warning.
 pub const KNOWN_TOOLS: [&str; 36] = [
@@ -196,38 +276,36 @@ pub fn known_tool(name: &str) -> bool {
 
 /// Parses one rule string of list `group`.
 pub fn parse_rule(text: &str, group: Action) -> Result<ParsedRule, RuleWarning> {
-    let warn = |m: String| Err(RuleWarning(m));
+    let warn = |w: RuleWarning| Err(w);
     let text = text.trim();
     if text.is_empty() {
-        return warn("empty rule".into());
+        return warn(RuleWarning::Empty);
     }
     let (name, spec) = match text.find('(') {
         Some(open) => {
             if !text.ends_with(')') {
-                return warn("missing `)` at the end: write `Tool(specifier)`".into());
+                return warn(RuleWarning::NoCloseParen);
             }
             (&text[..open], Some(&text[open + 1..text.len() - 1]))
         }
         None => {
             if text.contains(')') {
-                return warn("`)` without `(`: write `Tool(specifier)`".into());
+                return warn(RuleWarning::CloseWithoutOpen);
             }
             (text, None)
         }
     };
     if name.is_empty() {
-        return warn("no tool name before `(`".into());
+        return warn(RuleWarning::NoToolName);
     }
     if name.chars().any(char::is_whitespace) {
-        return warn(format!(
-            "`{name}` is a display label, not a tool name: this rule never matches"
-        ));
+        return warn(RuleWarning::DisplayLabel(name.to_string()));
     }
     if let Some(bad) = name
         .chars()
         .find(|c| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '*' | '.')))
     {
-        return warn(format!("`{bad}` cannot appear in a tool name"));
+        return warn(RuleWarning::BadChar(bad));
     }
     let name = if name == "Task" { "Agent" } else { name };
 
@@ -235,17 +313,15 @@ pub fn parse_rule(text: &str, group: Action) -> Result<ParsedRule, RuleWarning> 
     if name.starts_with("mcp__") || name.contains('*') {
         if spec.is_some() {
             return warn(if name.starts_with("mcp__") {
-                "MCP rules with parentheses are skipped in settings files".into()
+                RuleWarning::McpWithParens
             } else {
-                "a tool-name glob takes no specifier".into()
+                RuleWarning::GlobWithSpecifier
             });
         }
         let tool = mcp_or_glob(name);
         if let ToolSelector::Glob(g) = &tool {
             if group == Action::Allow && !anchored_allow_glob(g) {
-                return warn(format!(
-                    "allow glob `{g}` is not anchored at a literal `mcp__<server>__` prefix: skipped, it approves nothing"
-                ));
+                return warn(RuleWarning::UnanchoredAllowGlob(g.clone()));
             }
         }
         return Ok(ParsedRule {
@@ -255,8 +331,8 @@ pub fn parse_rule(text: &str, group: Action) -> Result<ParsedRule, RuleWarning> 
         });
     }
 
-    let unknown =
-        (!known_tool(name) && group != Action::Allow).then(|| format!("unknown tool `{name}`"));
+    let unknown = (!known_tool(name) && group != Action::Allow)
+        .then(|| RuleWarning::UnknownTool(name.into()));
     let tool = ToolSelector::Exact(name.to_string());
     let Some(spec) = spec else {
         return Ok(ParsedRule {
@@ -266,9 +342,7 @@ pub fn parse_rule(text: &str, group: Action) -> Result<ParsedRule, RuleWarning> 
         });
     };
     if spec.is_empty() || spec == "*" {
-        let warning = spec
-            .is_empty()
-            .then(|| "empty `()` reads as the bare tool".to_string());
+        let warning = spec.is_empty().then_some(RuleWarning::EmptyParens);
         return Ok(ParsedRule {
             tool,
             spec: Specifier::Bare,
@@ -281,15 +355,14 @@ pub fn parse_rule(text: &str, group: Action) -> Result<ParsedRule, RuleWarning> 
         let param = param.trim();
         if params(name).contains(&param) && !(name == "WebFetch" && param == "domain") {
             if primary_field(name) == Some(param) {
-                return warn(format!(
-                    "a parameter rule on `{param}`, the tool's primary field, is ignored: write `{name}({})`",
-                    value.trim()
-                ));
+                return warn(RuleWarning::PrimaryParam {
+                    param: param.to_string(),
+                    tool: name.to_string(),
+                    value: value.trim().to_string(),
+                });
             }
             if group == Action::Allow {
-                return warn(format!(
-                    "parameter rules (`{param}:…`) work only in deny and ask lists"
-                ));
+                return warn(RuleWarning::ParamInAllow(param.to_string()));
             }
             return Ok(ParsedRule {
                 tool,
@@ -305,9 +378,8 @@ pub fn parse_rule(text: &str, group: Action) -> Result<ParsedRule, RuleWarning> 
     let spec = match name {
         "Bash" | "Monitor" => {
             let p = CommandPattern::new(spec, false);
-            let warning = (group == Action::Allow && p.star_before_subcommand()).then(|| {
-                "a `*` before the subcommand also matches options such as `git -c …`; the rule still matches".to_string()
-            });
+            let warning = (group == Action::Allow && p.star_before_subcommand())
+                .then_some(RuleWarning::StarBeforeSubcommand);
             return Ok(ParsedRule {
                 tool,
                 spec: Specifier::Command(p),
@@ -328,32 +400,30 @@ pub fn parse_rule(text: &str, group: Action) -> Result<ParsedRule, RuleWarning> 
         }
         "Read" | "Edit" => {
             let p = PathPattern::parse(spec, group != Action::Allow)
-                .map_err(|e| RuleWarning(format!("bad path pattern: {e}")))?;
+                .map_err(|e| RuleWarning::BadPath(e.to_string()))?;
             if p.negated && group == Action::Allow {
-                return warn("`!` negation only carves out of deny and ask rules".into());
+                return warn(RuleWarning::NegationInAllow);
             }
             Specifier::Path(p)
         }
         "WebFetch" => match spec.strip_prefix("domain:") {
             Some(d) if !d.trim().is_empty() => Specifier::Domain(d.trim().to_lowercase()),
-            _ => return warn("WebFetch rules take `domain:host`".into()),
+            _ => return warn(RuleWarning::WebFetchDomain),
         },
         "Agent" => Specifier::AgentType(spec.to_string()),
         "Skill" => Specifier::Skill(CommandPattern::new(spec, false)),
         n if NEVER_CONSULTED.contains(&n) => {
-            return warn(format!(
-                "`{n}(…)` rules are accepted but never consulted: use `{}(…)`",
-                if matches!(n, "Glob" | "Grep" | "LS") {
+            return warn(RuleWarning::NeverConsulted {
+                tool: n.to_string(),
+                instead: if matches!(n, "Glob" | "Grep" | "LS") {
                     "Read"
                 } else {
                     "Edit"
-                }
-            ))
+                },
+            })
         }
-        n if known_tool(n) => {
-            return warn(format!("`{n}` takes no specifier: write the bare `{n}`"))
-        }
-        n => return warn(format!("unknown tool `{n}`")),
+        n if known_tool(n) => return warn(RuleWarning::NoSpecifier(n.to_string())),
+        n => return warn(RuleWarning::UnknownTool(n.to_string())),
     };
     Ok(ParsedRule {
         tool,

@@ -20,7 +20,7 @@
 //! ```
 
 use super::mode::Mode;
-use super::rule::{parse_rule, ParsedRule};
+use super::rule::{parse_rule, ParsedRule, RuleWarning};
 use crate::error::Error;
 use crate::json::{self, Value};
 use crate::table::Action;
@@ -76,8 +76,31 @@ pub struct Warning {
     pub at: String,
     /// The rule text, when the warning is about a rule.
     pub rule: Option<String>,
-    /// Why.
+    /// Why, in English.
     pub message: String,
+    /// The same as data (a page words it in its own language).
+    pub note: Note,
+}
+
+/// What a [`Warning`] is about, as data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Note {
+    /// A rule string: skipped, or kept with a start-up warning.
+    Rule(RuleWarning),
+    /// A value of the wrong JSON type.
+    WrongType {
+        /// What belongs there.
+        expected: crate::error::Expected,
+        /// What is there (a JSON kind, as `Value::kind` says it).
+        found: &'static str,
+    },
+    /// A `defaultMode` Claude Code does not have.
+    UnknownMode(String),
+    /// Project settings' `additionalDirectories` before the workspace is trusted.
+    UntrustedDirectories,
+    /// `allowManagedPermissionRulesOnly` outside managed settings.
+    ManagedOnlyOutsideManaged,
 }
 
 impl std::fmt::Display for Warning {
@@ -164,13 +187,19 @@ impl SettingsFile {
             ));
         }
         let mut f = SettingsFile::empty(scope);
-        let mut warn = |at: String, message: String| {
+        let mut warn = |at: String, note: Note, message: String| {
             f.warnings.push(Warning {
                 scope,
                 at,
                 rule: None,
                 message,
+                note,
             })
+        };
+        use crate::error::Expected;
+        let wrong = |expected, v: &Value| Note::WrongType {
+            expected,
+            found: v.kind(),
         };
         let mut lists: [Vec<String>; 3] = Default::default();
         let mut default_mode = None;
@@ -187,6 +216,7 @@ impl SettingsFile {
                                     Value::String(s) => lists[k].push(s.clone()),
                                     other => warn(
                                         format!("permissions.{key}[{i}]"),
+                                        wrong(Expected::String, other),
                                         format!("a rule is a string, found {}", other.kind()),
                                     ),
                                 }
@@ -194,6 +224,7 @@ impl SettingsFile {
                         }
                         Some(other) => warn(
                             format!("permissions.{key}"),
+                            wrong(Expected::Strings, other),
                             format!("expected an array of rule strings, found {}", other.kind()),
                         ),
                     }
@@ -204,11 +235,13 @@ impl SettingsFile {
                         Some(m) => default_mode = Some(m),
                         None => warn(
                             "permissions.defaultMode".into(),
+                            Note::UnknownMode(s.to_string()),
                             format!("unknown mode \"{s}\": use default, acceptEdits, plan, auto, dontAsk or bypassPermissions"),
                         ),
                     },
                     Some(other) => warn(
                         "permissions.defaultMode".into(),
+                        wrong(Expected::String, other),
                         format!("expected a string, found {}", other.kind()),
                     ),
                 }
@@ -220,6 +253,7 @@ impl SettingsFile {
                                 Some(s) => dirs.push(s.to_string()),
                                 None => warn(
                                     format!("permissions.additionalDirectories[{i}]"),
+                                    wrong(Expected::String, item),
                                     format!("expected a string, found {}", item.kind()),
                                 ),
                             }
@@ -227,12 +261,14 @@ impl SettingsFile {
                     }
                     Some(other) => warn(
                         "permissions.additionalDirectories".into(),
+                        wrong(Expected::Strings, other),
                         format!("expected an array of strings, found {}", other.kind()),
                     ),
                 }
             }
             Some(other) => warn(
                 "permissions".into(),
+                wrong(Expected::Object, other),
                 format!("expected an object, found {}", other.kind()),
             ),
         }
@@ -246,6 +282,7 @@ impl SettingsFile {
                     Some(other) => {
                         warn(
                             format!("sandbox.{key}"),
+                            wrong(Expected::Bool, other),
                             format!("expected true or false, found {}", other.kind()),
                         );
                         None
@@ -263,6 +300,7 @@ impl SettingsFile {
             }
             Some(other) => warn(
                 "sandbox".into(),
+                wrong(Expected::Object, other),
                 format!("expected an object, found {}", other.kind()),
             ),
         }
@@ -272,6 +310,7 @@ impl SettingsFile {
             Some(other) => {
                 warn(
                     "allowManagedPermissionRulesOnly".into(),
+                    wrong(Expected::Bool, other),
                     format!("expected true or false, found {}", other.kind()),
                 );
                 false
@@ -406,6 +445,7 @@ impl Policy {
                         at: "permissions.additionalDirectories".into(),
                         rule: None,
                         message: "ignored until the workspace is trusted".into(),
+                        note: Note::UntrustedDirectories,
                     });
                 }
             } else {
@@ -418,6 +458,7 @@ impl Policy {
                     at: "allowManagedPermissionRulesOnly".into(),
                     rule: None,
                     message: "only honoured in managed settings".into(),
+                    note: Note::ManagedOnlyOutsideManaged,
                 });
             }
         }
@@ -465,7 +506,8 @@ impl Policy {
                                     scope: f.scope,
                                     at: at.clone(),
                                     rule: Some(text.clone()),
-                                    message: w.clone(),
+                                    message: w.to_string(),
+                                    note: Note::Rule(w.clone()),
                                 });
                             }
                             p.rules.push(PolicyRule {
@@ -477,12 +519,14 @@ impl Policy {
                             });
                         }
                         Err(w) => {
-                            p.ignored.push((text.clone(), group, f.scope, w.0.clone()));
+                            p.ignored
+                                .push((text.clone(), group, f.scope, w.to_string()));
                             p.warnings.push(Warning {
                                 scope: f.scope,
                                 at,
                                 rule: Some(text.clone()),
-                                message: w.0,
+                                message: w.to_string(),
+                                note: Note::Rule(w),
                             });
                         }
                     }

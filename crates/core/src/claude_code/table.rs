@@ -37,6 +37,8 @@
 use super::eval::{CompiledPolicy, Context, Decider, ToolCall, Verdict};
 use super::mode::Mode;
 use super::settings::{Policy, Scope, SettingsFile};
+use std::fmt;
+
 use crate::evaluation::{Decision, Engine, EngineId, Evaluation, Reason, Step};
 use crate::json::{self, Value};
 use crate::table::{Action, Call, RuleTable};
@@ -46,8 +48,44 @@ use crate::table::{Action, Call, RuleTable};
 pub struct Untranslatable {
     /// Position in the table.
     pub row: usize,
-    /// Why.
+    /// Why, in English.
     pub reason: String,
+    /// The same as data (a page words it in its own language).
+    pub why: NoRule,
+}
+
+/// Why a row has no Claude Code rule, or what a translated row changes. `Display` says it in
+/// English.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NoRule {
+    /// The rule string the row becomes would be skipped by Claude Code.
+    Skipped {
+        /// The rule string.
+        text: String,
+        /// Why Claude Code skips it.
+        warning: super::rule::RuleWarning,
+    },
+    /// An MCP tool or a tool-name glob with a pattern (the tool).
+    TakesNoPattern(String),
+    /// No Claude Code tool for the row's tool (the tool).
+    NoTool(String),
+    /// A tool whose rules take no pattern Claude Code consults (the Claude Code tool).
+    NoConsultedPattern(&'static str),
+    /// Not a failure: a `write_file` row is written as `Edit(…)` (which also covers Edit).
+    WriteAsEdit,
+}
+
+impl fmt::Display for NoRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoRule::Skipped { text, warning } => write!(f, "`{text}` would be skipped by Claude Code: {warning}"),
+            NoRule::TakesNoPattern(tool) => write!(f, "`{tool}` rules take no pattern in settings files"),
+            NoRule::NoTool(tool) => write!(f, "no Claude Code tool corresponds to `{tool}`"),
+            NoRule::NoConsultedPattern(cc) => write!(f, "`{cc}` rules take no pattern Claude Code consults (use Read path rules)"),
+            NoRule::WriteAsEdit => write!(f, "`Write(…)` rules are never consulted: written as `Edit(…)`, which also covers Edit"),
+        }
+    }
 }
 
 /// The table as Claude Code settings.
@@ -60,7 +98,7 @@ pub struct Translation {
     /// Rows that cannot be expressed (or that Claude Code would skip), with why.
     pub untranslatable: Vec<Untranslatable>,
     /// Remarks on rows that translate with a changed meaning.
-    pub notes: Vec<(usize, String)>,
+    pub notes: Vec<(usize, NoRule)>,
 }
 
 impl Translation {
@@ -146,10 +184,12 @@ pub fn translate(table: &RuleTable) -> Translation {
         // Claude Code would skip some rules at start-up: report them too.
         let text = text.and_then(|text| match super::rule::parse_rule(&text, r.action) {
             Ok(_) => Some(text),
-            Err(w) => {
+            Err(warning) => {
+                let why = NoRule::Skipped { text, warning };
                 t.untranslatable.push(Untranslatable {
                     row,
-                    reason: format!("`{text}` would be skipped by Claude Code: {}", w.0),
+                    reason: why.to_string(),
+                    why,
                 });
                 None
             }
@@ -160,16 +200,17 @@ pub fn translate(table: &RuleTable) -> Translation {
 }
 
 fn translate_row(row: usize, tool: &str, pattern: &str, t: &mut Translation) -> Option<String> {
-    let fail = |t: &mut Translation, reason: String| {
-        t.untranslatable.push(Untranslatable { row, reason });
+    let fail = |t: &mut Translation, why: NoRule| {
+        t.untranslatable.push(Untranslatable {
+            row,
+            reason: why.to_string(),
+            why,
+        });
         None
     };
     if tool.starts_with("mcp__") || tool.contains('*') {
         if pattern != "*" {
-            return fail(
-                t,
-                format!("`{tool}` rules take no pattern in settings files"),
-            );
+            return fail(t, NoRule::TakesNoPattern(tool.to_string()));
         }
         return Some(tool.to_string());
     }
@@ -177,23 +218,16 @@ fn translate_row(row: usize, tool: &str, pattern: &str, t: &mut Translation) -> 
         if super::rule::known_tool(tool) && pattern == "*" {
             return Some(tool.to_string());
         }
-        return fail(t, format!("no Claude Code tool corresponds to `{tool}`"));
+        return fail(t, NoRule::NoTool(tool.to_string()));
     };
     if pattern == "*" || pattern.is_empty() {
         return Some(bare.unwrap_or(cc).to_string());
     }
     match cc {
-        "Grep" | "Glob" | "WebSearch" => fail(
-            t,
-            format!("`{cc}` rules take no pattern Claude Code consults (use Read path rules)"),
-        ),
+        "Grep" | "Glob" | "WebSearch" => fail(t, NoRule::NoConsultedPattern(cc)),
         "WebFetch" => Some(format!("WebFetch(domain:{pattern})")),
         "Edit" if bare.is_some() => {
-            t.notes.push((
-                row,
-                "`Write(…)` rules are never consulted: written as `Edit(…)`, which also covers Edit"
-                    .into(),
-            ));
+            t.notes.push((row, NoRule::WriteAsEdit));
             Some(format!("Edit({pattern})"))
         }
         _ => Some(format!("{cc}({pattern})")),

@@ -71,6 +71,7 @@ pub use policy::{
 
 use crate::evaluation::{Decision as Verdict, Engine, EngineId, Evaluation, Reason, Step};
 use crate::table::{Action, Call, RuleTable};
+use std::fmt;
 
 /// The tool name whose rows and calls are shell commands in the lesson's table.
 pub const SHELL_TOOL: &str = "bash";
@@ -80,8 +81,44 @@ pub const SHELL_TOOL: &str = "bash";
 pub struct Untranslatable {
     /// The row's position (0-based) in the table.
     pub row: usize,
-    /// Why it cannot be written as a prefix rule.
+    /// Why it cannot be written as a prefix rule, in English.
     pub reason: String,
+    /// The same as data (a page words it in its own language).
+    pub why: NoPrefix,
+}
+
+/// Why a row (or a pattern) has no execpolicy prefix rule. `Display` says it in English.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NoPrefix {
+    /// A row of another tool than the shell (the tool).
+    NotShell(String),
+    /// `*`: every command.
+    MatchesAll,
+    /// The pattern cannot be split like a shell command (the splitter's English reason).
+    Unsplittable(String),
+    /// No tokens at all.
+    NoTokens,
+    /// A `*` word between words.
+    StarBetweenWords,
+    /// A trailing `*` glued to a word (the word).
+    GluedStar(String),
+    /// A wildcard inside a token (the token).
+    WildcardInToken(String),
+}
+
+impl fmt::Display for NoPrefix {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoPrefix::NotShell(tool) => write!(f, "execpolicy only sees shell commands; `{tool}` calls never reach it"),
+            NoPrefix::MatchesAll => write!(f, "`*` matches every command, but execpolicy stores rules under a literal first token: no prefix rule matches all commands"),
+            NoPrefix::Unsplittable(e) => write!(f, "the pattern cannot be split into tokens ({e})"),
+            NoPrefix::NoTokens => write!(f, "the pattern has no tokens; a prefix rule needs at least one"),
+            NoPrefix::StarBetweenWords => write!(f, "a `*` between words stands for any words, but execpolicy compares fixed token positions only"),
+            NoPrefix::GluedStar(w) => write!(f, "the trailing `*` is glued to `{w}`, so it also matches `{w}x`; execpolicy compares whole tokens only"),
+            NoPrefix::WildcardInToken(t) => write!(f, "`{t}` contains a wildcard inside a token; execpolicy compares whole tokens only"),
+        }
+    }
 }
 
 /// The execpolicy decision a table action becomes: ask is `prompt`, deny is `forbidden`.
@@ -121,40 +158,24 @@ fn action(d: Decision) -> Action {
 /// assert!(translate_pattern("python -m unittest*").is_err());
 /// assert!(translate_pattern("*").is_err());
 /// ```
-pub fn translate_pattern(pattern: &str) -> Result<Vec<String>, String> {
+pub fn translate_pattern(pattern: &str) -> Result<Vec<String>, NoPrefix> {
     if pattern.trim() == "*" {
-        return Err(
-            "`*` matches every command, but execpolicy stores rules under a literal first \
-                    token: no prefix rule matches all commands"
-                .to_string(),
-        );
+        return Err(NoPrefix::MatchesAll);
     }
     let body = pattern.strip_suffix(" *").unwrap_or(pattern);
-    let tokens = shlex::python_split(body)
-        .map_err(|e| format!("the pattern cannot be split into tokens ({e})"))?;
+    let tokens = shlex::python_split(body).map_err(|e| NoPrefix::Unsplittable(e.to_string()))?;
     if tokens.is_empty() {
-        return Err("the pattern has no tokens; a prefix rule needs at least one".to_string());
+        return Err(NoPrefix::NoTokens);
     }
     if let Some(t) = tokens.iter().find(|t| t.contains(['*', '?', '['])) {
         let glued = t.ends_with('*') && t.len() > 1 && !t[..t.len() - 1].contains(['*', '?', '[']);
         if t == "*" {
-            return Err(
-                "a `*` between words stands for any words, but execpolicy compares fixed \
-                        token positions only"
-                    .to_string(),
-            );
+            return Err(NoPrefix::StarBetweenWords);
         }
         return Err(if glued && tokens.last() == Some(t) {
-            format!(
-                "the trailing `*` is glued to `{}`, so it also matches `{}x`; execpolicy compares \
-                 whole tokens only",
-                &t[..t.len() - 1],
-                &t[..t.len() - 1]
-            )
+            NoPrefix::GluedStar(t[..t.len() - 1].to_string())
         } else {
-            format!(
-                "`{t}` contains a wildcard inside a token; execpolicy compares whole tokens only"
-            )
+            NoPrefix::WildcardInToken(t.clone())
         });
     }
     Ok(tokens)
@@ -179,12 +200,11 @@ fn translate(
     for (row, r) in table.rules().iter().enumerate() {
         if r.tool != SHELL_TOOL {
             rule_of_row.push(None);
+            let why = NoPrefix::NotShell(r.tool.clone());
             skipped.push(Untranslatable {
                 row,
-                reason: format!(
-                    "execpolicy only sees shell commands; `{}` calls never reach it",
-                    r.tool
-                ),
+                reason: why.to_string(),
+                why,
             });
             continue;
         }
@@ -204,9 +224,13 @@ fn translate(
                 });
                 rule_of_row.push(Some(i));
             }
-            Err(reason) => {
+            Err(why) => {
                 rule_of_row.push(None);
-                skipped.push(Untranslatable { row, reason });
+                skipped.push(Untranslatable {
+                    row,
+                    reason: why.to_string(),
+                    why,
+                });
             }
         }
     }

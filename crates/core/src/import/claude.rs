@@ -1,6 +1,6 @@
 //! Claude Code `settings.json` → rows.
 
-use super::{ImportWarning, Imported};
+use super::{ImportNote, ImportWarning, Imported};
 use crate::claude_code::rule::parse_rule;
 use crate::claude_code::{translate, Scope, SettingsFile};
 use crate::error::Error;
@@ -56,6 +56,7 @@ pub(super) fn import_value(value: &Value) -> Result<Imported, Error> {
             message: w.message.clone(),
             // A non-string entry in a rule list is a rule that gave no row.
             dropped: w.at.contains('[') && w.at.starts_with("permissions."),
+            note: ImportNote::Settings(w.note.clone()),
         })
         .collect();
     let mut rows: Vec<(String, String, Action)> = Vec::new();
@@ -69,16 +70,20 @@ pub(super) fn import_value(value: &Value) -> Result<Imported, Error> {
         for (i, text) in list.iter().enumerate() {
             rules_in += 1;
             let at = format!("permissions.{}[{i}]", group.as_str());
-            let drop = |message: String| ImportWarning {
+            let drop = |message: String, note: ImportNote| ImportWarning {
                 at: at.clone(),
                 rule: Some(text.clone()),
                 message,
                 dropped: true,
+                note,
             };
             let native = match parse_rule(text, group) {
                 Ok(r) => r,
                 Err(w) => {
-                    warnings.push(drop(format!("Claude Code skips this rule: {}", w.0)));
+                    warnings.push(drop(
+                        format!("Claude Code skips this rule: {w}"),
+                        ImportNote::ClaudeSkips(w),
+                    ));
                     continue;
                 }
             };
@@ -91,7 +96,8 @@ pub(super) fn import_value(value: &Value) -> Result<Imported, Error> {
                 None => false,
             };
             if !same {
-                let why = match back.rules.first().and_then(|r| r.as_deref()) {
+                let reads_as = back.rules.first().and_then(|r| r.clone());
+                let why = match &reads_as {
                     Some(t) => format!("as a row it would read as `{t}`"),
                     None => back
                         .untranslatable
@@ -99,9 +105,10 @@ pub(super) fn import_value(value: &Value) -> Result<Imported, Error> {
                         .map(|u| u.reason.clone())
                         .unwrap_or_default(),
                 };
-                warnings.push(drop(format!(
-                    "no row of the common table means the same to Claude Code ({why})"
-                )));
+                warnings.push(drop(
+                    format!("no row of the common table means the same to Claude Code ({why})"),
+                    ImportNote::ClaudeNoSameRow { reads_as, why },
+                ));
                 continue;
             }
             if let Some(w) = &native.warning {
@@ -110,6 +117,7 @@ pub(super) fn import_value(value: &Value) -> Result<Imported, Error> {
                     rule: Some(text.clone()),
                     message: format!("Claude Code warns at start-up: {w}"),
                     dropped: false,
+                    note: ImportNote::ClaudeWarns(w.clone()),
                 });
             }
             rows.push((tool, pattern, group));
@@ -122,6 +130,7 @@ pub(super) fn import_value(value: &Value) -> Result<Imported, Error> {
             rule: None,
             message: "no `permissions` object: the file adds no rules".into(),
             dropped: false,
+            note: ImportNote::ClaudeNoPermissions,
         });
     }
     let table = RuleTable::new(rows.iter().map(|(t, p, a)| (t.as_str(), p.as_str(), *a)));

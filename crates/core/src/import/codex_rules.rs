@@ -4,7 +4,7 @@
 //! widget's page bundle) the import says so instead, and the page asks its worker.
 #![cfg_attr(not(feature = "rules-files"), allow(dead_code, unused_imports))]
 
-use super::{Format, ImportWarning, Imported};
+use super::{Format, ImportNote, ImportWarning, Imported};
 use crate::codex::{translate_pattern, Decision, PatternToken, Policy};
 use crate::error::{Error, ErrorKind};
 use crate::table::{Action, RuleTable};
@@ -81,6 +81,7 @@ pub(super) fn import_text(name: &str, text: &str) -> Result<Imported, Error> {
                           the row as written"
                     .into(),
                 dropped: false,
+                note: ImportNote::CodexCanonical,
             });
         }
         if too_many {
@@ -91,6 +92,7 @@ pub(super) fn import_text(name: &str, text: &str) -> Result<Imported, Error> {
                     "its alternatives expand to more than {MAX_EXPANSION} rows: split the rule"
                 ),
                 dropped: true,
+                note: ImportNote::CodexTooManyAlternatives(MAX_EXPANSION),
             });
             continue;
         }
@@ -114,6 +116,7 @@ pub(super) fn import_text(name: &str, text: &str) -> Result<Imported, Error> {
                               match more"
                         .into(),
                     dropped: false,
+                    note: ImportNote::CodexLiteralWildcard,
                 });
             }
             rows.push((pattern, action));

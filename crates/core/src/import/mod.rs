@@ -93,6 +93,50 @@ pub struct ImportWarning {
     pub message: String,
     /// The rule gave no row (it counts against [`Imported::rules_in`]).
     pub dropped: bool,
+    /// What `message` says, as data (a page words it in its own language).
+    pub note: ImportNote,
+}
+
+/// What an [`ImportWarning`] is about, as data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ImportNote {
+    /// Claude Code's settings reader warned about a value.
+    Settings(crate::claude_code::Note),
+    /// Claude Code skips this rule.
+    ClaudeSkips(crate::claude_code::RuleWarning),
+    /// Claude Code keeps the rule and warns about it at start-up.
+    ClaudeWarns(crate::claude_code::RuleWarning),
+    /// No row of the common table means the same to Claude Code; as a row the rule would
+    /// read as `reads_as` (`None`: it has no row at all, `why` says why, in English).
+    ClaudeNoSameRow {
+        /// The rule a row would give back.
+        reads_as: Option<String>,
+        /// Why there is no row (English), when `reads_as` is `None`.
+        why: String,
+    },
+    /// A settings file without `permissions`.
+    ClaudeNoPermissions,
+    /// An OpenCode agent's front matter without `permission:` (`other`: a key that looks
+    /// like one, `permissions` or `tools`).
+    OpencodeNoFrontMatterPermission {
+        /// The look-alike key, if there is one.
+        other: Option<String>,
+    },
+    /// An `opencode.json` without a top-level `permission`.
+    OpencodeNoPermission,
+    /// An agent's own rules (they apply to that agent only).
+    OpencodeAgentRules(String),
+    /// A repeated key: OpenCode keeps the last value at the first key's place.
+    OpencodeDuplicateKey,
+    /// A Codex rule with `canonical_matching=True`.
+    CodexCanonical,
+    /// A Codex rule whose alternatives expand to more than this many rows.
+    CodexTooManyAlternatives(usize),
+    /// A Codex token holding `*`, `?` or `[` (literal to execpolicy, a wildcard in a row).
+    CodexLiteralWildcard,
+    /// Only the English message says what.
+    Other,
 }
 
 impl std::fmt::Display for ImportWarning {

@@ -1,6 +1,6 @@
 //! OpenCode `opencode.json(c)` and agent markdown → rows, in OpenCode's own order.
 
-use super::{yaml, Format, ImportWarning, Imported};
+use super::{yaml, Format, ImportNote, ImportWarning, Imported};
 use crate::error::Error;
 use crate::json::{self, Value};
 use crate::opencode::{from_config, PermissionConfig};
@@ -20,13 +20,17 @@ pub(super) fn import_text(text: &str) -> Result<Imported, Error> {
                 .unwrap_or_default()
                 .iter()
                 .find(|(k, _)| k == "permissions" || k == "tools")
-                .map(|(k, _)| format!(" (`{k}:` is not read as permission rules)"))
+                .map(|(k, _)| k.clone());
+            let said = other
+                .as_ref()
+                .map(|k| format!(" (`{k}:` is not read as permission rules)"))
                 .unwrap_or_default();
             warnings.push(ImportWarning {
                 at: "front matter".into(),
                 rule: None,
-                message: format!("no `permission:` key: the agent adds no rules{other}"),
+                message: format!("no `permission:` key: the agent adds no rules{said}"),
                 dropped: false,
+                note: ImportNote::OpencodeNoFrontMatterPermission { other },
             });
             return Ok(empty(warnings));
         };
@@ -74,6 +78,7 @@ pub(super) fn import_value(value: &Value) -> Result<Imported, Error> {
                             "agent `{name}`'s own rules apply to that agent only: import its rules separately"
                         ),
                         dropped: true,
+                        note: ImportNote::OpencodeAgentRules(name.clone()),
                     });
                 }
                 // Still decode them: OpenCode rejects the whole config on a bad agent rule.
@@ -89,6 +94,7 @@ pub(super) fn import_value(value: &Value) -> Result<Imported, Error> {
                 rule: None,
                 message: "no top-level `permission`: the config adds no rules".into(),
                 dropped: false,
+                note: ImportNote::OpencodeNoPermission,
             });
             empty(warnings)
         }
@@ -143,6 +149,7 @@ fn duplicates(entries: &[(String, Value)], at: &str, warnings: &mut Vec<ImportWa
                         "duplicate key: OpenCode keeps the last value (at the first key's place)"
                             .into(),
                     dropped: true,
+                    note: ImportNote::OpencodeDuplicateKey,
                 });
             }
         }

@@ -190,10 +190,11 @@ pub(crate) fn Translations(ctx: Ctx) -> impl IntoView {
             }
             let t = w.table();
             let cc = claude_code::translate(t);
+            use crate::warning_text::Untranslated;
             let mut cc_flags: Vec<(usize, String)> = cc
                 .untranslatable
                 .iter()
-                .map(|u| (u.row, u.reason.clone()))
+                .map(|u| (u.row, lang.untranslated(Untranslated::Claude(&u.why))))
                 .collect();
             for (row, (r, a)) in cc.rules.iter().zip(&cc.actions).enumerate() {
                 if let (Some(r), Action::Deny) = (r, a) {
@@ -202,7 +203,11 @@ pub(crate) fn Translations(ctx: Ctx) -> impl IntoView {
                     }
                 }
             }
-            cc_flags.extend(cc.notes.iter().cloned());
+            cc_flags.extend(
+                cc.notes
+                    .iter()
+                    .map(|(row, n)| (*row, lang.untranslated(Untranslated::Claude(n)))),
+            );
             cc_flags.sort_by_key(|f| f.0);
             let (oc, oc_flags) = presets::opencode_permission(t);
             let (cx, cx_flags) = codex::to_rules(t);
@@ -223,13 +228,23 @@ pub(crate) fn Translations(ctx: Ctx) -> impl IntoView {
                     "opencode",
                     "OpenCode · opencode.json",
                     oc,
-                    rows(oc_flags.into_iter().map(|f| (f.row, f.reason)).collect()),
+                    rows(
+                        oc_flags
+                            .iter()
+                            .map(|f| (f.row, lang.untranslated(Untranslated::Opencode(&f.why))))
+                            .collect(),
+                    ),
                 ),
                 (
                     "codex",
                     "Codex · .codex/rules/default.rules",
                     cx,
-                    rows(cx_flags.into_iter().map(|f| (f.row, f.reason)).collect()),
+                    rows(
+                        cx_flags
+                            .iter()
+                            .map(|f| (f.row, lang.untranslated(Untranslated::Codex(&f.why))))
+                            .collect(),
+                    ),
                 ),
             ] as Vec<Translated>
         })
