@@ -455,6 +455,15 @@ impl Widget {
         for e in &snap.revealed {
             lab.reveal(*e);
         }
+        for (e, guess, verdict) in &snap.earlier {
+            lab.restore_earlier(
+                *e,
+                crate::state::Earlier {
+                    guess: *guess,
+                    verdict: *verdict,
+                },
+            );
+        }
         self.recompute();
         self.sync_fields();
         let total = self.total_steps();
@@ -701,6 +710,10 @@ impl Widget {
             stepping: self.stepping,
             step: l.step(),
             codex: self.codex,
+            earlier: l
+                .earlier_results()
+                .map(|(e, r)| (e, r.guess, r.verdict))
+                .collect(),
         }
     }
 

@@ -50,6 +50,8 @@ pub struct Snapshot {
     pub import_error: bool,
     /// The call fields as typed in presets the learner left: (preset slug, tool, input).
     pub drafts: Vec<(String, String, String)>,
+    /// Results revealed on an earlier order: (engine, guess, that order's verdict).
+    pub earlier: Vec<(EngineId, Guess, Decision)>,
 }
 
 fn guess_str(g: Guess) -> &'static str {
@@ -140,6 +142,14 @@ impl Snapshot {
             out.push((format!("dt.{p}"), t.clone()));
             out.push((format!("di.{p}"), i.clone()));
         }
+        if !self.earlier.is_empty() {
+            let e: Vec<String> = self
+                .earlier
+                .iter()
+                .map(|(e, g, d)| format!("{}:{}:{}", e.slug(), guess_str(*g), d.as_str()))
+                .collect();
+            out.push(("pe".into(), e.join(",")));
+        }
         out
     }
 
@@ -180,6 +190,20 @@ impl Snapshot {
         s.editor = get("e").cloned();
         s.editor_error = get("ee").is_some_and(|v| v == "1");
         s.import_error = get("ie").is_some_and(|v| v == "1");
+        if let Some(pe) = get("pe") {
+            s.earlier = pe
+                .split(',')
+                .filter_map(|p| {
+                    let mut it = p.split(':');
+                    let e = EngineId::from_slug(it.next()?)?;
+                    let g = parse_guess(it.next()?)?;
+                    let Guess::Verdict(d) = parse_guess(it.next()?)? else {
+                        return None;
+                    };
+                    Some((e, g, d))
+                })
+                .collect();
+        }
         for (k, t) in entries {
             let Some(p) = k.strip_prefix("dt.") else {
                 continue;
@@ -231,6 +255,14 @@ mod tests {
             import_error: true,
             import: Some(("auto".into(), "</textarea><script>alert(1)</script>".into())),
             drafts: vec![("git".into(), "bad tool".into(), "a\u{200b}b".into())],
+            earlier: vec![
+                (
+                    EngineId::OpenCode,
+                    Guess::Verdict(Decision::Deny),
+                    Decision::Allow,
+                ),
+                (EngineId::FirstMatch, Guess::Skip, Decision::Deny),
+            ],
             ..Snapshot::default()
         };
         let text = crate::store::encode("a3", &s.to_stored());

@@ -214,6 +214,17 @@ impl Lab {
         self.earlier.get(&engine).copied()
     }
 
+    /// Every result of an earlier order, by engine (what a reload keeps).
+    pub fn earlier_results(&self) -> impl Iterator<Item = (EngineId, Earlier)> + '_ {
+        self.earlier.iter().map(|(e, r)| (*e, *r))
+    }
+
+    /// Puts back a result of an earlier order (a reload: the order it was made on is gone,
+    /// its grade is not).
+    pub fn restore_earlier(&mut self, engine: EngineId, result: Earlier) {
+        self.earlier.insert(engine, result);
+    }
+
     /// Switches to another call: guesses, reveals and the stepper start over; the order stays.
     pub fn set_call(&mut self, call: Call) {
         if call != self.call {

@@ -201,6 +201,14 @@ test('12.3 en lesson: Reverse by keyboard keeps the earlier grades (a wrong gues
   await expect(p.locator('.pl-guess-again')).toHaveText('The order changed: guess again for the new order.');
   await expectNoLeak(w, 'after reverse');
   await shot(w, '3-earlier-en');
+  // A reload keeps it: the earlier grade, still marked as the previous order's, and the new
+  // order still waiting for a guess.
+  await page.reload();
+  await page.locator('#core').scrollIntoViewIfNeeded();
+  await expect(p.locator('.pl-earlier')).toContainText('On the previous order');
+  await expect(p.locator('.pl-earlier .pl-mark')).toHaveText(/^✗ Wrong/);
+  await expect(p).not.toHaveAttribute('data-verdict', /.*/);
+  await expectNoLeak(w, 'after reverse and a reload');
   expect(problems).toEqual([]);
 });
 

@@ -355,4 +355,26 @@ mod tests {
         assert_eq!(w2.table().len(), 10_000);
         assert_eq!(w2.table().rules()[0].id, w.table().rules()[0].id);
     }
+
+    /// 12.3 across a reload: results revealed on the order a reorder left stay graded against
+    /// that order's verdicts ("on the previous order"), and the new order still asks.
+    #[test]
+    fn results_of_an_earlier_order_survive_a_reload() {
+        use crate::state::{Earlier, Guess};
+        use permlab_core::{Decision, EngineId};
+        let mut w = Widget::with_stored(config("a3"), "", None);
+        let fm = EngineId::FirstMatch;
+        let verdict = w.evals.iter().find(|e| e.engine == fm).map(|e| e.decision);
+        w.act(Msg::Guess(fm, Guess::Verdict(Decision::Deny)));
+        w.act(Msg::Reveal(fm));
+        w.act(Msg::Reverse);
+        let before = w.lab.earlier(fm).expect("kept after the reorder");
+        assert_eq!(Some(before.verdict), verdict);
+        assert!(!w.lab.is_revealed(fm), "the new order asks again");
+        let w2 = reload(&w);
+        assert_eq!(w2.lab.earlier(fm), Some(before));
+        assert_eq!(w2.lab.earlier(EngineId::OpenCode), None::<Earlier>);
+        assert!(!w2.lab.is_revealed(fm));
+        assert_eq!(w2.lab.order(), w.lab.order());
+    }
 }
