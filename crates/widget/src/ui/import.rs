@@ -13,7 +13,9 @@ pub(crate) fn TableEditor(ctx: Ctx) -> impl IntoView {
                 act(ctx, Msg::Editor(d.open()));
             }
         }>
-            <summary>{lang.s(S::EditTable)}</summary>
+            // The text is put in on the click itself (the `toggle` event comes a task later): a
+            // learner who types at once types into the table, not before it.
+            <summary on:click=move |_| { act(ctx, Msg::Editor(true)); }>{lang.s(S::EditTable)}</summary>
             <label class="pl-field">
                 <span class="pl-sr">{lang.s(S::EditTable)}</span>
                 <textarea class="pl-table-json" rows="8" spellcheck="false"

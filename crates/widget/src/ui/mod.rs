@@ -399,28 +399,42 @@ fn after(ctx: Ctx) {
 }
 
 /// Focuses the moved row's control (`grip-8`, `up-8`, `down-8`) once the keyed list has put
-/// the row in place: moving a row re-inserts it, and an inserted node loses focus.
+/// the row in place: moving a row re-inserts it, and an inserted node loses focus. First in a
+/// microtask (the list moves the row in the effects the update woke, which run before it), so
+/// a key pressed right after — a second Alt+↓ — reaches the same grip; then on the next frame
+/// again, in case the row moved later than that.
 fn refocus(ctx: Ctx, key: String) {
-    next_frame(ctx, move || {
-        let Some(root) = ctx.root.get_untracked() else {
-            return;
-        };
-        let Some((what, id)) = key.split_once('-') else {
-            return;
-        };
-        let sel = format!(
-            "tr[data-rule-id=\"{}\"] .pl-{what}",
-            id.replace(['"', '\\'], "")
-        );
-        if let Some(el) = root
-            .query_selector(&sel)
-            .ok()
-            .flatten()
-            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-        {
-            let _ = el.focus();
+    let again = key.clone();
+    leptos::prelude::queue_microtask(move || {
+        if ctx.alive() {
+            focus_key(ctx, &again);
         }
     });
+    next_frame(ctx, move || focus_key(ctx, &key));
+}
+
+fn focus_key(ctx: Ctx, key: &str) {
+    let Some(root) = ctx.root.get_untracked() else {
+        return;
+    };
+    let Some((what, id)) = key.split_once('-') else {
+        return;
+    };
+    let sel = format!(
+        "tr[data-rule-id=\"{}\"] .pl-{what}",
+        id.replace(['"', '\\'], "")
+    );
+    if let Some(el) = root
+        .query_selector(&sel)
+        .ok()
+        .flatten()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let active = el.owner_document().and_then(|d| d.active_element());
+        if active.as_ref() != Some(el.as_ref()) {
+            let _ = el.focus();
+        }
+    }
 }
 
 /// Sends `request` to the worker (it has the Starlark interpreter the page leaves out) and
