@@ -392,8 +392,14 @@ mod tests {
             "[1 2]",
             "",
             "{1: 2}",
+            "[-]",
         ] {
             let e = json::parse(text).unwrap_err();
+            let en = Lang::En.syntax(&e.kind);
+            assert!(
+                en.is_ascii() || !en.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "{text:?}: {en}"
+            );
             let zh = Lang::Zh.syntax(&e.kind);
             assert!(
                 !zh.split(|c: char| !c.is_ascii_alphabetic())

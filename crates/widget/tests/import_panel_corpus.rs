@@ -3,37 +3,11 @@
 //! either becomes a table the engines judge — with every unusable rule listed — or is refused
 //! with a message while the pasted text stays. No panic, no silent drop.
 
-use std::path::PathBuf;
+mod common;
 
+use common::corpus;
 use permlab_widget::app::{Msg, Source};
 use permlab_widget::{Config, Lang, Widget};
-
-fn corpus(folder: &str) -> Vec<(String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus")
-        .join(folder);
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| {
-            panic!(
-                "{} (the shared corpus must be next to the repo): {e}",
-                dir.display()
-            )
-        })
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x != "tsv") && !p.ends_with("README.md"))
-        .collect();
-    files.sort();
-    files
-        .into_iter()
-        .map(|p| {
-            (
-                p.display().to_string(),
-                std::fs::read_to_string(&p).unwrap(),
-            )
-        })
-        .collect()
-}
 
 fn widget() -> Widget {
     Widget::new(

@@ -5,35 +5,14 @@
 //! open, and the harness's own panel gives the verdict the finding states: the widget's
 //! engines and the linter's agree on every finding of the corpus.
 
-use std::path::PathBuf;
+mod common;
 
+use common::corpus;
 use permlab_core::EngineId;
 use permlab_widget::app::{Msg, Source};
 use permlab_widget::lint_text;
 use permlab_widget::protocol::{self, Reply, Request};
 use permlab_widget::{Config, Lang, Widget};
-
-fn corpus(folder: &str) -> Vec<(String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus")
-        .join(folder);
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{} (the shared corpus): {e}", dir.display()))
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x != "tsv") && !p.ends_with("README.md"))
-        .collect();
-    files.sort();
-    files
-        .into_iter()
-        .map(|p| {
-            (
-                p.display().to_string(),
-                std::fs::read_to_string(&p).unwrap(),
-            )
-        })
-        .collect()
-}
 
 fn widget(lang: Lang, selfcheck: &str) -> Widget {
     Widget::new(

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect as baseExpect, screenshotPath, artifacts } from './fixtures.mjs';
+import { test, expect as baseExpect, screenshotPath, artifacts, inEachView, tooWide } from './fixtures.mjs';
 
 // A loaded 2-core machine: every wait is for a state, with room to arrive.
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -184,26 +184,16 @@ for (const scheme of ['light', 'dark']) {
 
 test('design: screenshots at 1280 px (light, dark) and 360 px; nothing wider than a phone', async ({ browser }) => {
   test.setTimeout(150_000);
-  for (const [name, opts] of [
-    ['', { viewport: { width: 1280, height: 900 }, colorScheme: 'light' }],
-    ['-dark', { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' }],
-    ['-phone', { viewport: { width: 360, height: 740 }, colorScheme: 'light', hasTouch: true, isMobile: true }],
-  ]) {
-    const ctx = await browser.newContext(opts);
-    const page = await ctx.newPage();
+  await inEachView(browser, async (page, name) => {
     const s = await open(page);
     await call(s, 3).locator('.pl-dz-guess[data-arg="ask"]').click();
     await s.locator('.pl-dz-night input').check();
     await call(s, 3).locator('.pl-dz-guess[data-arg="ask"]').click();
     await revealAll(s);
     if (name === '-phone') {
-      const wide = await s.evaluate((root) => [...root.querySelectorAll('*')]
-        .filter((e) => e.getBoundingClientRect().right > innerWidth + 1 && !e.closest('.pl-scroll'))
-        .map((e) => `${e.tagName}.${e.className}`).slice(0, 5));
-      expect(wide, 'elements wider than the 360 px viewport').toEqual([]);
+      expect(await tooWide(s), 'elements wider than the 360 px viewport').toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     }
     await s.screenshot({ path: screenshotPath(`scene-${SLUG}${name}`) });
-    await ctx.close();
-  }
+  });
 });

@@ -36,3 +36,29 @@ export { expect };
 export function screenshotPath(name) {
   return resolve(artifacts, 'screenshots', `${name}.png`);
 }
+
+/** The three views every screenshot test takes: desktop light and dark, a 360 px touch phone. */
+const VIEWS = [
+  ['', { viewport: { width: 1280, height: 900 }, colorScheme: 'light' }],
+  ['-dark', { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' }],
+  ['-phone', { viewport: { width: 360, height: 740 }, colorScheme: 'light', hasTouch: true, isMobile: true }],
+];
+
+/** Runs `body(page, suffix)` once per view, each in a fresh browser context (closed after). */
+export async function inEachView(browser, body) {
+  for (const [suffix, opts] of VIEWS) {
+    const ctx = await browser.newContext(opts);
+    try {
+      await body(await ctx.newPage(), suffix);
+    } finally {
+      await ctx.close();
+    }
+  }
+}
+
+/** The elements under `root` wider than the viewport (a `.pl-scroll` box may scroll). */
+export function tooWide(root) {
+  return root.evaluate((r) => [...r.querySelectorAll('*')]
+    .filter((e) => e.getBoundingClientRect().right > innerWidth + 1 && !e.closest('.pl-scroll'))
+    .map((e) => `${e.tagName}.${e.className}`).slice(0, 5));
+}

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect as baseExpect, screenshotPath, artifacts } from './fixtures.mjs';
+import { test, expect as baseExpect, screenshotPath, artifacts, inEachView, tooWide } from './fixtures.mjs';
 
 // States can take a while on a loaded 2-core machine: every wait is for a state.
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -262,13 +262,7 @@ for (const scheme of ['light', 'dark']) {
 
 test('issue 14 scenes: screenshots at 1280 px (light, dark) and 360 px; nothing wider than a phone', async ({ browser }) => {
   test.setTimeout(240_000);
-  for (const [name, opts] of [
-    ['', { viewport: { width: 1280, height: 900 }, colorScheme: 'light' }],
-    ['-dark', { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' }],
-    ['-phone', { viewport: { width: 360, height: 740 }, colorScheme: 'light', hasTouch: true, isMobile: true }],
-  ]) {
-    const ctx = await browser.newContext(opts);
-    const page = await ctx.newPage();
+  await inEachView(browser, async (page, name) => {
     await openScenes(page);
     const ca = scene(page, 'codex-approvals');
     await ca.locator('.pl-ca-misconception').click();
@@ -280,14 +274,8 @@ test('issue 14 scenes: screenshots at 1280 px (light, dark) and 360 px; nothing 
     await scene(page, 'opencode-lifecycle').locator('.pl-lc-result .pl-lc-goto').click();
     for (const slug of ['codex-approvals', 'comparison', 'timeline', 'replay', 'opencode-lifecycle']) {
       const s = scene(page, slug);
-      if (name === '-phone') {
-        const wide = await s.evaluate((root) => [...root.querySelectorAll('*')]
-          .filter((e) => e.getBoundingClientRect().right > innerWidth + 1 && !e.closest('.pl-scroll'))
-          .map((e) => `${e.tagName}.${e.className}`).slice(0, 5));
-        expect(wide, `${slug}: elements wider than the 360 px viewport`).toEqual([]);
-      }
+      if (name === '-phone') expect(await tooWide(s), `${slug}: elements wider than the 360 px viewport`).toEqual([]);
       await s.screenshot({ path: screenshotPath(`scene14-${slug}${name}`) });
     }
-    await ctx.close();
-  }
+  });
 });

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect as baseExpect, screenshotPath, artifacts } from './fixtures.mjs';
+import { test, expect as baseExpect, screenshotPath, artifacts, inEachView, tooWide } from './fixtures.mjs';
 
 // On a loaded 2-core machine a state can take longer than the default 5 s to arrive: every
 // wait here is for a state (an element, an attribute, a text), with room to arrive.
@@ -661,26 +661,14 @@ test('scenes: print shows the content without controls', async ({ page, problems
 test('scenes: screenshots at 1280 px (light, dark) and 360 px; nothing wider than a phone', async ({ browser }) => {
   // Three pages, fifteen scene states and screenshots.
   test.setTimeout(180_000);
-  for (const [name, opts] of [
-    ['', { viewport: { width: 1280, height: 900 }, colorScheme: 'light' }],
-    ['-dark', { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' }],
-    ['-phone', { viewport: { width: 360, height: 740 }, colorScheme: 'light', hasTouch: true, isMobile: true }],
-  ]) {
-    const ctx = await browser.newContext(opts);
-    const page = await ctx.newPage();
+  await inEachView(browser, async (page, name) => {
     await openScenes(page);
     for (const slug of SCENES) {
       await expect(scene(page, slug).locator('h2')).toBeVisible();
       const s = await prepare(page, slug);
-      if (name === '-phone') {
-        const wide = await s.evaluate((root) => [...root.querySelectorAll('*')]
-          .filter((e) => e.getBoundingClientRect().right > innerWidth + 1 && !e.closest('.pl-scroll'))
-          .map((e) => `${e.tagName}.${e.className}`).slice(0, 5));
-        expect(wide, `${slug}: elements wider than the 360 px viewport`).toEqual([]);
-      }
+      if (name === '-phone') expect(await tooWide(s), `${slug}: elements wider than the 360 px viewport`).toEqual([]);
       await s.screenshot({ path: screenshotPath(`scene-${slug}${name}`) });
     }
     if (name === '-phone') expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-    await ctx.close();
-  }
+  });
 });
