@@ -364,8 +364,93 @@ pub enum Check {
     Read(crate::Error),
     /// What the import of a preset's config says about one of its rules (a warning).
     Imported(crate::import::ImportWarning),
+    /// A value of the wrong JSON type (`found`: its kind as `Value::kind` says it), or — with
+    /// `found` `None` — a value that is not one of those `expected` allows.
+    Expected {
+        /// What belongs there.
+        expected: Expect,
+        /// What is there.
+        found: Option<&'static str>,
+    },
+    /// More of something than permlab reads (`what`: `bytes`, `presets`, `calls`, or
+    /// `problems` — those past the limit are not shown).
+    TooMany {
+        /// What.
+        what: &'static str,
+        /// How many there are.
+        n: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// An answer for an engine the lesson does not show (a warning).
+    AnswerNotShown(String),
+    /// A rule whose tool no engine knows (a warning: it never matches a lesson call).
+    RowToolUnknown(String),
+    /// A task's `preset` that no preset has.
+    UnknownPreset {
+        /// The id written.
+        id: String,
+        /// The presets' ids.
+        known: Vec<String>,
+    },
+    /// A task check with other than one condition (how many).
+    OneCondition(usize),
+    /// A task checks an engine the lesson does not show.
+    EngineNotShown(String),
+    /// A task names a rule number no preset has.
+    NoSuchRule(u32),
     /// Anything else: see the message.
     Other,
+}
+
+/// What belongs at a place of a lesson (see [`Check::Expected`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Expect {
+    /// A lesson: a JSON object.
+    Lesson,
+    /// A text: a string or `{"zh", "en"}`.
+    Text,
+    /// A `{"zh", "en"}` text with at least one of the two.
+    TextLanguage,
+    /// A string.
+    String,
+    /// An engine slug.
+    EngineSlug,
+    /// A non-empty array of engine slugs.
+    Engines,
+    /// A non-empty array of presets.
+    Presets,
+    /// A preset object.
+    Preset,
+    /// An object of key → text.
+    Texts,
+    /// An array of calls.
+    Calls,
+    /// A call `{"tool", "input"}` or `"tool: input"`.
+    Call,
+    /// An object engine → answer.
+    Answers,
+    /// A config's text: a string (or, for a JSON format, the object).
+    ConfigText,
+    /// A Claude Code mode.
+    Mode,
+    /// `true` or `false`.
+    Bool,
+    /// The preset's calls (or the lesson's top-level `calls`).
+    PresetCalls,
+    /// An array of tasks.
+    Tasks,
+    /// A task object.
+    Task,
+    /// A task's check: an object with one condition.
+    TaskCheck,
+    /// A preset id.
+    PresetId,
+    /// A whole number ≥ 1.
+    Count,
+    /// `"last"` (the stepper walked to its end).
+    StepperLast,
 }
 
 impl fmt::Display for Problem {
@@ -435,8 +520,15 @@ impl Default for Limits {
 }
 
 impl Ctx {
-    pub(crate) fn error(&mut self, path: &str, message: impl Into<String>) {
-        self.error_as(path, Check::Other, message);
+    /// An error: `expected` belongs at `path`, `found` (a JSON kind) is there.
+    pub(crate) fn expected(
+        &mut self,
+        path: &str,
+        expected: Expect,
+        found: Option<&'static str>,
+        message: impl Into<String>,
+    ) {
+        self.error_as(path, Check::Expected { expected, found }, message);
     }
     pub(crate) fn error_as(&mut self, path: &str, check: Check, message: impl Into<String>) {
         self.problems.push(Problem {
@@ -446,9 +538,6 @@ impl Ctx {
             position: None,
             check,
         });
-    }
-    pub(crate) fn warn(&mut self, path: &str, message: impl Into<String>) {
-        self.warn_as(path, Check::Other, message);
     }
     pub(crate) fn warn_as(&mut self, path: &str, check: Check, message: impl Into<String>) {
         self.problems.push(Problem {
@@ -498,20 +587,29 @@ impl Ctx {
                     match o.get(lang) {
                         None => {}
                         Some(Value::String(s)) => *slot = Some(s.clone()),
-                        Some(other) => self.error(
+                        Some(other) => self.expected(
                             &join(path, lang),
+                            Expect::String,
+                            Some(other.kind()),
                             format!("expected a string, found {}", other.kind()),
                         ),
                     }
                 }
                 if t.zh.is_none() && t.en.is_none() {
-                    self.error(path, "give at least one of \"zh\" and \"en\"");
+                    self.expected(
+                        path,
+                        Expect::TextLanguage,
+                        None,
+                        "give at least one of \"zh\" and \"en\"",
+                    );
                 }
                 Some(t)
             }
             Some(other) => {
-                self.error(
+                self.expected(
                     path,
+                    Expect::Text,
+                    Some(other.kind()),
                     format!(
                         "expected a string or {{\"zh\": …, \"en\": …}}, found {}",
                         other.kind()
@@ -533,8 +631,10 @@ impl Ctx {
                 None
             }
             Some(other) => {
-                self.error(
+                self.expected(
                     path,
+                    Expect::String,
+                    Some(other.kind()),
                     format!(
                         "expected a string, found {}: write e.g. {example}",
                         other.kind()
@@ -577,7 +677,11 @@ impl Lesson {
                         limits.bytes
                     ),
                     position: None,
-                    check: Check::Other,
+                    check: Check::TooMany {
+                        what: "bytes",
+                        n: text.len(),
+                        limit: limits.bytes,
+                    },
                 }],
             };
         }
@@ -623,7 +727,11 @@ impl Lesson {
                     limits.problems
                 ),
                 position: None,
-                check: Check::Other,
+                check: Check::TooMany {
+                    what: "problems",
+                    n,
+                    limit: limits.problems,
+                },
             });
         }
         loaded
@@ -635,7 +743,12 @@ impl Lesson {
             limits: *limits,
         };
         if v.as_object().is_none() {
-            c.error("", format!("a lesson is a JSON object, found {}", v.kind()));
+            c.expected(
+                "",
+                Expect::Lesson,
+                Some(v.kind()),
+                format!("a lesson is a JSON object, found {}", v.kind()),
+            );
             return Loaded {
                 lesson: None,
                 problems: c.problems,
@@ -689,12 +802,19 @@ impl Lesson {
                             Check::UnknownEngine(s.to_string()),
                             format!("unknown engine \"{s}\": use one of {SLUGS}"),
                         ),
-                        None => c.error(&at, format!("expected an engine slug ({SLUGS})")),
+                        None => c.expected(
+                            &at,
+                            Expect::EngineSlug,
+                            Some(item.kind()),
+                            format!("expected an engine slug ({SLUGS})"),
+                        ),
                     }
                 }
             }
-            _ => c.error(
+            other => c.expected(
                 "engines",
+                Expect::Engines,
+                other.map(Value::kind),
                 format!("expected a non-empty array of engine slugs, e.g. [\"first-match\", \"opencode\"] ({SLUGS})"),
             ),
         }
@@ -705,13 +825,17 @@ impl Lesson {
         match v.get("presets") {
             Some(Value::Array(items)) if !items.is_empty() => {
                 if items.len() > c.limits.presets {
-                    c.error(
+                    let (n, limit) = (items.len(), c.limits.presets);
+                    c.error_as(
                         "presets",
+                        Check::TooMany {
+                            what: "presets",
+                            n,
+                            limit,
+                        },
                         format!(
-                            "{} presets, more than permlab's limit of {} (lesson::Limits::presets): \
-                             only the first are read; split the lesson, or raise the limit",
-                            items.len(),
-                            c.limits.presets
+                            "{n} presets, more than permlab's limit of {limit} (lesson::Limits::presets): \
+                             only the first are read; split the lesson, or raise the limit"
                         ),
                     );
                 }
@@ -726,8 +850,10 @@ impl Lesson {
                     }
                 }
             }
-            _ => c.error(
+            other => c.expected(
                 "presets",
+                Expect::Presets,
+                other.map(Value::kind),
                 "expected a non-empty array of presets, e.g. [{\"id\": \"main\", \"rules\": […], \"calls\": […]}]",
             ),
         }
@@ -768,8 +894,10 @@ fn read_texts(c: &mut Ctx, v: Option<&Value>, at: &str) -> Vec<(String, Text)> {
                 }
             }
         }
-        Some(other) => c.error(
+        Some(other) => c.expected(
             at,
+            Expect::Texts,
+            Some(other.kind()),
             format!("expected an object of key → text, found {}", other.kind()),
         ),
     }
@@ -778,20 +906,26 @@ fn read_texts(c: &mut Ctx, v: Option<&Value>, at: &str) -> Vec<(String, Text)> {
 
 fn read_calls(c: &mut Ctx, v: &Value, path: &str, engines: &[EngineId]) -> Vec<LessonCall> {
     let Some(items) = v.as_array() else {
-        c.error(
+        c.expected(
             path,
+            Expect::Calls,
+            None,
             "expected an array of calls, e.g. [{\"tool\": \"bash\", \"input\": \"git status\"}]",
         );
         return Vec::new();
     };
     if items.len() > c.limits.calls {
-        c.error(
+        let (n, limit) = (items.len(), c.limits.calls);
+        c.error_as(
             path,
+            Check::TooMany {
+                what: "calls",
+                n,
+                limit,
+            },
             format!(
-                "{} calls, more than permlab's limit of {} in one list (lesson::Limits::calls): \
-                 only the first are read; split the list, or raise the limit",
-                items.len(),
-                c.limits.calls
+                "{n} calls, more than permlab's limit of {limit} in one list (lesson::Limits::calls): \
+                 only the first are read; split the list, or raise the limit"
             ),
         );
     }
@@ -816,8 +950,10 @@ fn read_calls(c: &mut Ctx, v: &Value, path: &str, engines: &[EngineId]) -> Vec<L
                 }
             }
             other => {
-                c.error(
+                c.expected(
                     &at,
+                    Expect::Call,
+                    Some(other.kind()),
                     format!(
                         "expected a call {{\"tool\", \"input\"}} or \"tool: input\", found {}",
                         other.kind()
@@ -849,7 +985,7 @@ fn read_calls(c: &mut Ctx, v: &Value, path: &str, engines: &[EngineId]) -> Vec<L
                         continue;
                     };
                     if !engines.contains(&engine) {
-                        c.warn(&p, format!("\"{slug}\" is not in the lesson's \"engines\": this answer is checked but never shown"));
+                        c.warn_as(&p, Check::AnswerNotShown(slug.to_string()), format!("\"{slug}\" is not in the lesson's \"engines\": this answer is checked but never shown"));
                     }
                     let decision = match d.as_str() {
                         Some("allow") => Decision::Allow,
@@ -864,8 +1000,10 @@ fn read_calls(c: &mut Ctx, v: &Value, path: &str, engines: &[EngineId]) -> Vec<L
                     expect.push((engine, decision));
                 }
             }
-            Some(other) => c.error(
+            Some(other) => c.expected(
                 &join(&at, "expect"),
+                Expect::Answers,
+                Some(other.kind()),
                 format!("expected an object engine → answer, e.g. {{\"opencode\": \"allow\"}}, found {}", other.kind()),
             ),
         }
@@ -882,7 +1020,12 @@ fn read_preset(
     shared: &Option<Vec<LessonCall>>,
 ) -> Option<Preset> {
     if v.as_object().is_none() {
-        c.error(at, format!("expected a preset object, found {}", v.kind()));
+        c.expected(
+            at,
+            Expect::Preset,
+            Some(v.kind()),
+            format!("expected a preset object, found {}", v.kind()),
+        );
         return None;
     }
     c.unknown_keys(
@@ -952,7 +1095,7 @@ fn read_preset(
                 Some(Value::String(s)) => import::import(format, s),
                 Some(o @ Value::Object(_)) => import::import_value(format, o),
                 _ => {
-                    c.error(&join(&cat, "text"), "give the file's text as a string (or, for a JSON format, the object itself)");
+                    c.expected(&join(&cat, "text"), Expect::ConfigText, None, "give the file's text as a string (or, for a JSON format, the object itself)");
                     return None;
                 }
             };
@@ -979,8 +1122,9 @@ fn read_preset(
     };
     for (i, r) in table.rules().iter().enumerate() {
         if !known_tool(&r.tool) {
-            c.warn(
+            c.warn_as(
                 &format!("{}[{i}].tool", join(at, "rules")),
+                Check::RowToolUnknown(r.tool.clone()),
                 format!(
                     "no engine knows the tool \"{}\": the row never matches a lesson call",
                     r.tool
@@ -995,8 +1139,10 @@ fn read_preset(
         if let Some(m) = o.get("mode") {
             match m.as_str().and_then(Mode::parse) {
                 Some(m) => claude.mode = Some(m),
-                None => c.error(
+                None => c.expected(
                     &join(&oat, "mode"),
+                    Expect::Mode,
+                    None,
                     "write default, acceptEdits, plan, auto, dontAsk or bypassPermissions",
                 ),
             }
@@ -1009,7 +1155,12 @@ fn read_preset(
             match o.get(key) {
                 None => {}
                 Some(Value::Bool(b)) => *slot = Some(*b),
-                Some(_) => c.error(&join(&oat, key), "write true or false"),
+                Some(o) => c.expected(
+                    &join(&oat, key),
+                    Expect::Bool,
+                    Some(o.kind()),
+                    "write true or false",
+                ),
             }
         }
     }
@@ -1022,8 +1173,10 @@ fn read_preset(
                 s.clone()
             }
             None => {
-                c.error(
+                c.expected(
                     &join(at, "calls"),
+                    Expect::PresetCalls,
+                    None,
                     "missing: give the preset its calls (or the lesson a top-level \"calls\")",
                 );
                 Vec::new()

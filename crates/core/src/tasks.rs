@@ -29,7 +29,7 @@
 
 use crate::evaluation::EngineId;
 use crate::json::Value;
-use crate::lesson::{Ctx, Preset, Text};
+use crate::lesson::{Check, Ctx, Expect, Preset, Text};
 use crate::table::RuleId;
 
 /// One task of a lesson.
@@ -100,8 +100,10 @@ const KINDS: &str = "\"revealed\": [engines], \"stepped\": \"last\", \"last\": N
 /// the lesson does not show, a preset that does not exist, a rule number no preset has.
 pub(crate) fn read(c: &mut Ctx, v: &Value, engines: &[EngineId], presets: &[Preset]) -> Vec<Task> {
     let Some(items) = v.as_array() else {
-        c.error(
+        c.expected(
             "tasks",
+            Expect::Tasks,
+            Some(v.kind()),
             format!(
                 "expected an array of tasks, e.g. [{{\"text\": {{\"zh\": …, \"en\": …}}, \"check\": {{\"revealed\": [\"opencode\"]}}}}], found {}",
                 v.kind()
@@ -113,7 +115,12 @@ pub(crate) fn read(c: &mut Ctx, v: &Value, engines: &[EngineId], presets: &[Pres
     for (i, t) in items.iter().enumerate() {
         let at = format!("tasks[{i}]");
         if t.as_object().is_none() {
-            c.error(&at, format!("expected a task object, found {}", t.kind()));
+            c.expected(
+                &at,
+                Expect::Task,
+                Some(t.kind()),
+                format!("expected a task object, found {}", t.kind()),
+            );
             continue;
         }
         c.unknown_keys(t, &at, &["text", "check"]);
@@ -134,8 +141,10 @@ fn read_check(
     presets: &[Preset],
 ) -> Option<TaskCheck> {
     let Some(v) = v.filter(|v| v.as_object().is_some()) else {
-        c.error(
+        c.expected(
             at,
+            Expect::TaskCheck,
+            None,
             format!(
                 "missing or not an object: write one of {{{KINDS}}}, with an optional \"preset\""
             ),
@@ -152,8 +161,12 @@ fn read_check(
         Some(Value::String(p)) if presets.iter().any(|q| &q.id == p) => Some(p.clone()),
         Some(Value::String(p)) => {
             let ids: Vec<&str> = presets.iter().map(|q| q.id.as_str()).collect();
-            c.error(
+            c.error_as(
                 &format!("{at}.preset"),
+                Check::UnknownPreset {
+                    id: p.clone(),
+                    known: ids.iter().map(|i| i.to_string()).collect(),
+                },
                 format!(
                     "no preset has the id \"{p}\": use one of {}",
                     ids.join(", ")
@@ -162,8 +175,10 @@ fn read_check(
             return None;
         }
         Some(other) => {
-            c.error(
+            c.expected(
                 &format!("{at}.preset"),
+                Expect::PresetId,
+                Some(other.kind()),
                 format!("expected a preset id, found {}", other.kind()),
             );
             return None;
@@ -174,8 +189,9 @@ fn read_check(
         .filter(|k| v.get(k).is_some())
         .collect();
     if kinds.len() != 1 {
-        c.error(
+        c.error_as(
             at,
+            Check::OneCondition(kinds.len()),
             format!(
                 "give exactly one condition: {KINDS} (found {})",
                 kinds.len()
@@ -190,8 +206,10 @@ fn read_check(
         match val.as_f64() {
             Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX) => Some(n as u32),
             _ => {
-                c.error(
+                c.expected(
                     &path,
+                    Expect::Count,
+                    Some(val.kind()),
                     format!("expected {what} (a whole number ≥ 1), found {}", val.kind()),
                 );
                 None
@@ -201,8 +219,10 @@ fn read_check(
     let kind = match key {
         "revealed" => {
             let Some(items) = val.as_array().filter(|a| !a.is_empty()) else {
-                c.error(
+                c.expected(
                     &path,
+                    Expect::Engines,
+                    None,
                     "expected a non-empty array of engine slugs, e.g. [\"opencode\"]",
                 );
                 return None;
@@ -211,18 +231,24 @@ fn read_check(
             for (j, item) in items.iter().enumerate() {
                 match item.as_str().and_then(EngineId::from_slug) {
                     Some(e) if engines.contains(&e) => es.push(e),
-                    Some(e) => c.error(
+                    Some(e) => c.error_as(
                         &format!("{path}[{j}]"),
+                        Check::EngineNotShown(e.slug().to_string()),
                         format!("the lesson does not show \"{e}\": add it to \"engines\" or check another engine"),
                     ),
-                    None => c.error(&format!("{path}[{j}]"), "expected an engine slug the lesson shows"),
+                    None => c.expected(&format!("{path}[{j}]"), Expect::EngineSlug, None, "expected an engine slug the lesson shows"),
                 }
             }
             (es.len() == items.len()).then_some(CheckKind::Revealed(es))?
         }
         "stepped" => {
             if val.as_str() != Some("last") {
-                c.error(&path, "write \"last\": the stepper walked to its last step");
+                c.expected(
+                    &path,
+                    Expect::StepperLast,
+                    None,
+                    "write \"last\": the stepper walked to its last step",
+                );
                 return None;
             }
             CheckKind::SteppedToEnd
@@ -235,8 +261,9 @@ fn read_check(
                 None => presets.iter().any(has),
             };
             if !ok {
-                c.error(
+                c.error_as(
                     &path,
+                    Check::NoSuchRule(n),
                     format!(
                         "no rule #{n} in the preset{}: rules are numbered from 1 in written order",
                         preset

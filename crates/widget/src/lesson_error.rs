@@ -270,6 +270,49 @@ impl Lang {
         format!("{at}{}", self.check_message(p))
     }
 
+    /// "Here belongs …, found …" for a lesson check (English: the checker's own sentence, which
+    /// carries its example).
+    fn lesson_expected(self, e: lesson::Expect, found: Option<&str>, en: &str) -> String {
+        use lesson::Expect as E;
+        if self == Lang::En {
+            return en.to_string();
+        }
+        let what = match e {
+            E::Lesson => "课程(一个 JSON 对象)",
+            E::Text => "文字:一个字符串,或 {\"zh\": …, \"en\": …}",
+            E::TextLanguage => "{\"zh\": …, \"en\": …},至少写其中一种语言",
+            E::String => "字符串",
+            E::EngineSlug => "课程显示的某个求值器的名字(first-match、opencode、claude-code、corecoder、codex)",
+            E::Engines => "非空的求值器名字数组,例如 [\"first-match\", \"opencode\"]",
+            E::Presets => "非空的预设数组,例如 [{\"id\": \"main\", \"rules\": […], \"calls\": […]}]",
+            E::Preset => "预设对象",
+            E::Texts => "键 → 文字的对象",
+            E::Calls => "调用数组,例如 [{\"tool\": \"bash\", \"input\": \"git status\"}]",
+            E::Call => "调用 {\"tool\", \"input\"} 或 \"工具: 输入\"",
+            E::Answers => "求值器 → 答案的对象,例如 {\"opencode\": \"allow\"}",
+            E::ConfigText => "配置文件的文字(字符串;JSON 格式也可以直接写对象)",
+            E::Mode => "default、acceptEdits、plan、auto、dontAsk 或 bypassPermissions 之一",
+            E::Bool => "true 或 false",
+            E::PresetCalls => "这个预设的调用(或课程顶层的 \"calls\")",
+            E::Tasks => "任务数组,例如 [{\"text\": {\"zh\": …}, \"check\": {\"revealed\": [\"opencode\"]}}]",
+            E::Task => "任务对象",
+            E::TaskCheck => "检查条件对象:\"revealed\"、\"stepped\"、\"last\" 或 \"reversed\" 之一,可加 \"preset\"",
+            E::PresetId => "预设的 id",
+            E::Count => "不小于 1 的整数",
+            E::StepperLast => "\"last\"(求值光标走到了最后一步)",
+            _ => return format!("(检查器原文)“{en}”"),
+        };
+        match found {
+            // A number that is not a whole number ≥ 1: saying "found a number" would puzzle.
+            Some("a number") if e == E::Count => format!("这里应当是{what}。"),
+            Some(f) => format!(
+                "这里应当是{what},实际是{}。",
+                crate::error_text::found_zh(f)
+            ),
+            None => format!("这里应当是{what}。"),
+        }
+    }
+
     /// A lesson check's message, worded from its [`lesson::Check`]; a kind without its own
     /// wording yet keeps the core's English text (marked as such on a zh page).
     fn check_message(self, p: &lesson::Problem) -> String {
@@ -303,6 +346,19 @@ impl Lang {
             Check::Syntax(k) => self.syntax(k),
             Check::Read(e) => self.read_error(e),
             Check::Imported(w) => self.import_warning(w),
+            Check::Expected { expected, found } => self.lesson_expected(*expected, *found, &p.message),
+            Check::TooMany { what, n, limit } if zh => match *what {
+                "bytes" => format!("这份课程有 {n} 字节,超过了 permlab 的上限 {limit} 字节(lesson::Limits::bytes):拆成几份课程,或调高上限。"),
+                "presets" => format!("{n} 个预设,超过了 permlab 的上限 {limit} 个(lesson::Limits::presets):只读前面这些;拆开课程,或调高上限。"),
+                "calls" => format!("一个列表里有 {n} 个调用,超过了 permlab 的上限 {limit} 个(lesson::Limits::calls):只读前面这些;拆开列表,或调高上限。"),
+                _ => format!("还有 {} 个问题没有列出(lesson::Limits::problems 是 {limit}):先改好上面这些。", n.saturating_sub(*limit)),
+            },
+            Check::AnswerNotShown(e) if zh => format!("\"{e}\" 不在课程的 \"engines\" 里:这个答案会被检查,但永远不会显示。"),
+            Check::RowToolUnknown(t) if zh => format!("没有哪个求值器认识工具 \"{t}\":这一行永远不会匹配课程里的调用。"),
+            Check::UnknownPreset { id, known } if zh => format!("没有 id 为 \"{id}\" 的预设:可用 {}。", known.join("、")),
+            Check::OneCondition(n) if zh => format!("只能给一个条件:\"revealed\"、\"stepped\"、\"last\" 或 \"reversed\"(现在有 {n} 个)。"),
+            Check::EngineNotShown(e) if zh => format!("课程没有显示 \"{e}\":把它加进 \"engines\",或改查别的求值器。"),
+            Check::NoSuchRule(n) if zh => format!("预设里没有第 #{n} 条规则:规则按书写顺序从 1 编号。"),
             _ if zh => format!("(检查器原文)“{}”", p.message),
             _ => p.message.clone(),
         }
@@ -407,5 +463,53 @@ mod tests {
                 "{text:?}: {zh}"
             );
         }
+    }
+
+    /// Every lesson check a course author can trip is worded in Chinese on a zh page: no
+    /// checker English left but the JSON examples and the names written in the lesson.
+    #[test]
+    fn every_lesson_check_is_worded_in_zh() {
+        let bad = [
+            r#"{"title": 1, "language": "zh", "mode": "quiz", "engines": "x", "presets": 3}"#,
+            r#"{"title": {"fr": "x"}, "language": "zh", "mode": "quiz", "engines": [1, "opencode"],
+                "presets": [1, {"id": "a", "rules": [{"tool": "teleport", "pattern": "*", "action": "ask"}],
+                  "calls": [7, {"tool": "bash", "input": "ls", "expect": 3}, {"tool": "bash", "input": "ls", "expect": {"codex": "allow"}}]},
+                  {"id": "b", "config": {"format": "claude-code", "text": 5}, "calls": "x"},
+                  {"id": "c", "rules": [], "claude-code": {"mode": "yolo", "trusted": "yes"}}],
+                "texts": 4,
+                "tasks": [1, {"text": "t"}, {"text": "t", "check": {"preset": "zz", "reversed": 1}},
+                  {"text": "t", "check": {"preset": 2, "reversed": 1}}, {"text": "t", "check": {"reversed": 1, "last": 2}},
+                  {"text": "t", "check": {"reversed": 0}}, {"text": "t", "check": {"revealed": []}},
+                  {"text": "t", "check": {"revealed": ["codex", 3]}}, {"text": "t", "check": {"stepped": 1}},
+                  {"text": "t", "check": {"last": 99}}]}"#,
+            r#"{"title": {"zh": "t"}, "language": "zh", "mode": "quiz", "engines": ["opencode"],
+                "presets": [{"id": "a", "rules": []}], "tasks": 3}"#,
+        ];
+        let mut seen = 0;
+        for text in bad {
+            let Err(e) = read(Some(text), None) else {
+                panic!("{text} loads")
+            };
+            let (_, lines) = e.lines(Lang::Zh);
+            for l in &lines {
+                seen += 1;
+                assert!(!l.contains("检查器原文"), "{l}");
+                // What is left of a line once its quoted parts (JSON examples, names) are out.
+                let bare: String = l.split('"').step_by(2).collect::<Vec<_>>().join(" ");
+                for w in [
+                    "expected",
+                    "found",
+                    "missing",
+                    "write ",
+                    "give ",
+                    "unknown",
+                    "more than",
+                    "not in",
+                ] {
+                    assert!(!bare.contains(w), "{w:?} in {l}");
+                }
+            }
+        }
+        assert!(seen >= 25, "{seen} lines");
     }
 }
