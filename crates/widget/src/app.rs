@@ -823,6 +823,8 @@ impl Widget {
                 match reply {
                     Ok(text) => {
                         let (lesson, problem) = read_lesson(Some(&text), None);
+                        let lesson =
+                            lesson.map(|l| Rc::new(keep_canonical(Rc::unwrap_or_clone(l), &text)));
                         self.lesson = lesson;
                         self.lesson_error = problem;
                         if let Some(l) = &self.lesson {
@@ -1344,12 +1346,23 @@ pub fn read_lesson_configs(text: &str) -> Result<String, String> {
                             .table
                             .rules()
                             .iter()
-                            .map(|r| {
-                                Value::Object(vec![
+                            .enumerate()
+                            .map(|(k, r)| {
+                                let mut row = vec![
                                     ("tool".into(), Value::from(r.tool.as_str())),
                                     ("pattern".into(), Value::from(r.pattern.as_str())),
                                     ("action".into(), Value::from(r.action.as_str())),
-                                ])
+                                ];
+                                // A row of a `canonical_matching=True` rule: the page's Codex
+                                // engine keeps its case folding (see `keep_canonical`).
+                                if imp
+                                    .origins
+                                    .get(k)
+                                    .is_some_and(|o| imp.canonical.contains(o))
+                                {
+                                    row.push(("canonical".into(), Value::from(true)));
+                                }
+                                Value::Object(row)
                             })
                             .collect();
                         p.retain(|(k, _)| k != "config");
@@ -1361,6 +1374,39 @@ pub fn read_lesson_configs(text: &str) -> Result<String, String> {
         }
     }
     Ok(lesson.to_json())
+}
+
+/// The page's side of a lesson the worker read: a preset whose rows came from a Codex `.rules`
+/// file with `canonical_matching=True` rules (rows marked `"canonical": true`) gets an import
+/// record naming those rows, so its Codex engine folds case on them as Codex does (the table's
+/// patterns cannot say it).
+fn keep_canonical(mut lesson: Lesson, text: &str) -> Lesson {
+    use permlab_core::json::{self, Value};
+    let Ok(v) = json::parse(text) else {
+        return lesson;
+    };
+    let presets = v.get("presets").and_then(Value::as_array).unwrap_or(&[]);
+    for (preset, p) in lesson.presets.iter_mut().zip(presets) {
+        let rows = p.get("rules").and_then(Value::as_array).unwrap_or(&[]);
+        let marked: Vec<bool> = rows
+            .iter()
+            .map(|r| r.get("canonical") == Some(&Value::Bool(true)))
+            .collect();
+        if preset.imported.is_some() || !marked.contains(&true) {
+            continue;
+        }
+        let origin = |k: usize| format!("prefix rule row {}", k + 1);
+        preset.imported = Some(import::Imported {
+            format: Format::Codex,
+            table: preset.table.clone(),
+            origins: (0..rows.len()).map(origin).collect(),
+            warnings: Vec::new(),
+            rules_in: rows.len(),
+            claude_settings: None,
+            canonical: (0..rows.len()).filter(|&k| marked[k]).map(origin).collect(),
+        });
+    }
+    lesson
 }
 
 /// The page's side of an import the worker read: the rows as the core's import.
@@ -1635,6 +1681,41 @@ mod tests {
             w.lesson_error
         );
         assert_eq!(w.source, Source::Builtin(Preset::Miniagent));
+    }
+
+    /// Issue 13's remainder: a lesson preset that is a Codex `.rules` file with
+    /// `canonical_matching=True` keeps Codex's case folding on the page too (the worker turns the
+    /// file into rows and marks the folded ones), also after a reorder; the other rows and the
+    /// other engines match as written.
+    #[test]
+    fn a_lesson_codex_config_keeps_canonical_matching_on_the_page() {
+        let lesson = r#"{"title": "codex", "language": "en", "mode": "explore", "engines": ["codex", "opencode"],
+            "presets": [{"id": "rules", "config": {"format": "codex", "text": "prefix_rule(pattern=[\"git\", \"push\"], decision=\"forbidden\", canonical_matching=True)\nprefix_rule(pattern=[\"rm\"], decision=\"forbidden\")\n"},
+                         "calls": [{"tool": "bash", "input": "GIT Push origin main"}]}]}"#;
+        let reply = read_lesson_configs(lesson);
+        assert!(
+            reply.as_ref().unwrap().contains("\"canonical\":true"),
+            "{reply:?}"
+        );
+        let mut w = widget("");
+        w.act(Msg::LessonReply(reply));
+        assert!(w.lesson_error.is_none(), "{:?}", w.lesson_error);
+        let codex = |w: &Widget| w.eval(EngineId::Codex).unwrap().decision;
+        let set = |w: &mut Widget, input: &str| {
+            w.act(Msg::EditTool("bash".into()));
+            w.act(Msg::EditInput(input.into()));
+        };
+        set(&mut w, "GIT Push origin main");
+        assert_eq!(codex(&w), Decision::Deny, "folded, as Codex 0.171.0 does");
+        assert_ne!(w.eval(EngineId::OpenCode).unwrap().decision, Decision::Deny);
+        w.act(Msg::Reverse);
+        assert_eq!(codex(&w), Decision::Deny, "still folded after a reorder");
+        set(&mut w, "RM -rf x");
+        assert_ne!(
+            codex(&w),
+            Decision::Deny,
+            "a rule without the flag matches as written"
+        );
     }
 
     #[test]
