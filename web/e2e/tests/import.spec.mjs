@@ -142,6 +142,40 @@ test('a lesson whose preset is a Codex .rules file: the worker reads it, the pag
   expect(problems).toEqual([]);
 });
 
+test('a lesson preset that is a Codex .rules file keeps canonical_matching on the page (GIT Push is caught, after a reorder too)', async ({ page, problems }) => {
+  await page.goto('./');
+  await expect(rows(page).first()).toBeVisible();
+  const lesson = JSON.stringify({
+    title: 'canonical', language: 'en', mode: 'explore', engines: ['codex', 'opencode'],
+    presets: [{
+      id: 'rules',
+      config: { format: 'codex', text: 'prefix_rule(pattern=["git", "push"], decision="forbidden", canonical_matching=True)\nprefix_rule(pattern=["rm"], decision="forbidden")\n' },
+      calls: [{ tool: 'bash', input: 'GIT Push origin main' }, { tool: 'bash', input: 'RM -rf x' }],
+    }],
+  });
+  await page.evaluate((lesson) => {
+    const div = document.createElement('div');
+    div.id = 'cf';
+    div.dataset.lang = 'en';
+    document.body.append(div);
+    window.wasmBindings.mount(div, lesson);
+  }, lesson);
+  const w = page.locator('#cf');
+  await expect(w.locator('.pl-lesson-pending')).toHaveCount(0);
+  await expect(w.locator('tbody.pl-rules tr')).toHaveCount(2);
+  const codex = w.locator('.pl-engine[data-engine="codex"]');
+  // The folded rule catches the upper-case command, as Codex 0.171.0 does; OpenCode reads the
+  // row as written. The rule without the flag does not fold.
+  await expect(codex).toHaveAttribute('data-verdict', 'deny');
+  await expect(w.locator('.pl-engine[data-engine="opencode"]')).not.toHaveAttribute('data-verdict', 'deny');
+  await w.locator('.pl-reverse').click();
+  await expect(codex).toHaveAttribute('data-verdict', 'deny');
+  await w.locator('.pl-call-select').selectOption({ index: 1 });
+  await expect(w.locator('.pl-call-input-text')).toHaveValue('RM -rf x');
+  await expect(codex).not.toHaveAttribute('data-verdict', 'deny');
+  expect(problems).toEqual([]);
+});
+
 test('an explore lesson shows every verdict at once, with nothing to guess', async ({ page, problems }) => {
   await page.goto('./');
   await expect(rows(page).first()).toBeVisible();
