@@ -18,14 +18,24 @@ export const test = base.extend({
       if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
     });
     page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+    // A request the page's own navigation (a reload, a goto) cuts off is not a problem: the
+    // learner left the page. Every other failed request is.
+    const started = new WeakMap();
+    let navigated = -1;
     page.on('request', (req) => {
+      started.set(req, Date.now());
+      if (req.isNavigationRequest() && req.frame() === page.mainFrame()) navigated = Date.now();
       const url = new URL(req.url());
       const local = ['data:', 'blob:', 'file:'].includes(url.protocol);
       if (!local && !allowedHosts.includes(url.hostname)) {
         problems.push(`network request leaves the machine: ${req.url()}`);
       }
     });
-    page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
+    page.on('requestfailed', (req) => {
+      const why = req.failure()?.errorText;
+      if (why === 'net::ERR_ABORTED' && !req.isNavigationRequest() && navigated >= (started.get(req) ?? Infinity)) return;
+      problems.push(`request failed: ${req.url()} ${why}`);
+    });
     await use(problems);
     expect(problems, 'console errors, page errors or off-site requests').toEqual([]);
   },

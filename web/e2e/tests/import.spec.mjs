@@ -170,7 +170,7 @@ test('a lesson preset that is a Codex .rules file keeps canonical_matching on th
   await expect(w.locator('.pl-engine[data-engine="opencode"]')).not.toHaveAttribute('data-verdict', 'deny');
   await w.locator('.pl-reverse').click();
   await expect(codex).toHaveAttribute('data-verdict', 'deny');
-  await w.locator('.pl-call-select').selectOption({ index: 1 });
+  await w.locator('.pl-call-select').selectOption('1');
   await expect(w.locator('.pl-call-input-text')).toHaveValue('RM -rf x');
   await expect(codex).not.toHaveAttribute('data-verdict', 'deny');
   expect(problems).toEqual([]);
