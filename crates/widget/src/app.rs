@@ -455,6 +455,19 @@ impl Widget {
         for e in &snap.revealed {
             lab.reveal(*e);
         }
+        if snap.log.is_some() || snap.undo.is_some() {
+            let ids: Vec<permlab_core::RuleId> = lab.table().rules().iter().map(|r| r.id).collect();
+            lab.restore_history(
+                snap.log
+                    .as_deref()
+                    .map(crate::history::read_log)
+                    .unwrap_or_default(),
+                snap.undo
+                    .as_deref()
+                    .map(|u| crate::history::read_undo(u, &ids))
+                    .unwrap_or_default(),
+            );
+        }
         for (e, guess, verdict) in &snap.earlier {
             lab.restore_earlier(
                 *e,
@@ -714,6 +727,9 @@ impl Widget {
                 .earlier_results()
                 .map(|(e, r)| (e, r.guess, r.verdict))
                 .collect(),
+            log: (!l.log().is_empty()).then(|| crate::history::write_log(l.log())),
+            undo: Some(crate::history::write_undo(l.undo_orders(), l.table().len()))
+                .filter(|u| !u.is_empty()),
         }
     }
 

@@ -29,6 +29,7 @@ pub mod app;
 pub mod compute;
 pub mod error_text;
 pub mod hash;
+pub mod history;
 pub mod i18n;
 pub mod lesson_error;
 pub mod lint_text;

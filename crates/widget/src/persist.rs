@@ -52,6 +52,10 @@ pub struct Snapshot {
     pub drafts: Vec<(String, String, String)>,
     /// Results revealed on an earlier order: (engine, guess, that order's verdict).
     pub earlier: Vec<(EngineId, Guess, Decision)>,
+    /// The reorder log, as [`crate::history::write_log`] wrote it.
+    pub log: Option<String>,
+    /// The undo history, as [`crate::history::write_undo`] wrote it.
+    pub undo: Option<String>,
 }
 
 fn guess_str(g: Guess) -> &'static str {
@@ -150,6 +154,11 @@ impl Snapshot {
                 .collect();
             out.push(("pe".into(), e.join(",")));
         }
+        for (k, v) in [("lg", &self.log), ("ud", &self.undo)] {
+            if let Some(v) = v {
+                out.push((k.to_string(), v.clone()));
+            }
+        }
         out
     }
 
@@ -190,6 +199,8 @@ impl Snapshot {
         s.editor = get("e").cloned();
         s.editor_error = get("ee").is_some_and(|v| v == "1");
         s.import_error = get("ie").is_some_and(|v| v == "1");
+        s.log = get("lg").cloned();
+        s.undo = get("ud").cloned();
         if let Some(pe) = get("pe") {
             s.earlier = pe
                 .split(',')

@@ -214,6 +214,18 @@ impl Lab {
         self.earlier.get(&engine).copied()
     }
 
+    /// The orders Undo would go back to, oldest first (what a reload keeps).
+    pub fn undo_orders(&self) -> &[Vec<RuleId>] {
+        &self.undo
+    }
+
+    /// Puts back the reorder log and the undo history a reload kept (see
+    /// [`crate::history`]); the order itself is restored separately.
+    pub fn restore_history(&mut self, log: Vec<LogEntry>, undo: Vec<Vec<RuleId>>) {
+        self.log = log;
+        self.undo = undo;
+    }
+
     /// Every result of an earlier order, by engine (what a reload keeps).
     pub fn earlier_results(&self) -> impl Iterator<Item = (EngineId, Earlier)> + '_ {
         self.earlier.iter().map(|(e, r)| (*e, *r))

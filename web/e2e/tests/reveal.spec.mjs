@@ -205,6 +205,10 @@ test('12.3 en lesson: Reverse by keyboard keeps the earlier grades (a wrong gues
   // order still waiting for a guess.
   await page.reload();
   await page.locator('#core').scrollIntoViewIfNeeded();
+  // The reorder log and Undo come back too.
+  await expect(w.locator('.pl-log-entry')).toHaveCount(1);
+  await expect(w.locator('.pl-log-entry')).toContainText('OpenCode');
+  await expect(w.locator('.pl-undo')).toBeEnabled();
   await expect(p.locator('.pl-earlier')).toContainText('On the previous order');
   await expect(p.locator('.pl-earlier .pl-mark')).toHaveText(/^✗ Wrong/);
   await expect(p).not.toHaveAttribute('data-verdict', /.*/);

@@ -377,4 +377,26 @@ mod tests {
         assert!(!w2.lab.is_revealed(fm));
         assert_eq!(w2.lab.order(), w.lab.order());
     }
+
+    /// A reload keeps the reorder log (which engines flipped) and the undo history: Undo
+    /// still steps back to the order before.
+    #[test]
+    fn the_reorder_log_and_undo_survive_a_reload() {
+        let mut w = Widget::with_stored(config("a3"), "", None);
+        let lesson = w.lab.order();
+        w.act(Msg::Reverse);
+        let reversed = w.lab.order();
+        w.act(Msg::Reverse);
+        w.act(Msg::Reverse);
+        assert_eq!(w.lab.log().len(), 3);
+        let mut w2 = reload(&w);
+        assert_eq!(w2.lab.log(), w.lab.log());
+        assert_eq!(w2.lab.order(), reversed);
+        assert!(w2.lab.can_undo());
+        w2.act(Msg::Undo);
+        assert_eq!(w2.lab.order(), lesson);
+        assert_eq!(w2.lab.log().len(), 4, "the undo is logged too");
+        w2.act(Msg::Undo);
+        assert_eq!(w2.lab.order(), reversed);
+    }
 }
