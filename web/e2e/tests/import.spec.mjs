@@ -15,6 +15,18 @@ async function open(page) {
   await page.locator('.pl-import summary').click();
 }
 
+/** Mounts `lesson` (JSON text) from page script in a new English placeholder `#id`. */
+async function mountLesson(page, id, lesson) {
+  await page.evaluate(([id, lesson]) => {
+    const div = document.createElement('div');
+    div.id = id;
+    div.dataset.lang = 'en';
+    document.body.append(div);
+    window.wasmBindings.mount(div, lesson);
+  }, [id, lesson]);
+  return page.locator(`#${id}`);
+}
+
 async function paste(page, text) {
   await page.locator('.pl-import-text').fill(text);
   await page.locator('.pl-import-button').click();
@@ -153,14 +165,7 @@ test('a lesson preset that is a Codex .rules file keeps canonical_matching on th
       calls: [{ tool: 'bash', input: 'GIT Push origin main' }, { tool: 'bash', input: 'RM -rf x' }],
     }],
   });
-  await page.evaluate((lesson) => {
-    const div = document.createElement('div');
-    div.id = 'cf';
-    div.dataset.lang = 'en';
-    document.body.append(div);
-    window.wasmBindings.mount(div, lesson);
-  }, lesson);
-  const w = page.locator('#cf');
+  const w = await mountLesson(page, 'cf', lesson);
   await expect(w.locator('.pl-lesson-pending')).toHaveCount(0);
   await expect(w.locator('tbody.pl-rules tr')).toHaveCount(2);
   const codex = w.locator('.pl-engine[data-engine="codex"]');
@@ -186,14 +191,7 @@ test('an explore lesson shows every verdict at once, with nothing to guess', asy
       { tool: 'bash', pattern: 'git *', action: 'allow' }],
     calls: [{ tool: 'bash', input: 'git push origin main' }] }],
   });
-  await page.evaluate((lesson) => {
-    const div = document.createElement('div');
-    div.id = 'ex';
-    div.dataset.lang = 'en';
-    document.body.append(div);
-    window.wasmBindings.mount(div, lesson);
-  }, lesson);
-  const w = page.locator('#ex');
+  const w = await mountLesson(page, 'ex', lesson);
   await expect(w.locator('.pl-engine[data-engine="first-match"]')).toHaveAttribute('data-verdict', 'deny');
   await expect(w.locator('.pl-engine[data-engine="opencode"]')).toHaveAttribute('data-verdict', 'allow');
   await expect(w.locator('.pl-engine[data-engine="claude-code"]')).toHaveAttribute('data-verdict', 'deny');
