@@ -154,6 +154,16 @@ pub enum OpencodeFlag {
     },
 }
 
+impl std::fmt::Display for OpencodeFlag {
+    /// In English (the reason a [`Flag`] carries).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpencodeFlag::Regrouped(tool) => write!(f, "the wildcard permission `{tool}` is grouped under one key: its place among other tools' rows is lost"),
+            OpencodeFlag::Repeated { tool, pattern } => write!(f, "pattern `{pattern}` repeats for `{tool}`: an object key holds one action, so this row's action replaces the earlier one at the earlier place"),
+        }
+    }
+}
+
 /// The table as OpenCode's `permission` object (`opencode.json`): one key per tool, a string
 /// when the tool has a single `*` row, else an object of pattern → action in table order.
 ///
@@ -179,12 +189,11 @@ pub fn opencode_permission(table: &RuleTable) -> (String, Vec<Flag>) {
                 let later_other = rules[row + 1..].iter().any(|o| o.tool != *tool);
                 let earlier_other = rules[..row].iter().any(|o| o.tool != *tool);
                 if later_other || earlier_other {
+                    let why = OpencodeFlag::Regrouped(tool.to_string());
                     flags.push(Flag {
                         row,
-                        reason: format!(
-                            "the wildcard permission `{tool}` is grouped under one key: its place among other tools' rows is lost"
-                        ),
-                        why: OpencodeFlag::Regrouped(tool.to_string()),
+                        reason: why.to_string(),
+                        why,
                     });
                     break;
                 }
@@ -197,16 +206,14 @@ pub fn opencode_permission(table: &RuleTable) -> (String, Vec<Flag>) {
             for &row in rows {
                 let r = &rules[row];
                 if let Some(slot) = obj.iter_mut().find(|(k, _)| *k == r.pattern) {
+                    let why = OpencodeFlag::Repeated {
+                        tool: tool.to_string(),
+                        pattern: r.pattern.clone(),
+                    };
                     flags.push(Flag {
                         row,
-                        reason: format!(
-                            "pattern `{}` repeats for `{tool}`: an object key holds one action, so this row's action replaces the earlier one at the earlier place",
-                            r.pattern
-                        ),
-                        why: OpencodeFlag::Repeated {
-                            tool: tool.to_string(),
-                            pattern: r.pattern.clone(),
-                        },
+                        reason: why.to_string(),
+                        why,
                     });
                     slot.1 = Value::from(r.action.as_str());
                 } else {

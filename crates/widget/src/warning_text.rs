@@ -46,8 +46,7 @@ impl Lang {
             return match u {
                 Untranslated::Claude(n) => n.to_string(),
                 Untranslated::Codex(n) => n.to_string(),
-                Untranslated::Opencode(OpencodeFlag::Regrouped(tool)) => format!("the wildcard permission `{tool}` is grouped under one key: its place among other tools' rows is lost"),
-                Untranslated::Opencode(OpencodeFlag::Repeated { tool, pattern }) => format!("pattern `{pattern}` repeats for `{tool}`: an object key holds one action, so this row's action replaces the earlier one at the earlier place"),
+                Untranslated::Opencode(f) => f.to_string(),
             };
         }
         match u {

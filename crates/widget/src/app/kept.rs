@@ -4,7 +4,7 @@
 
 use permlab_core::import::Format;
 
-use super::{detect, import_config, import_config_error, Source, Widget};
+use super::{detect, import_config_error, Source, Widget};
 use crate::persist::Snapshot;
 use crate::presets;
 use crate::store::{self, Field, Note};
@@ -81,7 +81,7 @@ impl Widget {
         if snap.import_error && self.import_error.is_none() && readable_here {
             // Worded in the widget's language, as the first time (an empty text is "empty").
             self.import_error = if self.import_text.trim().is_empty() {
-                import_config(&self.import_format, &self.import_text).err()
+                Some("empty".into())
             } else {
                 import_config_error(&self.import_format, &self.import_text)
                     .err()
