@@ -36,6 +36,7 @@ pub mod lint_text;
 pub mod persist;
 pub mod presets;
 pub mod protocol;
+pub mod rows_window;
 pub mod scenes;
 pub mod state;
 pub mod store;

@@ -49,37 +49,39 @@ pub fn in_text_field(e: &web_sys::KeyboardEvent) -> bool {
         .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
 }
 
-/// Where a dragged row (now at `from`) lands if dropped at viewport `y`: the rows' middles are
-/// in order, so a binary search finds how many lie above the pointer.
+/// Where a dragged row (now at `from`) lands if dropped at viewport `y`. The other rendered
+/// rows' middles are in order (a windowed table renders a slice of them: positions are read
+/// from `data-position`), so a binary search finds how many lie above the pointer; the row
+/// lands after the last of those.
 pub fn drop_index(root: &web_sys::Element, y: f64, from: usize) -> usize {
     let Ok(Some(body)) = root.query_selector("tbody.pl-rules") else {
         return from;
     };
-    let rows = body.children();
-    let n = rows.length() as usize;
-    if n == 0 {
+    let Ok(list) = body.query_selector_all("tr[data-position]") else {
         return from;
-    }
-    let mid = |i: usize| {
-        rows.item(i as u32)
-            .map(|r| {
-                let b = r.get_bounding_client_rect();
-                b.top() + b.height() / 2.0
-            })
-            .unwrap_or(f64::MAX)
     };
-    let (mut lo, mut hi) = (0, n);
+    let rows: Vec<(usize, web_sys::Element)> = (0..list.length())
+        .filter_map(|i| {
+            let r = list.item(i)?.dyn_into::<web_sys::Element>().ok()?;
+            let pos = r.get_attribute("data-position")?.parse::<usize>().ok()?;
+            (pos >= 1 && pos - 1 != from).then_some((pos - 1, r))
+        })
+        .collect();
+    let mid = |r: &web_sys::Element| {
+        let b = r.get_bounding_client_rect();
+        b.top() + b.height() / 2.0
+    };
+    let (mut lo, mut hi) = (0, rows.len());
     while lo < hi {
         let m = (lo + hi) / 2;
-        if mid(m) < y {
+        if mid(&rows[m].1) < y {
             lo = m + 1;
         } else {
             hi = m;
         }
     }
-    // `lo` rows lie above the pointer; the dragged row is one of them when it started above.
-    let to = if from < lo { lo - 1 } else { lo };
-    to.min(n - 1)
+    let positions: Vec<usize> = rows.iter().map(|r| r.0).collect();
+    crate::rows_window::landing(&positions, lo, from)
 }
 
 /// Copies `text` with the Clipboard API; `Err` when unavailable or refused (the caller shows

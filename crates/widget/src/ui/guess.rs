@@ -200,8 +200,9 @@ pub(crate) fn DisagreementBox(ctx: Ctx) -> impl IntoView {
     let data = Memo::new(move |_| {
         ctx.w.with(|w| {
             // Both readings give the two verdicts away: nothing until both are revealed.
-            if !w.compares_opencode_claude()
-                || !(w.revealed(EngineId::OpenCode) && w.revealed(EngineId::ClaudeCode))
+            if !(w.compares_opencode_claude()
+                && w.revealed(EngineId::OpenCode)
+                && w.revealed(EngineId::ClaudeCode))
             {
                 return None;
             }

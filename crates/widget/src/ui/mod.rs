@@ -31,6 +31,7 @@ use crate::app::{Drag, Msg, Widget};
 use crate::i18n::{one_line, Lang, S};
 use crate::presets;
 use crate::protocol::{Reply, Request};
+use crate::rows_window;
 use crate::state::{Change, Guess};
 use crate::web;
 
@@ -106,8 +107,15 @@ pub struct Ctx {
     /// Row signals by (load number, rule id), for the rows in the DOM.
     rows: StoredValue<HashMap<(u32, RuleId), RwSignal<RowView>>, LocalStorage>,
     shown: StoredValue<Shown, LocalStorage>,
-    /// How many rows are in the DOM.
+    /// How many rows of a small table are in the DOM (they come in slices).
     limit: RwSignal<usize>,
+    /// A windowed table's first rendered row (see [`crate::rows_window`]).
+    first: RwSignal<usize>,
+    /// A windowed table's row height in pixels, measured on the rendered rows (the spacers'
+    /// unit).
+    row_h: RwSignal<f64>,
+    /// The rule whose row holds the focus (kept in the DOM when the window moves away).
+    focused: RwSignal<Option<RuleId>>,
     /// The widget's root element.
     root: NodeRef<html::Section>,
     /// The request the worker is reading (so it is sent once).
@@ -378,6 +386,17 @@ fn after(ctx: Ctx) {
     sync_rows(ctx);
     if reloaded {
         ctx.limit.set(CHUNK);
+        ctx.first.set(0);
+    }
+    // A windowed table brings the row being carried or focused into the window.
+    let keep = ctx.w.with_untracked(|w| {
+        w.target().map(|(_, to)| to).or_else(|| {
+            let id = focus.as_deref()?.split_once('-')?.1.parse().ok()?;
+            w.position(RuleId(id))
+        })
+    });
+    if let Some(pos) = keep {
+        show_position(ctx, pos);
     }
     if ctx.announce.with_untracked(|a| *a != announce) {
         ctx.announce.set(announce);
@@ -522,6 +541,9 @@ pub fn App(widget: Widget) -> impl IntoView {
         rows: StoredValue::new_local(HashMap::new()),
         shown: StoredValue::new_local(Shown::default()),
         limit: RwSignal::new(CHUNK),
+        first: RwSignal::new(0),
+        row_h: RwSignal::new(40.0),
+        focused: RwSignal::new(None),
         root: NodeRef::new(),
         asked: StoredValue::new_local(None),
         done: StoredValue::new_local(Default::default()),

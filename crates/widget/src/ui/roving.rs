@@ -48,8 +48,32 @@ fn enter(tbody: &web_sys::Element, el: &web_sys::Element) {
     let _ = el.set_attribute("tabindex", "0");
 }
 
-/// A control got focus (by click, by Tab, by the widget after a move): it is the entry now.
-pub(crate) fn on_focusin(e: &ev::FocusEvent) {
+/// The rule of the row `el` is in.
+fn rule_of(el: &web_sys::Element) -> Option<RuleId> {
+    let row = el.closest("tr[data-rule-id]").ok().flatten()?;
+    Some(RuleId(row.get_attribute("data-rule-id")?.parse().ok()?))
+}
+
+/// Focus left the table (not for another of its controls): no row needs keeping.
+pub(crate) fn on_focusout(ctx: Ctx, e: &ev::FocusEvent) {
+    let Some(tbody) = e
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::Node>().ok())
+    else {
+        return;
+    };
+    let inside = e
+        .related_target()
+        .and_then(|t| t.dyn_into::<web_sys::Node>().ok())
+        .is_some_and(|n| tbody.contains(Some(&n)));
+    if !inside && ctx.focused.get_untracked().is_some() {
+        ctx.focused.set(None);
+    }
+}
+
+/// A control got focus (by click, by Tab, by the widget after a move): it is the entry now,
+/// and its row stays in the page while it has the focus (see [`crate::rows_window`]).
+pub(crate) fn on_focusin(ctx: Ctx, e: &ev::FocusEvent) {
     let (Some(tbody), Some(el)) = (
         e.current_target()
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok()),
@@ -60,11 +84,15 @@ pub(crate) fn on_focusin(e: &ev::FocusEvent) {
     };
     if CONTROLS.iter().any(|c| el.class_list().contains(c)) {
         enter(&tbody, &el);
+        let id = rule_of(&el);
+        if ctx.focused.get_untracked() != id {
+            ctx.focused.set(id);
+        }
     }
 }
 
 /// Arrow keys, Home and End between the table's controls.
-pub(crate) fn on_keydown(e: &ev::KeyboardEvent) {
+pub(crate) fn on_keydown(ctx: Ctx, e: &ev::KeyboardEvent) {
     if e.default_prevented() || e.ctrl_key() || e.meta_key() || e.alt_key() {
         return;
     }
@@ -80,6 +108,30 @@ pub(crate) fn on_keydown(e: &ev::KeyboardEvent) {
     let Some(row) = el.closest("tr").ok().flatten() else {
         return;
     };
+    let n = ctx.w.with_untracked(|w| w.table().len());
+    if rows_window::is_virtual(n) && !matches!(e.key().as_str(), "ArrowLeft" | "ArrowRight") {
+        // A windowed table: the row above/below may not be rendered (or be a pinned row's
+        // neighbour in the page only), so go by position.
+        let Some(pos) = row
+            .get_attribute("data-position")
+            .and_then(|p| p.parse::<usize>().ok())
+            .map(|p| p - 1)
+        else {
+            return;
+        };
+        let to = match e.key().as_str() {
+            "ArrowUp" => pos.checked_sub(1),
+            "ArrowDown" => (pos + 1 < n).then_some(pos + 1),
+            "Home" => Some(0),
+            "End" => Some(n - 1),
+            _ => return,
+        };
+        e.prevent_default();
+        if let Some(to) = to {
+            focus_position(ctx, to, col);
+        }
+        return;
+    }
     let next = match e.key().as_str() {
         "ArrowUp" => row
             .previous_element_sibling()
@@ -119,6 +171,32 @@ pub(crate) fn on_keydown(e: &ev::KeyboardEvent) {
     if let Some(n) = next {
         focus(&n);
     }
+}
+
+/// Focuses the control in column `col` of the row at position `to` of a windowed table,
+/// once the window has it.
+fn focus_position(ctx: Ctx, to: usize, col: usize) {
+    show_position(ctx, to);
+    let go = move || {
+        let Some(root) = ctx.root.get_untracked() else {
+            return;
+        };
+        let sel = format!("tr[data-position=\"{}\"]", to + 1);
+        if let Some(c) = root
+            .query_selector(&sel)
+            .ok()
+            .flatten()
+            .and_then(|r| control(&r, col))
+        {
+            focus(&c);
+        }
+    };
+    leptos::prelude::queue_microtask(move || {
+        if ctx.alive() {
+            go();
+        }
+    });
+    next_frame(ctx, go);
 }
 
 /// After the rows change (a new table, a reorder, a chunk of rows): if the entry is gone or

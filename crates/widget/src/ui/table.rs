@@ -57,8 +57,9 @@ pub(crate) fn Toolbar(ctx: Ctx) -> impl IntoView {
     }
 }
 
-/// The rule table: a keyed `<For>` of [`RuleRow`]s (key: load number and rule id), the first
-/// `limit` rows of the order.
+/// The rule table: a keyed `<For>` of [`RuleRow`]s (key: load number and rule id) — every
+/// row of a small table (the first `limit` while they come in slices), a window of a big one
+/// between two spacer rows (see [`crate::rows_window`]).
 #[component]
 pub(crate) fn RuleTable(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
@@ -70,26 +71,52 @@ pub(crate) fn RuleTable(ctx: Ctx) -> impl IntoView {
             )
         })
     });
-    // One Tab stop for the table (see `roving`): re-checked after the rows change.
+    let n = Memo::new(move |_| order.with(|(_, ids)| ids.len()));
+    let windowed = move || rows_window::is_virtual(n.get());
+    // The row that stays in the page wherever the window is: carried, dragged or focused.
+    let pinned = Memo::new(move |_| {
+        let id = ctx
+            .w
+            .with(|w| w.lift.map(|l| l.id).or(w.drag.map(|d| d.id)));
+        let id = id.or_else(|| ctx.focused.get())?;
+        order.with(|(_, ids)| ids.iter().position(|r| *r == id))
+    });
+    let layout = Memo::new(move |_| {
+        rows_window::layout(n.get(), ctx.first.get(), ctx.limit.get(), pinned.get())
+    });
+    // One Tab stop for the table (see `roving`): re-checked after the rows change; a
+    // windowed table measures its rows for the spacers.
     let tbody = NodeRef::<html::Tbody>::new();
     Effect::new(move |_| {
         order.track();
-        ctx.limit.track();
+        layout.track();
         next_frame(ctx, move || {
             if let Some(b) = tbody.try_get_untracked().flatten() {
                 roving::keep_entry(&b);
+                if rows_window::is_virtual(n.get_untracked()) {
+                    measure_rows(ctx, &b);
+                }
             }
         });
     });
+    follow_scroll(ctx, tbody, n);
+    let spacer = move |rows: usize| {
+        view! {
+            <tr class="pl-spacer" aria-hidden="true"
+                style:height=move || format!("{}px", rows as f64 * ctx.row_h.get())>
+                <td colspan="7"></td>
+            </tr>
+        }
+    };
     let th = move |class: &'static str, label: &'static str| {
         view! { <th scope="col" class=class><span class="pl-sr">{label}</span></th> }
     };
     view! {
-        <table class="pl-table">
+        <table class="pl-table" aria-rowcount=move || windowed().then(|| (n.get() + 1).to_string())>
             // The how-to part is its own span: print drops it (paper cannot be dragged).
             <caption>{lang.s(S::CaptionName)}<span class="pl-caption-hint">{lang.s(S::CaptionHint)}</span></caption>
             <thead>
-                <tr>
+                <tr aria-rowindex=move || windowed().then_some("1")>
                     {th("pl-controls pl-col-grip", lang.s(S::Move))}
                     <th scope="col" class="pl-col-pos">"#"</th>
                     {th("pl-cursor-col", lang.s(S::Cursor))}
@@ -100,18 +127,130 @@ pub(crate) fn RuleTable(ctx: Ctx) -> impl IntoView {
                 </tr>
             </thead>
             <tbody class="pl-rules" node_ref=tbody
-                on:keydown=|e| roving::on_keydown(&e) on:focusin=|e| roving::on_focusin(&e)>
+                on:keydown=move |e| roving::on_keydown(ctx, &e)
+                on:focusin=move |e| roving::on_focusin(ctx, &e)
+                on:focusout=move |e| roving::on_focusout(ctx, &e)>
+                <Show when=move || layout.with(|l| l.above > 0)>
+                    {move || spacer(layout.with(|l| l.above))}
+                </Show>
                 <For each=move || {
-                        let limit = ctx.limit.get();
-                        order.with(|(rev, ids)| {
-                            ids.iter().take(limit).enumerate().map(|(i, id)| (i, *id, *rev)).collect::<Vec<_>>()
-                        })
+                        order.with(|(rev, ids)| layout.with(|l| {
+                            l.rows.iter().filter_map(|&i| Some((i, *ids.get(i)?, *rev))).collect::<Vec<_>>()
+                        }))
                     }
                     key=|&(_, id, rev): &(usize, RuleId, u32)| (rev, id)
                     children=move |(i, id, rev): (usize, RuleId, u32)| view! { <RuleRow ctx id rev at=i/> }/>
+                <Show when=move || layout.with(|l| l.below > 0)>
+                    {move || spacer(layout.with(|l| l.below))}
+                </Show>
             </tbody>
         </table>
     }
+}
+
+/// A windowed table's row height: the rendered rows' height over their number (the spacers
+/// stand for that many pixels a row). Rows taller than one line (patterns that wrap) count as
+/// they are.
+fn measure_rows(ctx: Ctx, tbody: &web_sys::Element) {
+    let Ok(rows) = tbody.query_selector_all("tr[data-position]") else {
+        return;
+    };
+    let total: f64 = (0..rows.length())
+        .filter_map(|i| rows.item(i)?.dyn_into::<web_sys::Element>().ok())
+        .map(|r| r.get_bounding_client_rect().height())
+        .sum();
+    if rows.length() == 0 || total <= 0.0 {
+        return;
+    }
+    let h = total / f64::from(rows.length());
+    if (h - ctx.row_h.get_untracked()).abs() > 0.5 {
+        ctx.row_h.set(h);
+    }
+}
+
+/// The window of a big table follows the viewport: on every scroll (the page's or any
+/// scrolling ancestor's, caught in the capture phase) and resize, at most once a frame.
+fn follow_scroll(ctx: Ctx, tbody: NodeRef<html::Tbody>, n: Memo<usize>) {
+    let queued = std::rc::Rc::new(std::cell::Cell::new(false));
+    let on_scroll = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+        if queued.get() || !ctx.alive() || !rows_window::is_virtual(n.get_untracked()) {
+            return;
+        }
+        queued.set(true);
+        let queued = queued.clone();
+        next_frame(ctx, move || {
+            queued.set(false);
+            let Some(b) = tbody.try_get_untracked().flatten() else {
+                return;
+            };
+            let offset = -b.get_bounding_client_rect().top();
+            let first =
+                rows_window::first_for_offset(offset, ctx.row_h.get_untracked(), n.get_untracked());
+            if first != ctx.first.get_untracked() {
+                ctx.first.set(first);
+            }
+        });
+    });
+    let opts = web_sys::AddEventListenerOptions::new();
+    opts.set_capture(true);
+    opts.set_passive(true);
+    let w = window();
+    for kind in ["scroll", "resize"] {
+        let _ = w.add_event_listener_with_callback_and_add_event_listener_options(
+            kind,
+            on_scroll.as_ref().unchecked_ref(),
+            &opts,
+        );
+    }
+    let f = send_wrapper::SendWrapper::new(on_scroll);
+    on_cleanup(move || {
+        let w = window();
+        for kind in ["scroll", "resize"] {
+            let _ = w.remove_event_listener_with_callback_and_bool(
+                kind,
+                f.as_ref().unchecked_ref(),
+                true,
+            );
+        }
+    });
+}
+
+/// Brings position `pos` of a windowed table into the window (if it is not well inside it)
+/// and, once rendered, into the viewport. Nothing for a small table.
+pub(crate) fn show_position(ctx: Ctx, pos: usize) {
+    let n = ctx.w.with_untracked(|w| w.table().len());
+    if !rows_window::is_virtual(n) {
+        return;
+    }
+    let first = rows_window::first_showing(pos, ctx.first.get_untracked(), n);
+    if first == ctx.first.get_untracked() {
+        return;
+    }
+    ctx.first.set(first);
+    next_frame(ctx, move || {
+        let Some(root) = ctx.root.get_untracked() else {
+            return;
+        };
+        let sel = format!("tr[data-position=\"{}\"]", pos + 1);
+        if let Some(el) = root.query_selector(&sel).ok().flatten() {
+            let r = el.get_bounding_client_rect();
+            let h = window()
+                .inner_height()
+                .ok()
+                .and_then(|v| v.as_f64())
+                .unwrap_or(0.0);
+            let dy = if r.top() < 0.0 {
+                r.top()
+            } else if r.bottom() > h {
+                (r.bottom() - h).min(r.top())
+            } else {
+                0.0
+            };
+            if dy != 0.0 {
+                window().scroll_by_with_x_and_y(0.0, dy);
+            }
+        }
+    });
 }
 
 /// One rule: grip, position, cursors, tool, pattern, action, ↑/↓.
@@ -217,8 +356,11 @@ pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoVie
         }
     };
     let action = rule.action;
+    // A windowed table says each row's place (the header is row 1).
+    let windowed = rows_window::is_virtual(n);
     view! {
         <tr class=class data-rule-id=id.0.to_string() data-position=move || (pos() + 1).to_string()
+            aria-rowindex=move || windowed.then(|| (pos() + 2).to_string())
             data-cursor=move || view.with(|v| v.cursor.clone()) data-decisive=move || view.with(|v| v.decisive.clone())>
             <td class="pl-grip-cell pl-controls">
                 <button type="button" class="pl-grip" tabindex="-1" aria-label=grip_label
