@@ -62,11 +62,16 @@ pub(crate) fn on_focusout(ctx: Ctx, e: &ev::FocusEvent) {
     else {
         return;
     };
-    let inside = e
+    // Focus that goes nowhere (a click on the page, or the row re-inserted by the keyed list
+    // while the window moves, see `set_first`) keeps the row: only focus that moved to
+    // something else outside the table lets it go.
+    let Some(to) = e
         .related_target()
         .and_then(|t| t.dyn_into::<web_sys::Node>().ok())
-        .is_some_and(|n| tbody.contains(Some(&n)));
-    if !inside && ctx.focused.get_untracked().is_some() {
+    else {
+        return;
+    };
+    if !tbody.contains(Some(&to)) && ctx.focused.get_untracked().is_some() {
         ctx.focused.set(None);
     }
 }

@@ -186,9 +186,7 @@ fn follow_scroll(ctx: Ctx, tbody: NodeRef<html::Tbody>, n: Memo<usize>) {
             let offset = -b.get_bounding_client_rect().top();
             let first =
                 rows_window::first_for_offset(offset, ctx.row_h.get_untracked(), n.get_untracked());
-            if first != ctx.first.get_untracked() {
-                ctx.first.set(first);
-            }
+            set_first(ctx, first);
         });
     });
     let opts = web_sys::AddEventListenerOptions::new();
@@ -215,18 +213,71 @@ fn follow_scroll(ctx: Ctx, tbody: NodeRef<html::Tbody>, n: Memo<usize>) {
     });
 }
 
-/// Brings position `pos` of a windowed table into the window (if it is not well inside it)
-/// and, once rendered, into the viewport. Nothing for a small table.
-pub(crate) fn show_position(ctx: Ctx, pos: usize) {
-    let n = ctx.w.with_untracked(|w| w.table().len());
-    if !rows_window::is_virtual(n) {
-        return;
-    }
-    let first = rows_window::first_showing(pos, ctx.first.get_untracked(), n);
+/// Moves a windowed table's window to start at row `first`. The row with the focus stays in
+/// the page (it is pinned), but the keyed list may re-insert it, and an inserted node loses
+/// the focus: it is given back, without scrolling (the pinned row may sit off screen, next to
+/// the window).
+fn set_first(ctx: Ctx, first: usize) {
     if first == ctx.first.get_untracked() {
         return;
     }
+    let had = document().active_element().and_then(|el| {
+        let root = ctx.root.get_untracked()?;
+        let row = el
+            .closest("tbody.pl-rules tr[data-rule-id]")
+            .ok()
+            .flatten()?;
+        if !root.contains(Some(&row)) {
+            return None;
+        }
+        let class = ["pl-grip", "pl-up", "pl-down"]
+            .into_iter()
+            .find(|c| el.class_list().contains(c))?;
+        Some((row.get_attribute("data-rule-id")?, class))
+    });
     ctx.first.set(first);
+    let Some((id, class)) = had else {
+        return;
+    };
+    let give_back = move || {
+        let lost = document()
+            .active_element()
+            .is_none_or(|a| a.tag_name() == "BODY");
+        let Some(root) = ctx.root.get_untracked() else {
+            return;
+        };
+        let sel = format!("tr[data-rule-id=\"{id}\"] .{class}");
+        if let Some(el) = root
+            .query_selector(&sel)
+            .ok()
+            .flatten()
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+            .filter(|_| lost)
+        {
+            let opts = web_sys::FocusOptions::new();
+            opts.set_prevent_scroll(true);
+            let _ = el.focus_with_options(&opts);
+        }
+    };
+    let again = give_back.clone();
+    leptos::prelude::queue_microtask(move || {
+        if ctx.alive() {
+            give_back();
+        }
+    });
+    next_frame(ctx, again);
+}
+
+/// Brings the row at position `pos` (a row just moved or focused, a carried row's drop
+/// target) into view: a windowed table first moves its window there if the row is not well
+/// inside it; once rendered, the page scrolls the least that shows the row (nothing when it
+/// is in view).
+pub(crate) fn show_position(ctx: Ctx, pos: usize) {
+    let n = ctx.w.with_untracked(|w| w.table().len());
+    set_first(
+        ctx,
+        rows_window::first_showing(pos, ctx.first.get_untracked(), n),
+    );
     next_frame(ctx, move || {
         let Some(root) = ctx.root.get_untracked() else {
             return;
