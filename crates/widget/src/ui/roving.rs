@@ -48,6 +48,11 @@ fn enter(tbody: &web_sys::Element, el: &web_sys::Element) {
     let _ = el.set_attribute("tabindex", "0");
 }
 
+/// An event's target (or related target) as `T`.
+fn cast<T: JsCast>(t: Option<web_sys::EventTarget>) -> Option<T> {
+    t?.dyn_into().ok()
+}
+
 /// The rule of the row `el` is in.
 fn rule_of(el: &web_sys::Element) -> Option<RuleId> {
     let row = el.closest("tr[data-rule-id]").ok().flatten()?;
@@ -56,19 +61,13 @@ fn rule_of(el: &web_sys::Element) -> Option<RuleId> {
 
 /// Focus left the table (not for another of its controls): no row needs keeping.
 pub(crate) fn on_focusout(ctx: Ctx, e: &ev::FocusEvent) {
-    let Some(tbody) = e
-        .current_target()
-        .and_then(|t| t.dyn_into::<web_sys::Node>().ok())
-    else {
+    let Some(tbody) = cast::<web_sys::Node>(e.current_target()) else {
         return;
     };
     // Focus that goes nowhere (a click on the page, or the row re-inserted by the keyed list
     // while the window moves, see `set_first`) keeps the row: only focus that moved to
     // something else outside the table lets it go.
-    let Some(to) = e
-        .related_target()
-        .and_then(|t| t.dyn_into::<web_sys::Node>().ok())
-    else {
+    let Some(to) = cast::<web_sys::Node>(e.related_target()) else {
         return;
     };
     if !tbody.contains(Some(&to)) && ctx.focused.get_untracked().is_some() {
@@ -80,10 +79,8 @@ pub(crate) fn on_focusout(ctx: Ctx, e: &ev::FocusEvent) {
 /// and its row stays in the page while it has the focus (see [`crate::rows_window`]).
 pub(crate) fn on_focusin(ctx: Ctx, e: &ev::FocusEvent) {
     let (Some(tbody), Some(el)) = (
-        e.current_target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok()),
-        e.target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok()),
+        cast::<web_sys::Element>(e.current_target()),
+        cast::<web_sys::Element>(e.target()),
     ) else {
         return;
     };
@@ -101,10 +98,7 @@ pub(crate) fn on_keydown(ctx: Ctx, e: &ev::KeyboardEvent) {
     if e.default_prevented() || e.ctrl_key() || e.meta_key() || e.alt_key() {
         return;
     }
-    let Some(el) = e
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-    else {
+    let Some(el) = cast::<web_sys::Element>(e.target()) else {
         return;
     };
     let Some(col) = CONTROLS.iter().position(|c| el.class_list().contains(c)) else {
