@@ -125,6 +125,8 @@ pub struct Ctx {
     done: StoredValue<(std::collections::HashSet<(usize, EngineId)>, bool), LocalStorage>,
     /// The worker of a running self-check or import.
     workers: StoredValue<Vec<web_sys::Worker>, LocalStorage>,
+    /// The control a move is about to focus again (`grip-8`), until the next frame.
+    refocusing: StoredValue<Option<String>, LocalStorage>,
 }
 
 impl Ctx {
@@ -418,18 +420,46 @@ fn after(ctx: Ctx) {
 }
 
 /// Focuses the moved row's control (`grip-8`, `up-8`, `down-8`) once the keyed list has put
-/// the row in place: moving a row re-inserts it, and an inserted node loses focus. First in a
-/// microtask (the list moves the row in the effects the update woke, which run before it), so
-/// a key pressed right after — a second Alt+↓ — reaches the same grip; then on the next frame
-/// again, in case the row moved later than that.
+/// the row in place: moving a row re-inserts it, and an inserted node loses focus. On the next
+/// frame, where the page is laid out anyway: focusing right after the move (in a microtask)
+/// laid it out once more, 8 ms a move on 200 rows. A key pressed before that frame — a second
+/// Alt+↓ — finds the focus on `<body>`; [`route_key`] gives it to the control being refocused.
 fn refocus(ctx: Ctx, key: String) {
-    let again = key.clone();
-    leptos::prelude::queue_microtask(move || {
-        if ctx.alive() {
-            focus_key(ctx, &again);
-        }
+    ctx.refocusing.set_value(Some(key.clone()));
+    next_frame(ctx, move || {
+        ctx.refocusing.set_value(None);
+        focus_key(ctx, &key);
     });
-    next_frame(ctx, move || focus_key(ctx, &key));
+}
+
+/// A key that reached the page while a moved row's control was losing and getting back the
+/// focus (see [`refocus`]): it is that control's key (grip keys; Enter/Space on ↑/↓).
+fn route_key(ctx: Ctx, e: &ev::KeyboardEvent) {
+    let Some(key) = ctx.refocusing.get_value() else {
+        return;
+    };
+    let on_body = document()
+        .active_element()
+        .is_none_or(|a| a.tag_name() == "BODY");
+    let Some((what, id)) = key.split_once('-') else {
+        return;
+    };
+    let Some(id) = id.parse().ok().map(RuleId) else {
+        return;
+    };
+    if !on_body || e.default_prevented() {
+        return;
+    }
+    let handled = match what {
+        "grip" => act(ctx, Msg::GripKey(id, e.key(), e.alt_key())),
+        "up" | "down" if matches!(e.key().as_str(), "Enter" | " ") => {
+            act(ctx, Msg::Step(id, what == "down"))
+        }
+        _ => false,
+    };
+    if handled {
+        e.prevent_default();
+    }
 }
 
 fn focus_key(ctx: Ctx, key: &str) {
@@ -451,7 +481,12 @@ fn focus_key(ctx: Ctx, key: &str) {
     {
         let active = el.owner_document().and_then(|d| d.active_element());
         if active.as_ref() != Some(el.as_ref()) {
-            let _ = el.focus();
+            // Without scrolling: a plain focus() lays the page out at once to scroll the
+            // element into view (8.7 ms a move on 200 rows, measured), and the frame lays it
+            // out again; `show_position` scrolls, if it has to, in the frame.
+            let opts = web_sys::FocusOptions::new();
+            opts.set_prevent_scroll(true);
+            let _ = el.focus_with_options(&opts);
         }
     }
 }
@@ -548,6 +583,7 @@ pub fn App(widget: Widget) -> impl IntoView {
         asked: StoredValue::new_local(None),
         done: StoredValue::new_local(Default::default()),
         workers: StoredValue::new_local(Vec::new()),
+        refocusing: StoredValue::new_local(None),
     };
     sync_rows(ctx);
 
@@ -572,10 +608,12 @@ pub fn App(widget: Widget) -> impl IntoView {
     let move_h = window_event_listener(ev::pointermove, move |e| pointer_move(ctx, &e));
     let up_h = window_event_listener(ev::pointerup, move |e| pointer_up(ctx, &e, true));
     let cancel_h = window_event_listener(ev::pointercancel, move |e| pointer_up(ctx, &e, false));
+    let key_h = window_event_listener(ev::keydown, move |e| route_key(ctx, &e));
     on_cleanup(move || {
         move_h.remove();
         up_h.remove();
         cancel_h.remove();
+        key_h.remove();
         ctx.workers
             .update_value(|v| v.drain(..).for_each(|w| w.terminate()));
     });
