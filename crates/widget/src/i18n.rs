@@ -482,6 +482,22 @@ impl Lang {
         }
     }
 
+    /// What a windowed table shows: rows `from`–`to` (1-based) of `n` (said in its caption,
+    /// and on paper, which gets only those rows).
+    ///
+    /// ```
+    /// use permlab_widget::i18n::Lang;
+    /// assert_eq!(Lang::En.rows_shown(41, 160, 10_000), "rows 41–160 of 10000 shown; scroll or use ↑/↓ for the rest");
+    /// assert_eq!(Lang::Zh.rows_shown(41, 160, 10_000), "显示第 41–160 行,共 10000 行;滚动或用 ↑/↓ 看其余的行");
+    /// ```
+    pub fn rows_shown(self, from: usize, to: usize, n: usize) -> String {
+        if self.zh() {
+            format!("显示第 {from}–{to} 行,共 {n} 行;滚动或用 ↑/↓ 看其余的行")
+        } else {
+            format!("rows {from}–{to} of {n} shown; scroll or use ↑/↓ for the rest")
+        }
+    }
+
     /// "Step k of N".
     pub fn step_of(self, k: usize, n: usize) -> String {
         if self.zh() {

@@ -597,6 +597,8 @@ test('a 10 000-row table is windowed: rows follow the scroll and the keyboard, a
   // The window follows the viewport: here at the editor, below the table; back to its top.
   await table.evaluate((t) => t.scrollIntoView({ block: 'start' }));
   await expect(row(page, 1)).toHaveAttribute('aria-rowindex', '2');
+  // The caption says which rows are shown.
+  await expect(page.locator('.pl-rows-shown')).toHaveText('显示第 1–120 行,共 10000 行;滚动或用 ↑/↓ 看其余的行');
   const rendered = page.locator('tbody.pl-rules tr[data-rule-id]');
   const count = await rendered.count();
   expect(count).toBeGreaterThan(20);
@@ -668,6 +670,7 @@ test('a 10 000-row table is windowed: rows follow the scroll and the keyboard, a
     .map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target}`);
   expect(violations).toEqual([]);
   await page.screenshot({ path: screenshotPath('table-10000-middle') });
+  await expect(page.locator('.pl-rows-shown')).not.toContainText('第 1–120 行');
   const below = page.locator(`tbody.pl-rules tr[data-position="${picked.pos + 3}"]`);
   const g = await row(page, picked.id).locator('.pl-grip').boundingBox();
   const b = await below.boundingBox();
@@ -678,6 +681,12 @@ test('a 10 000-row table is windowed: rows follow the scroll and the keyboard, a
   await expect(below).toHaveClass(/pl-drop-below/);
   await page.mouse.up();
   await expect(row(page, picked.id)).toHaveAttribute('data-position', String(picked.pos + 3));
+
+  // Last (printing lays the page out anew, and the window follows): on paper the spacers take no room (the rows shown are printed, the caption says which).
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.locator('tbody.pl-rules tr.pl-spacer').first()).toBeHidden();
+  await expect(page.locator('.pl-rows-shown')).toBeVisible();
+  await page.emulateMedia({ media: 'screen' });
 
   // The page still answers input (a long task would block this round trip).
   const t2 = Date.now();

@@ -114,7 +114,17 @@ pub(crate) fn RuleTable(ctx: Ctx) -> impl IntoView {
     view! {
         <table class="pl-table" aria-rowcount=move || windowed().then(|| (n.get() + 1).to_string())>
             // The how-to part is its own span: print drops it (paper cannot be dragged).
-            <caption>{lang.s(S::CaptionName)}<span class="pl-caption-hint">{lang.s(S::CaptionHint)}</span></caption>
+            <caption>{lang.s(S::CaptionName)}<span class="pl-caption-hint">{lang.s(S::CaptionHint)}</span>
+                {move || windowed().then(|| {
+                    let total = n.get();
+                    let start = ctx.first.get().min(total.saturating_sub(rows_window::WINDOW));
+                    view! {
+                        <span class="pl-rows-shown">
+                            {lang.rows_shown(start + 1, start + rows_window::WINDOW, total)}
+                        </span>
+                    }
+                })}
+            </caption>
             <thead>
                 <tr aria-rowindex=move || windowed().then_some("1")>
                     {th("pl-controls pl-col-grip", lang.s(S::Move))}
