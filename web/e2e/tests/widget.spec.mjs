@@ -660,6 +660,9 @@ test('a 10 000-row table is windowed: rows follow the scroll and the keyboard, a
     window.scrollBy(0, tb.getBoundingClientRect().top + 5_000 * h);
   });
   await expect(page.locator('tbody.pl-rules tr[data-position="5000"]')).toBeAttached();
+  // Stripes follow the rows' positions, wherever the window starts.
+  await expect(page.locator('tbody.pl-rules tr[data-position="5000"]')).toHaveClass(/pl-alt/);
+  await expect(page.locator('tbody.pl-rules tr[data-position="5001"]')).not.toHaveClass(/pl-alt/);
   const picked = await page.evaluate(() => {
     const r = [...document.querySelectorAll('tbody.pl-rules tr[data-position]')].find((r) => r.getBoundingClientRect().top > 120);
     return { id: r.dataset.ruleId, pos: Number(r.dataset.position) };

@@ -346,6 +346,11 @@ pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoVie
     let class = move || {
         view.with(|v| {
             let mut c = String::from("pl-rule");
+            // Stripes by position, not by `nth-child` (a windowed table's spacer row and moving
+            // window would swap them while scrolling).
+            if v.pos % 2 == 1 {
+                c.push_str(" pl-alt");
+            }
             if v.decisive.is_some() {
                 c.push_str(" pl-decisive");
             }
