@@ -390,7 +390,8 @@ fn after(ctx: Ctx) {
         ctx.limit.set(CHUNK);
         ctx.first.set(0);
     }
-    // A windowed table brings the row being carried or focused into the window.
+    // The row being carried (its drop target) or just moved comes into view (a windowed
+    // table first moves its window there).
     let keep = ctx.w.with_untracked(|w| {
         w.target().map(|(_, to)| to).or_else(|| {
             let id = focus.as_deref()?.split_once('-')?.1.parse().ok()?;
@@ -481,9 +482,8 @@ fn focus_key(ctx: Ctx, key: &str) {
     {
         let active = el.owner_document().and_then(|d| d.active_element());
         if active.as_ref() != Some(el.as_ref()) {
-            // Without scrolling: a plain focus() lays the page out at once to scroll the
-            // element into view (8.7 ms a move on 200 rows, measured), and the frame lays it
-            // out again; `show_position` scrolls, if it has to, in the frame.
+            // Without scrolling: `show_position` scrolls the row into view, the least that
+            // shows it, in the same frame.
             let opts = web_sys::FocusOptions::new();
             opts.set_prevent_scroll(true);
             let _ = el.focus_with_options(&opts);
