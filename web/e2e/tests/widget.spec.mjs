@@ -684,6 +684,25 @@ test('a 10 000-row table is windowed: rows follow the scroll and the keyboard, a
   await expect(below).toHaveClass(/pl-drop-below/);
   await page.mouse.up();
   await expect(row(page, picked.id)).toHaveAttribute('data-position', String(picked.pos + 3));
+  // The same by touch (hold, then move): the row under the picked one's old place goes two
+  // rows down.
+  const touched = await page.evaluate(async () => {
+    const from = [...document.querySelectorAll('tbody.pl-rules tr[data-position]')].find((r) => r.getBoundingClientRect().top > 120);
+    const pos = Number(from.dataset.position);
+    const target = document.querySelector(`tbody.pl-rules tr[data-position="${pos + 2}"]`).getBoundingClientRect();
+    const grip = from.querySelector('.pl-grip');
+    const g = grip.getBoundingClientRect();
+    const opts = (y) => ({ bubbles: true, cancelable: true, pointerId: 9, pointerType: 'touch', isPrimary: true, button: 0, buttons: 1, clientX: g.x + 4, clientY: y });
+    grip.dispatchEvent(new PointerEvent('pointerdown', opts(g.y + 4)));
+    await new Promise((r) => setTimeout(r, 300));
+    for (const f of [0.3, 0.6, 1]) {
+      grip.dispatchEvent(new PointerEvent('pointermove', opts(g.y + 4 + (target.bottom - 2 - g.y - 4) * f)));
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+    grip.dispatchEvent(new PointerEvent('pointerup', { ...opts(target.bottom - 2), buttons: 0 }));
+    return { id: from.dataset.ruleId, pos };
+  });
+  await expect(row(page, touched.id)).toHaveAttribute('data-position', String(touched.pos + 2));
 
   // Last (printing lays the page out anew, and the window follows): on paper the spacers take no room (the rows shown are printed, the caption says which).
   await page.emulateMedia({ media: 'print' });
