@@ -393,10 +393,9 @@ fn after(ctx: Ctx) {
     // The row being carried (its drop target) or just moved comes into view (a windowed
     // table first moves its window there).
     let keep = ctx.w.with_untracked(|w| {
-        w.target().map(|(_, to)| to).or_else(|| {
-            let id = focus.as_deref()?.split_once('-')?.1.parse().ok()?;
-            w.position(RuleId(id))
-        })
+        w.target()
+            .map(|(_, to)| to)
+            .or_else(|| w.position(split_key(focus.as_deref()?)?.1))
     });
     if let Some(pos) = keep {
         show_position(ctx, pos);
@@ -439,15 +438,12 @@ fn route_key(ctx: Ctx, e: &ev::KeyboardEvent) {
     let Some(key) = ctx.refocusing.get_value() else {
         return;
     };
+    let Some((what, id)) = split_key(&key) else {
+        return;
+    };
     let on_body = document()
         .active_element()
         .is_none_or(|a| a.tag_name() == "BODY");
-    let Some((what, id)) = key.split_once('-') else {
-        return;
-    };
-    let Some(id) = id.parse().ok().map(RuleId) else {
-        return;
-    };
     if !on_body || e.default_prevented() {
         return;
     }
@@ -463,17 +459,20 @@ fn route_key(ctx: Ctx, e: &ev::KeyboardEvent) {
     }
 }
 
+/// A focus key's control and rule: `grip-8` → (`grip`, #8).
+fn split_key(key: &str) -> Option<(&str, RuleId)> {
+    let (what, id) = key.split_once('-')?;
+    Some((what, RuleId(id.parse().ok()?)))
+}
+
 fn focus_key(ctx: Ctx, key: &str) {
     let Some(root) = ctx.root.get_untracked() else {
         return;
     };
-    let Some((what, id)) = key.split_once('-') else {
+    let Some((what, id)) = split_key(key) else {
         return;
     };
-    let sel = format!(
-        "tr[data-rule-id=\"{}\"] .pl-{what}",
-        id.replace(['"', '\\'], "")
-    );
+    let sel = format!("tr[data-rule-id=\"{}\"] .pl-{what}", id.0);
     if let Some(el) = root
         .query_selector(&sel)
         .ok()

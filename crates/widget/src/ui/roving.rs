@@ -53,6 +53,13 @@ fn cast<T: JsCast>(t: Option<web_sys::EventTarget>) -> Option<T> {
     t?.dyn_into().ok()
 }
 
+/// The focus key of a row control (`grip-8`, `up-8`, `down-8`; see [`super::refocus`]).
+pub(crate) fn key_of(el: &web_sys::Element) -> Option<String> {
+    let class = CONTROLS.iter().find(|c| el.class_list().contains(c))?;
+    let id = rule_of(el)?;
+    Some(format!("{}-{}", class.trim_start_matches("pl-"), id.0))
+}
+
 /// The rule of the row `el` is in.
 fn rule_of(el: &web_sys::Element) -> Option<RuleId> {
     let row = el.closest("tr[data-rule-id]").ok().flatten()?;

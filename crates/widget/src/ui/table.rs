@@ -225,57 +225,23 @@ fn follow_scroll(ctx: Ctx, tbody: NodeRef<html::Tbody>, n: Memo<usize>) {
 
 /// Moves a windowed table's window to start at row `first`. The row with the focus stays in
 /// the page (it is pinned), but the keyed list may re-insert it, and an inserted node loses
-/// the focus: it is given back, without scrolling (the pinned row may sit off screen, next to
-/// the window).
+/// the focus: it is given back as after a move ([`refocus`]).
 fn set_first(ctx: Ctx, first: usize) {
     if first == ctx.first.get_untracked() {
         return;
     }
-    let had = document().active_element().and_then(|el| {
-        let root = ctx.root.get_untracked()?;
-        let row = el
-            .closest("tbody.pl-rules tr[data-rule-id]")
-            .ok()
-            .flatten()?;
-        if !root.contains(Some(&row)) {
-            return None;
-        }
-        let class = ["pl-grip", "pl-up", "pl-down"]
-            .into_iter()
-            .find(|c| el.class_list().contains(c))?;
-        Some((row.get_attribute("data-rule-id")?, class))
-    });
+    let key = document()
+        .active_element()
+        .filter(|el| {
+            ctx.root
+                .get_untracked()
+                .is_some_and(|r| r.contains(Some(el)))
+        })
+        .and_then(|el| roving::key_of(&el));
     ctx.first.set(first);
-    let Some((id, class)) = had else {
-        return;
-    };
-    let give_back = move || {
-        let lost = document()
-            .active_element()
-            .is_none_or(|a| a.tag_name() == "BODY");
-        let Some(root) = ctx.root.get_untracked() else {
-            return;
-        };
-        let sel = format!("tr[data-rule-id=\"{id}\"] .{class}");
-        if let Some(el) = root
-            .query_selector(&sel)
-            .ok()
-            .flatten()
-            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-            .filter(|_| lost)
-        {
-            let opts = web_sys::FocusOptions::new();
-            opts.set_prevent_scroll(true);
-            let _ = el.focus_with_options(&opts);
-        }
-    };
-    let again = give_back.clone();
-    leptos::prelude::queue_microtask(move || {
-        if ctx.alive() {
-            give_back();
-        }
-    });
-    next_frame(ctx, again);
+    if let Some(key) = key {
+        refocus(ctx, key);
+    }
 }
 
 /// Brings the row at position `pos` (a row just moved or focused, a carried row's drop
