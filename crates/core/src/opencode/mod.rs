@@ -42,6 +42,7 @@
 
 pub mod agents;
 pub mod approvals;
+pub mod bash_call;
 pub mod config;
 mod engine;
 pub mod evaluate;
@@ -52,6 +53,9 @@ pub mod wildcard;
 
 pub use agents::{agent_ruleset, defaults, disabled, visible_tools, Agent, AgentEnv};
 pub use approvals::{Approvals, AskOutcome};
+pub use bash_call::{
+    bash_call, bash_call_with, lesson_place, AskedRequest, BashDecision, PatternCheck, RequestKind,
+};
 pub use config::{expand, from_config, PermissionConfig, PermissionEntry};
 pub use engine::OpenCodeEngine;
 pub use evaluate::{default_rule, evaluate, evaluate_on, find_last, merge};

@@ -56,6 +56,7 @@ mod run;
 mod seed;
 mod stage;
 
+pub(crate) use run::parse_classic;
 pub use run::{lifecycle, NO_PATTERN};
 pub use seed::{seed_002, seed_build_log, Scenario};
 pub use stage::{

@@ -440,7 +440,7 @@ fn push_unique(v: &mut Vec<String>, s: String) {
 
 /// Classic: every `command` node → a pattern (unless `cd`-like), its "always" prefix, its
 /// outside directories; then the working directory when it is outside.
-fn parse_classic(command: &str, place: &Place) -> Parsing {
+pub(crate) fn parse_classic(command: &str, place: &Place) -> Parsing {
     let mut p = Parsing {
         commands: Vec::new(),
         patterns: Vec::new(),

@@ -1,0 +1,239 @@
+//! OpenCode 1.18.32's decision for a **whole** `bash` call, as the real bash tool makes it.
+//!
+//! [`OpenCodeEngine`](super::OpenCodeEngine) evaluates one pattern against the rules
+//! (`Permission.evaluate`). The real bash tool does more before it runs a command: it parses
+//! the command with tree-sitter, asks `external_directory` about the directories outside the
+//! project that the command's path arguments (and the working directory) reach, then asks
+//! `bash` with **one pattern per sub-command**. [`bash_call`] reproduces that path; every
+//! statement below was recorded from the release binary (`fixtures/conformance/
+//! opencode-bash-real.json`, `../shared/reference/opencode-bash.md`).
+//!
+//! - **Order.** `external_directory` is asked first, then `bash`. A request with no pattern is
+//!   not made at all (`ls` in the project asks only `bash`; `A=1` asks nothing).
+//! - **One request, many patterns.** Each pattern is evaluated on its own — the last matching
+//!   rule wins, no match means ask — and the request denies if any pattern denies, else asks
+//!   if any asks, else allows (`Permission.ask`). `git status && curl x` under
+//!   `git * allow, curl * deny` is denied although `git status` alone is allowed.
+//! - **A deny ends the call.** The tool throws: an `external_directory` deny means `bash` is
+//!   never asked (`rm -rf /tmp/x` under `external_directory * deny` makes one request).
+//! - **An ask does not.** Answered "once", the next request is made; so the decision before
+//!   any user input is the action of the **first request that is not allow**: an
+//!   `external_directory` ask before a `bash` deny shows a prompt first (decision `ask`).
+//! - **Hidden tool.** When the last rule whose permission matches `bash` is `*` → deny,
+//!   `Permission.disabled` hides the tool from the model ([`BashDecision::hidden`]); a call
+//!   to it is then refused without asking. `requests`/`decision` still describe the tool's
+//!   own path.
+//!
+//! How the patterns, "always" prefixes and directories are found (tree-sitter's command
+//! nodes, arity prefixes, the file commands whose arguments are paths) lives in
+//! [`lifecycle`](super::lifecycle): [`parse`](super::lifecycle::parse),
+//! [`arity`](super::lifecycle::arity), [`paths`](super::lifecycle::paths).
+
+pub use super::lifecycle::paths::Place;
+
+use super::lifecycle::{parse_classic, paths};
+use super::wildcard::Platform;
+use super::{disabled, OpenCodeEngine, Rule};
+use crate::table::Action;
+
+/// The recording's place: directory = worktree = `/home/user/project`, home `/home/user`,
+/// cwd = the directory, and exactly the directories of the recording's `setup.existing_dirs`.
+///
+/// ```
+/// let p = permlab_core::opencode::lesson_place();
+/// assert_eq!(p.cwd, "/home/user/project");
+/// assert!(p.existing_dirs.iter().any(|d| d == "/tmp/cache"));
+/// ```
+pub fn lesson_place() -> Place {
+    let mut place = Place::new("/home/user/project", "/home/user/project", "/home/user");
+    place.existing_dirs = LESSON_DIRS.iter().map(|d| d.to_string()).collect();
+    place
+}
+
+/// `setup.existing_dirs` of `opencode-bash-real.json`.
+const LESSON_DIRS: [&str; 12] = [
+    "/tmp",
+    "/var",
+    "/etc",
+    "/opt",
+    "/usr",
+    "/home",
+    "/home/user",
+    "/var/log",
+    "/usr/bin",
+    "/tmp/cache",
+    "/home/user/project",
+    "/home/user/project/src",
+];
+
+/// Which permission a request asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RequestKind {
+    /// `external_directory`: directories outside the project (`<dir>/*`), asked first.
+    ExternalDirectory,
+    /// `bash`: one pattern per sub-command.
+    Bash,
+}
+
+impl RequestKind {
+    /// `external_directory`, `bash`.
+    pub fn name(self) -> &'static str {
+        match self {
+            RequestKind::ExternalDirectory => "external_directory",
+            RequestKind::Bash => "bash",
+        }
+    }
+}
+
+/// One permission request the bash tool makes, with what `Permission.ask` does with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AskedRequest {
+    /// The permission asked.
+    pub permission: RequestKind,
+    /// The patterns evaluated (duplicates merged, in order of appearance).
+    pub patterns: Vec<String>,
+    /// What "Allow always" would save.
+    pub always: Vec<String>,
+    /// One per pattern, same order.
+    pub checks: Vec<PatternCheck>,
+    /// Deny if any pattern denies, else ask if any asks, else allow.
+    pub action: Action,
+}
+
+/// One pattern of a request, evaluated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternCheck {
+    /// The pattern.
+    pub pattern: String,
+    /// Index of the last matching rule; `None`: no rule matched (ask).
+    pub rule: Option<usize>,
+    /// That rule's action (ask when none matched).
+    pub action: Action,
+}
+
+/// What the real bash tool decides for one call before any user input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BashDecision {
+    /// The requests, in the order the tool asks; the list ends after the first deny.
+    pub requests: Vec<AskedRequest>,
+    /// The action of the first request that is not allow; allow when there is none.
+    pub decision: Action,
+    /// The index in `requests` of that request.
+    pub decided_by: Option<usize>,
+    /// `Permission.disabled(["bash"], rules)`: the model is not offered `bash` at all.
+    pub hidden: bool,
+}
+
+/// The real bash tool's permission path for `command` run in `place.cwd`, under `rules` (the
+/// whole ruleset; last match wins per pattern, Linux matching).
+///
+/// ```
+/// use permlab_core::Action;
+/// use permlab_core::opencode::{bash_call, lesson_place, RequestKind, Rule};
+/// let rules = [
+///     Rule::new("bash", "git *", Action::Allow),
+///     Rule::new("bash", "curl *", Action::Deny),
+/// ];
+/// let d = bash_call(&rules, "git status && curl https://example.com", &lesson_place());
+/// assert_eq!(d.decision, Action::Deny);
+/// let bash = &d.requests[0];
+/// assert_eq!(bash.permission, RequestKind::Bash);
+/// assert_eq!(bash.patterns, ["git status", "curl https://example.com"]);
+/// assert_eq!(bash.always, ["git status *", "curl *"]);
+/// assert_eq!(bash.checks[1].rule, Some(1));
+/// ```
+pub fn bash_call(rules: &[Rule], command: &str, place: &Place) -> BashDecision {
+    decide(
+        rules,
+        |permission, pattern| {
+            super::evaluate::find_last(Platform::Linux, permission, pattern, &[rules])
+        },
+        command,
+        place,
+    )
+}
+
+/// [`bash_call`] over a precompiled engine (its index makes a large table cheap).
+///
+/// ```
+/// use permlab_core::Action;
+/// use permlab_core::opencode::{bash_call_with, lesson_place, OpenCodeEngine, Rule};
+/// let engine = OpenCodeEngine::from_rules(vec![
+///     Rule::new("external_directory", "*", Action::Deny),
+///     Rule::new("bash", "*", Action::Allow),
+/// ]);
+/// let d = bash_call_with(&engine, "rm -rf /tmp/x", &lesson_place());
+/// assert_eq!(d.requests.len(), 1); // bash is never asked
+/// assert_eq!(d.decision, Action::Deny);
+/// ```
+pub fn bash_call_with(engine: &OpenCodeEngine, command: &str, place: &Place) -> BashDecision {
+    decide(
+        engine.rules(),
+        |permission, pattern| engine.find_last(permission, pattern),
+        command,
+        place,
+    )
+}
+
+fn decide(
+    rules: &[Rule],
+    find: impl Fn(&str, &str) -> Option<usize>,
+    command: &str,
+    place: &Place,
+) -> BashDecision {
+    let parsing = parse_classic(command, place);
+    let dirs: Vec<String> = parsing.dirs.iter().map(|d| paths::dir_pattern(d)).collect();
+    let asked = [
+        (RequestKind::ExternalDirectory, dirs.clone(), dirs),
+        (RequestKind::Bash, parsing.patterns, parsing.always),
+    ];
+    let mut requests = Vec::new();
+    let mut decided_by = None;
+    for (permission, patterns, always) in asked {
+        if patterns.is_empty() {
+            continue;
+        }
+        let checks: Vec<PatternCheck> = patterns
+            .iter()
+            .map(|p| {
+                let rule = find(permission.name(), p);
+                PatternCheck {
+                    pattern: p.clone(),
+                    rule,
+                    action: rule.map_or(Action::Ask, |i| rules[i].action),
+                }
+            })
+            .collect();
+        let action = request_action(&checks);
+        if decided_by.is_none() && action != Action::Allow {
+            decided_by = Some(requests.len());
+        }
+        requests.push(AskedRequest {
+            permission,
+            patterns,
+            always,
+            checks,
+            action,
+        });
+        if action == Action::Deny {
+            break;
+        }
+    }
+    BashDecision {
+        decision: decided_by.map_or(Action::Allow, |i| requests[i].action),
+        decided_by,
+        requests,
+        hidden: disabled("bash", rules),
+    }
+}
+
+/// `Permission.ask` on one request: deny if any pattern denies, else ask if any asks.
+fn request_action(checks: &[PatternCheck]) -> Action {
+    if checks.iter().any(|c| c.action == Action::Deny) {
+        Action::Deny
+    } else if checks.iter().any(|c| c.action == Action::Ask) {
+        Action::Ask
+    } else {
+        Action::Allow
+    }
+}
