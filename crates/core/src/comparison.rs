@@ -444,11 +444,12 @@ pub fn cells() -> Vec<Cell> {
             dimension: D::DenyOverride,
             product: P::OpenCode,
             claim_zh: "configured DENY 优先",
-            code: "Saved rules come after configured ones in the same findLast list, so a saved allow beats a configured deny — the seed's own five rules allow rm -rf /tmp/cache by #4.",
+            code: "Saved rules come after configured ones in the same findLast list, so a saved allow beats a configured deny — with the seed's own five rules the bash tool first asks about the outside directory /tmp/cache (by `* * ask`), then allows rm -rf /tmp/cache by #4, never by the configured deny; inside the project, rm -rf build is allowed by #4 at once.",
             status: Status::Wrong,
             source: "opencode permission evaluate over [...configured, ...approved] (reference opencode.md §6: approvals beat config denies)",
             demos: vec![
-                table(OC, &SEED_RULES, SEED_CALL, Decision::Allow),
+                table(OC, &SEED_RULES, SEED_CALL, Decision::Ask),
+                table(OC, &SEED_RULES, ("bash", "rm -rf build"), Decision::Allow),
                 table(
                     OC,
                     &[("bash", "*", Ask), ("bash", "git push --force*", Deny), ("bash", "git push *", Allow)],
@@ -558,16 +559,16 @@ pub fn cells() -> Vec<Cell> {
             dimension: D::SafetyBoundary,
             product: P::OpenCode,
             claim_zh: "规则完备性依赖配置",
-            code: "Without a matching rule every call asks; the verdict is only as good as the list and its order.",
+            code: "Without a matching rule every call asks; the verdict is only as good as the list and its order — a last `bash *` deny even hides the bash tool altogether.",
             status: Status::Holds,
-            source: "opencode evaluate (default ask)",
+            source: "opencode evaluate (default ask), Permission.disabled",
             demos: vec![
                 table(OC, &[], SEED_CALL, Decision::Ask),
                 table(
                     OC,
                     &[("bash", "git *", Allow), ("bash", "*", Deny)],
                     ("bash", "git status"),
-                    Decision::Deny,
+                    Decision::Unavailable,
                 ),
             ],
         },
@@ -684,10 +685,20 @@ mod tests {
 
     #[test]
     fn the_seeds_own_rules_contradict_its_deny_claim() {
-        // findLast over [...configured, ...saved]: #4 (saved `bash rm -rf * allow`) decides.
+        // findLast over [...configured, ...saved]: #4 (saved `bash rm -rf * allow`) decides the
+        // bash request; before it the tool asks about the outside directory (`* * ask`).
         let t = RuleTable::new(SEED_RULES);
-        let e = engines::build(EngineId::OpenCode, &t).decide(&Call::new(SEED_CALL.0, SEED_CALL.1));
-        assert_eq!(e, (Decision::Allow, Some(4)));
+        let e =
+            engines::build(EngineId::OpenCode, &t).evaluate(&Call::new(SEED_CALL.0, SEED_CALL.1));
+        assert_eq!((e.decision, e.rule), (Decision::Ask, Some(0)));
+        assert_eq!(
+            e.parts[0].subject,
+            crate::evaluation::Subject::OutsideDirectory("/tmp/cache/*".into())
+        );
+        assert_eq!(
+            (e.parts[1].decision, e.parts[1].rule),
+            (Decision::Allow, Some(4))
+        );
     }
 
     #[test]

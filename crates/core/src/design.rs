@@ -815,7 +815,13 @@ mod tests {
                 order,
                 ..Design::NAIVE
             };
-            for c in compare(d, &t, &calls, Session::ATTENDED) {
+            for (c, (call, _)) in compare(d, &t, &calls, Session::ATTENDED).iter().zip(&calls) {
+                // `rm -rf /` reaches outside the project: OpenCode's bash tool asks about `/*`
+                // before any bash rule, which no order of one table models.
+                if engine == EngineId::OpenCode && call.input == "rm -rf /" {
+                    assert!(!c.agree().contains(&engine), "{order:?}: {c:?}");
+                    continue;
+                }
                 assert!(c.agree().contains(&engine), "{order:?}: {c:?}");
             }
         }
@@ -909,7 +915,8 @@ mod tests {
         assert!(cs[0]
             .differ()
             .contains(&(EngineId::FirstMatch, Decision::Deny)));
-        assert_eq!(agreement(bottom_up, &cs)[0], (EngineId::OpenCode, 6));
+        // 5 of 6: on `rm -rf /` OpenCode asks about the outside directory first.
+        assert_eq!(agreement(bottom_up, &cs)[0], (EngineId::OpenCode, 5));
         let top_down = Design {
             order: Order::TopDown,
             ..Design::NAIVE

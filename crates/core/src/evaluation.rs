@@ -165,6 +165,53 @@ pub struct Step {
     pub pattern_matched: Option<bool>,
     /// Whether the engine stopped here because this row decided.
     pub stop: bool,
+    /// Which of [`Evaluation::parts`] this step belongs to (`None` when the call was checked
+    /// as one piece): the stepper walks the table once per part.
+    pub part: Option<usize>,
+}
+
+/// What one part of a whole call is: the products do not hand a compound command line to
+/// their rules as one string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Subject {
+    /// One command of the line, as the product checks it (OpenCode: the bash request's
+    /// pattern, `git status`; Codex: the split command's words joined by spaces).
+    Command(String),
+    /// OpenCode: the `external_directory` request for a directory outside the project
+    /// (`/tmp/*`), which the bash tool asks before any command.
+    OutsideDirectory(String),
+}
+
+impl Subject {
+    /// The text checked against the rules.
+    pub fn text(&self) -> &str {
+        match self {
+            Subject::Command(s) | Subject::OutsideDirectory(s) => s,
+        }
+    }
+}
+
+/// One part of a whole call, checked on its own against the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// What was checked.
+    pub subject: Subject,
+    /// The part's own outcome.
+    pub decision: Decision,
+    /// The row that decided this part (`None`: no rule matched it).
+    pub rule: Option<usize>,
+    /// Why this part came out as it did.
+    pub reason: Reason,
+}
+
+/// How the parts of a whole call combine into the product's verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Combine {
+    /// OpenCode's bash tool: requests are asked in order (outside directories first); the
+    /// first one that is not allowed decides, and a deny ends the call.
+    FirstNotAllowed,
+    /// Codex: every command is checked and the strictest decision wins.
+    Strictest,
 }
 
 /// Why an engine decided as it did, as data the widget renders in zh or en.
@@ -244,6 +291,15 @@ pub enum Reason {
         /// `No closing quotation` or `No escaped character`.
         message: String,
     },
+    /// OpenCode: the bash tool made no permission request at all (the line holds only `cd`
+    /// inside the project, assignments, tests or comments), so the command runs.
+    OpenCodeNothingAsked,
+    /// OpenCode: the last row whose tool matches `bash` is `*` → deny, so the product hides
+    /// the tool from the model (`Permission.disabled`): the call cannot be made.
+    OpenCodeHidden {
+        /// That row (0-based position).
+        row: usize,
+    },
 }
 
 /// The full result of evaluating one call.
@@ -264,6 +320,42 @@ pub struct Evaluation {
     /// The verdict rests on a point the harness's documentation leaves open (Claude Code only);
     /// the widget says "inferred from the docs".
     pub inferred: bool,
+    /// The parts the product split the call into, in the order it checked them; empty when
+    /// the call was checked as one piece (its input as written). `rule`, `matches` and
+    /// `reason` are then those of the deciding part ([`Evaluation::decided_by`]).
+    pub parts: Vec<Part>,
+    /// The part that decided, and how the parts combined (`None` for a call checked as one
+    /// piece).
+    pub decided_by: Option<(usize, Combine)>,
+}
+
+impl Evaluation {
+    /// An evaluation of a call checked as one piece (no parts).
+    pub fn whole(
+        engine: EngineId,
+        decision: Decision,
+        rule: Option<usize>,
+        matches: Vec<usize>,
+        steps: Vec<Step>,
+        reason: Reason,
+    ) -> Evaluation {
+        Evaluation {
+            engine,
+            decision,
+            rule,
+            matches,
+            steps,
+            reason,
+            inferred: false,
+            parts: Vec::new(),
+            decided_by: None,
+        }
+    }
+
+    /// The part that decided, if the call was split.
+    pub fn deciding_part(&self) -> Option<&Part> {
+        self.decided_by.and_then(|(k, _)| self.parts.get(k))
+    }
 }
 
 /// An engine compiled for one rule table: built once (patterns parsed and indexed), then asked

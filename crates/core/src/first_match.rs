@@ -77,6 +77,8 @@ impl Engine for FirstMatchEngine {
             steps,
             reason,
             inferred: false,
+            parts: Vec::new(),
+            decided_by: None,
         }
     }
 

@@ -410,7 +410,9 @@ mod tests {
             unavailable,
         };
         assert_eq!(t(EngineId::FirstMatch, None), tally(4, 0, 2, 0)); // `edit_file *` first: test edits pass
-        assert_eq!(t(EngineId::OpenCode, None), tally(4, 0, 2, 0));
+                                                                      // OpenCode's bash tool asks about the outside directory of `rm -rf /` (`/*`) before
+                                                                      // any `bash` rule: no row answers `external_directory`, so it asks.
+        assert_eq!(t(EngineId::OpenCode, None), tally(4, 1, 1, 0));
         assert_eq!(t(EngineId::ClaudeCode, Some("default")), tally(3, 0, 1, 2));
         assert_eq!(
             t(EngineId::CoreCoder, Some("interactive")),

@@ -2,7 +2,9 @@
 
 use permlab_core::first_match::FirstMatchEngine;
 use permlab_core::opencode::wildcard::{fold_unit, matches, matches_on, Platform};
-use permlab_core::opencode::{evaluate, find_last, OpenCodeEngine, Rule};
+use permlab_core::opencode::{
+    bash_call, evaluate, find_last, lesson_place, OpenCodeEngine, Rule, Scope,
+};
 use permlab_core::{Action, Call, Decision, Engine, RuleTable};
 use proptest::prelude::*;
 
@@ -103,6 +105,11 @@ const INPUTS: &[&str] = &[
     "/x/y",
     " x",
     "GIT push",
+    "git push; rm -rf /tmp/x",
+    "cd /tmp && git push",
+    "x | git",
+    "A=1",
+    "echo \"$(git push)\"",
 ];
 
 fn action() -> impl Strategy<Value = Action> {
@@ -165,7 +172,7 @@ proptest! {
         let n = t.len();
         let mut reversed = t.clone();
         reversed.reverse();
-        let last = OpenCodeEngine::new(&t).evaluate(&c);
+        let last = OpenCodeEngine::new(&t).scoped(Scope::Evaluate).evaluate(&c);
         let first = FirstMatchEngine::new(&reversed).evaluate(&c);
         prop_assert_eq!(last.decision, first.decision);
         prop_assert_eq!(last.rule, first.rule.map(|i| n - 1 - i));
@@ -181,18 +188,18 @@ proptest! {
         twice.reverse();
         twice.reverse();
         prop_assert_eq!(&twice, &t);
-        prop_assert_eq!(OpenCodeEngine::new(&twice).evaluate(&c), OpenCodeEngine::new(&t).evaluate(&c));
+        prop_assert_eq!(OpenCodeEngine::new(&twice).scoped(Scope::Evaluate).evaluate(&c), OpenCodeEngine::new(&t).scoped(Scope::Evaluate).evaluate(&c));
     }
 
     #[test]
     fn moving_a_non_matching_rule_changes_nothing(t in table(), c in call(), from in 0usize..14, to in 0usize..14) {
         prop_assume!(!t.is_empty());
         let (from, to) = (from % t.len(), to % t.len());
-        let before = OpenCodeEngine::new(&t).evaluate(&c);
+        let before = OpenCodeEngine::new(&t).scoped(Scope::Evaluate).evaluate(&c);
         prop_assume!(!before.matches.contains(&from));
         let mut moved = t.clone();
         moved.move_rule(from, to);
-        let after = OpenCodeEngine::new(&moved).evaluate(&c);
+        let after = OpenCodeEngine::new(&moved).scoped(Scope::Evaluate).evaluate(&c);
         prop_assert_eq!(before.decision, after.decision);
         let id = |tab: &RuleTable, row: Option<usize>| row.map(|r| tab.rules()[r].id);
         prop_assert_eq!(id(&t, before.rule), id(&moved, after.rule));
@@ -203,7 +210,7 @@ proptest! {
         let rules = to_rules(&t);
         let reference = evaluate(&c.tool, &c.input, &[&rules]);
         let position = find_last(Platform::Linux, &c.tool, &c.input, &[&rules]);
-        let engine = OpenCodeEngine::new(&t);
+        let engine = OpenCodeEngine::new(&t).scoped(Scope::Evaluate);
         let (decision, row) = engine.decide(&c);
         prop_assert_eq!(row, position);
         prop_assert_eq!(decision, Decision::from(reference.action));
@@ -214,6 +221,24 @@ proptest! {
         let e = fm.evaluate(&c);
         prop_assert_eq!(fm.decide(&c), (e.decision, e.rule));
         prop_assert_eq!(e.rule, e.matches.first().copied());
+    }
+
+    /// The whole call: the fast path and the traced one agree, the verdict is the real bash
+    /// tool's ([`bash_call`]), and a call split into parts names the part that decided.
+    #[test]
+    fn whole_call_decide_equals_evaluate_and_the_bash_tool(t in table(), c in call()) {
+        let engine = OpenCodeEngine::new(&t);
+        let e = engine.evaluate(&c);
+        prop_assert_eq!(engine.decide(&c), (e.decision, e.rule));
+        if c.tool == "bash" && engine.hidden_by().is_none() {
+            let d = bash_call(&to_rules(&t), &c.input, &lesson_place());
+            prop_assert_eq!(e.decision, Decision::from(d.decision));
+        }
+        if let Some((k, _)) = e.decided_by {
+            prop_assert_eq!(e.parts[k].rule, e.rule);
+            prop_assert_eq!(e.parts[k].decision, e.decision);
+        }
+        prop_assert!(e.steps.iter().all(|s| s.part.is_none_or(|k| k < e.parts.len())));
     }
 
     /// The index files rows by their pattern's first word; random wildcard text (spaces, `/`,
@@ -231,7 +256,7 @@ proptest! {
         let rules = to_rules(&t);
         for platform in [Platform::Linux, Platform::Windows] {
             let position = find_last(platform, tool, &input, &[&rules]);
-            prop_assert_eq!(OpenCodeEngine::with_platform(&t, platform).decide(&Call::new(tool, input.as_str())).1, position);
+            prop_assert_eq!(OpenCodeEngine::with_platform(&t, platform).scoped(Scope::Evaluate).decide(&Call::new(tool, input.as_str())).1, position);
         }
         let first = rules.iter().position(|r| {
             permlab_core::opencode::wildcard::matches(tool, &r.permission)
@@ -244,6 +269,6 @@ proptest! {
     fn windows_engine_equals_windows_evaluate(t in table(), c in call()) {
         let rules = to_rules(&t);
         let position = find_last(Platform::Windows, &c.tool, &c.input, &[&rules]);
-        prop_assert_eq!(OpenCodeEngine::with_platform(&t, Platform::Windows).decide(&c).1, position);
+        prop_assert_eq!(OpenCodeEngine::with_platform(&t, Platform::Windows).scoped(Scope::Evaluate).decide(&c).1, position);
     }
 }

@@ -2,7 +2,7 @@
 //! lesson's naive first-match.
 
 use permlab_core::first_match::FirstMatchEngine;
-use permlab_core::opencode::OpenCodeEngine;
+use permlab_core::opencode::{OpenCodeEngine, Scope};
 use permlab_core::{Call, Decision, Engine, Reason, RuleTable};
 
 use Decision::{Allow, Ask, Deny};
@@ -46,7 +46,7 @@ fn check(engine: &dyn Engine, rows: &[(&str, &str, Decision, Option<usize>)]) {
 
 #[test]
 fn miniagent_table_under_opencode() {
-    let engine = OpenCodeEngine::new(&miniagent());
+    let engine = OpenCodeEngine::new(&miniagent()).scoped(Scope::Evaluate);
     check(
         &engine,
         &[
@@ -105,7 +105,7 @@ fn miniagent_table_under_first_match() {
 
 #[test]
 fn git_pair_deny_first() {
-    let engine = OpenCodeEngine::new(&git_pair(true));
+    let engine = OpenCodeEngine::new(&git_pair(true)).scoped(Scope::Evaluate);
     check(
         &engine,
         &[
@@ -129,7 +129,7 @@ fn git_pair_deny_first() {
 
 #[test]
 fn git_pair_allow_first() {
-    let engine = OpenCodeEngine::new(&git_pair(false));
+    let engine = OpenCodeEngine::new(&git_pair(false)).scoped(Scope::Evaluate);
     check(
         &engine,
         &[
@@ -148,7 +148,9 @@ fn git_pair_allow_first() {
 fn traces_walk_in_opposite_directions() {
     let table = miniagent();
     let call = Call::new("bash", "python -m unittest");
-    let last = OpenCodeEngine::new(&table).evaluate(&call);
+    let last = OpenCodeEngine::new(&table)
+        .scoped(Scope::Evaluate)
+        .evaluate(&call);
     let rows: Vec<usize> = last.steps.iter().map(|s| s.row).collect();
     assert_eq!(rows, [9, 8]); // #10 (python3) misses, #9 hits
     assert_eq!(last.steps[0].pattern_matched, Some(false));
@@ -163,7 +165,9 @@ fn traces_walk_in_opposite_directions() {
 
 #[test]
 fn the_default_is_explained_as_opencodes_synthesized_rule() {
-    let e = OpenCodeEngine::new(&miniagent()).evaluate(&Call::new("webfetch", "https://x"));
+    let e = OpenCodeEngine::new(&miniagent())
+        .scoped(Scope::Evaluate)
+        .evaluate(&Call::new("webfetch", "https://x"));
     assert_eq!(e.decision, Ask);
     assert_eq!(
         e.reason,
@@ -187,7 +191,7 @@ fn wildcard_permissions_keep_their_place_in_the_order() {
     )
     .unwrap();
     check(
-        &OpenCodeEngine::new(&table),
+        &OpenCodeEngine::new(&table).scoped(Scope::Evaluate),
         &[
             ("bash", "ls", Allow, Some(1)),
             ("edit", "src/a", Deny, Some(3)),

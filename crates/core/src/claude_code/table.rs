@@ -385,6 +385,7 @@ pub fn evaluation_from_verdict(v: &Verdict, row: impl Fn(usize) -> usize) -> Eva
             tool_matched: s.tool_matched,
             pattern_matched: s.spec_matched,
             stop: s.stop,
+            part: None,
         })
         .collect();
     let reason = match (&v.decider, rule) {
@@ -411,6 +412,8 @@ pub fn evaluation_from_verdict(v: &Verdict, row: impl Fn(usize) -> usize) -> Eva
         steps,
         reason,
         inferred: v.inferred,
+        parts: Vec::new(),
+        decided_by: None,
     }
 }
 

@@ -69,7 +69,9 @@ pub use policy::{
     RuleMatch,
 };
 
-use crate::evaluation::{Decision as Verdict, Engine, EngineId, Evaluation, Reason, Step};
+use crate::evaluation::{
+    Combine, Decision as Verdict, Engine, EngineId, Evaluation, Part, Reason, Step, Subject,
+};
 use crate::table::{Action, Call, RuleTable};
 use std::fmt;
 
@@ -237,8 +239,26 @@ fn translate(
     (policy, rule_of_row, skipped)
 }
 
-/// Codex execpolicy over the lesson's table: the command string is split like Python's
-/// `shlex.split` and checked against every translated row; the strictest match decides.
+/// Codex over the lesson's table, for the whole call: the command line runs as
+/// `bash -lc <line>`; codex-core splits a script of plain commands and checks each one
+/// against every translated row, and the strictest decision over all of them wins (an
+/// unmatched command counts as codex-core's fallback, shown as ask). A script that is not
+/// plain (a redirect, `$( )`, `VAR=1 cmd`…) is checked whole, as `bash -lc <line>`.
+///
+/// ```
+/// use permlab_core::codex::CodexEngine;
+/// use permlab_core::{Action, Call, Decision, Engine, RuleTable};
+/// let t = RuleTable::new([("bash", "git *", Action::Allow), ("bash", "curl *", Action::Deny)]);
+/// let e = CodexEngine::new(&t).evaluate(&Call::new("bash", "git status; curl https://x.example"));
+/// assert_eq!(e.decision, Decision::Deny);        // forbidden: the strictest of the two
+/// assert_eq!(e.parts.len(), 2);
+/// assert_eq!(e.decided_by.map(|(k, _)| k), Some(1)); // the second command decided
+/// assert_eq!(e.rule, Some(1));
+/// // `$( )` is not plain: the line is checked whole, and no `curl` row can see inside it.
+/// let e = CodexEngine::new(&t).evaluate(&Call::new("bash", "echo \"$(curl https://x.example)\""));
+/// assert_eq!(e.decision, Decision::Ask);
+/// assert_eq!(e.parts[0].subject.text(), "bash -lc echo \"$(curl https://x.example)\"");
+/// ```
 #[derive(Clone, Debug)]
 pub struct CodexEngine {
     policy: Policy,
@@ -293,23 +313,48 @@ impl CodexEngine {
         &self.untranslatable
     }
 
-    /// The matching rows (table order) and the decision they give, or why there is none.
-    fn matching_rows(&self, call: &Call) -> Result<Vec<usize>, Reason> {
+    /// The commands codex-core checks for the call: the command line runs as
+    /// `bash -lc <line>`, and [`shell::commands_for_exec_policy`] splits a script made only of
+    /// plain commands (`git status; curl x` → `[git status]`, `[curl x]`); any other script
+    /// (a redirect, `$( )`, `VAR=1 cmd`…) is checked whole, as `["bash", "-lc", line]`, which
+    /// only rows for `bash` itself can match.
+    fn commands(&self, call: &Call) -> Result<Checked, Reason> {
         if call.tool != SHELL_TOOL {
             return Err(Reason::CodexNotACommand {
                 tool: call.tool.clone(),
             });
         }
-        let argv = shlex::python_split(&call.input).map_err(|e| Reason::CodexUnsplittable {
-            message: e.to_string(),
-        })?;
-        // Rules under argv[0] come back in insertion order, which is table order.
-        Ok(self
-            .policy
-            .matching_rule_indices(&argv)
+        let argv = vec![
+            SHELL_TOOL.to_string(),
+            "-lc".to_string(),
+            call.input.clone(),
+        ];
+        let split = shell::commands_for_exec_policy(&argv);
+        let whole = split.commands.len() == 1 && split.commands[0] == argv;
+        let one_piece = split.commands.len() == 1 && !whole && !split.used_complex_parsing;
+        let commands = split
+            .commands
             .into_iter()
-            .map(|i| self.row_of_rule[i])
-            .collect())
+            .map(|command| {
+                // Rules under argv[0] come back in insertion order, which is table order.
+                let rows: Vec<usize> = self
+                    .policy
+                    .matching_rule_indices(&command)
+                    .into_iter()
+                    .map(|i| self.row_of_rule[i])
+                    .collect();
+                let best = self.strictest(&rows);
+                CheckedCommand {
+                    command,
+                    rows,
+                    best,
+                }
+            })
+            .collect();
+        Ok(Checked {
+            commands,
+            one_piece,
+        })
     }
 
     fn strictest(&self, rows: &[usize]) -> Option<(usize, Decision)> {
@@ -330,6 +375,52 @@ impl CodexEngine {
         }
         best
     }
+
+    /// One command's outcome: its strictest row, or the placeholder ask when nothing matched
+    /// (codex-core's own heuristics and approval policy decide then, not modelled here).
+    fn outcome(c: &CheckedCommand) -> (Verdict, Option<usize>, Reason) {
+        match c.best {
+            Some((row, d)) => (
+                verdict(d),
+                Some(row),
+                Reason::CodexStrictest {
+                    row,
+                    action: action(d),
+                    matched: c.rows.len(),
+                },
+            ),
+            None => (Verdict::Ask, None, Reason::CodexNoRuleMatched),
+        }
+    }
+
+    /// The command that decides the whole call: the strictest over all commands, where an
+    /// unmatched command counts as its fallback (shown as ask); the first one reaching it.
+    fn deciding(checked: &Checked) -> usize {
+        let rank = |c: &CheckedCommand| match c.best {
+            Some((_, d)) => d,
+            None => Decision::Prompt,
+        };
+        let mut best = 0;
+        for (k, c) in checked.commands.iter().enumerate() {
+            if rank(c) > rank(&checked.commands[best]) {
+                best = k;
+            }
+        }
+        best
+    }
+}
+
+/// The commands of one call, each with its matching rows.
+struct Checked {
+    commands: Vec<CheckedCommand>,
+    /// The line was one plain command, checked as the learner wrote it: no parts to show.
+    one_piece: bool,
+}
+
+struct CheckedCommand {
+    command: Vec<String>,
+    rows: Vec<usize>,
+    best: Option<(usize, Decision)>,
 }
 
 impl Engine for CodexEngine {
@@ -338,13 +429,64 @@ impl Engine for CodexEngine {
     }
 
     fn evaluate(&self, call: &Call) -> Evaluation {
-        let outcome = self.matching_rows(call);
-        let is_shell = call.tool == SHELL_TOOL;
-        let argv_ok = outcome.is_ok();
-        let matches = outcome.clone().unwrap_or_default();
-        // Codex checks every rule (the decision is a maximum, so there is no early stop).
-        let steps = self
-            .rule_of_row
+        let checked = match self.commands(call) {
+            Ok(c) => c,
+            Err(reason) => {
+                // Not a shell command: Codex's execpolicy never sees it. Every row is shown
+                // unmatched by tool.
+                let steps = self.steps(&[], false, None);
+                return Evaluation::whole(
+                    EngineId::Codex,
+                    Verdict::Ask,
+                    None,
+                    vec![],
+                    steps,
+                    reason,
+                );
+            }
+        };
+        let k = Self::deciding(&checked);
+        let (decision, rule, reason) = Self::outcome(&checked.commands[k]);
+        let matches = checked.commands[k].rows.clone();
+        if checked.one_piece {
+            let steps = self.steps(&matches, true, None);
+            return Evaluation::whole(EngineId::Codex, decision, rule, matches, steps, reason);
+        }
+        // Codex checks every rule against every command (a maximum: no early stop).
+        let mut steps = Vec::new();
+        let mut parts = Vec::new();
+        for (i, c) in checked.commands.iter().enumerate() {
+            steps.extend(self.steps(&c.rows, true, Some(i)));
+            let (decision, rule, reason) = Self::outcome(c);
+            parts.push(Part {
+                subject: Subject::Command(c.command.join(" ")),
+                decision,
+                rule,
+                reason,
+            });
+        }
+        Evaluation {
+            parts,
+            decided_by: Some((k, Combine::Strictest)),
+            ..Evaluation::whole(EngineId::Codex, decision, rule, matches, steps, reason)
+        }
+    }
+
+    fn decide(&self, call: &Call) -> (Verdict, Option<usize>) {
+        match self.commands(call) {
+            Ok(checked) => {
+                let (d, rule, _) = Self::outcome(&checked.commands[Self::deciding(&checked)]);
+                (d, rule)
+            }
+            Err(_) => (Verdict::Ask, None),
+        }
+    }
+}
+
+impl CodexEngine {
+    /// One step per translated row, in table order: Codex collects every match.
+    fn steps(&self, matches: &[usize], is_shell: bool, part: Option<usize>) -> Vec<Step> {
+        self.rule_of_row
             .iter()
             .enumerate()
             .filter(|(_, r)| r.is_some())
@@ -352,44 +494,11 @@ impl Engine for CodexEngine {
                 row,
                 group: None,
                 tool_matched: is_shell,
-                pattern_matched: (is_shell && argv_ok).then(|| matches.contains(&row)),
+                pattern_matched: is_shell.then(|| matches.contains(&row)),
                 stop: false,
+                part,
             })
-            .collect();
-        let (decision, rule, reason) = match outcome {
-            Err(reason) => (Verdict::Ask, None, reason),
-            Ok(rows) => match self.strictest(&rows) {
-                Some((row, d)) => (
-                    verdict(d),
-                    Some(row),
-                    Reason::CodexStrictest {
-                        row,
-                        action: action(d),
-                        matched: rows.len(),
-                    },
-                ),
-                None => (Verdict::Ask, None, Reason::CodexNoRuleMatched),
-            },
-        };
-        Evaluation {
-            engine: EngineId::Codex,
-            decision,
-            rule,
-            matches,
-            steps,
-            reason,
-            inferred: false,
-        }
-    }
-
-    fn decide(&self, call: &Call) -> (Verdict, Option<usize>) {
-        match self.matching_rows(call) {
-            Ok(rows) => match self.strictest(&rows) {
-                Some((row, d)) => (verdict(d), Some(row)),
-                None => (Verdict::Ask, None),
-            },
-            Err(_) => (Verdict::Ask, None),
-        }
+            .collect()
     }
 }
 

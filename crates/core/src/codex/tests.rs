@@ -671,13 +671,11 @@ fn the_engine_reports_the_strictest_row_and_is_honest_about_no_match() {
         .iter()
         .all(|s| !s.tool_matched && s.pattern_matched.is_none()));
 
+    // An unterminated quote is not a plain script: codex-core checks the whole
+    // `bash -lc <line>`, which only `bash` rows could match.
     let ev = e.evaluate(&Call::new("bash", "git push 'oops"));
-    assert_eq!(
-        ev.reason,
-        Reason::CodexUnsplittable {
-            message: "No closing quotation".into()
-        }
-    );
+    assert_eq!(ev.reason, Reason::CodexNoRuleMatched);
+    assert_eq!(ev.parts[0].subject.text(), "bash -lc git push 'oops");
     assert_eq!(ev.decision, Verdict::Ask);
 }
 

@@ -527,6 +527,8 @@ impl Engine for CoreCoderEngine {
                 rules_ignored: self.rules_ignored,
             },
             inferred: false,
+            parts: Vec::new(),
+            decided_by: None,
         }
     }
 

@@ -5,6 +5,7 @@ use super::glob::{text, witness, Lang, Search};
 use super::locate::{self, Seg};
 use super::{file_error, Demo, Facts, Finding, Kind, Place, RuleRef, Severity, Source};
 use crate::error::Error;
+use crate::evaluation::Decision;
 use crate::import::{yaml, Format};
 use crate::json::{self, Value};
 use crate::opencode::wildcard::matches;
@@ -180,8 +181,14 @@ fn rule_ref(w: &Written) -> RuleRef {
     }
 }
 
-/// OpenCode's verdict for a call: the last matching rule's action, or the default ask.
+/// OpenCode's verdict for a call: for `bash`, what the real bash tool decides for the whole
+/// call (outside directories first, one pattern per command, the first request that is not
+/// allowed); for other tools the last matching rule's action, or the default ask.
 pub(crate) fn decide(rules: &[Rule], perm: &str, input: &str) -> (Action, Option<usize>) {
+    if perm == "bash" {
+        let d = crate::opencode::bash_call(rules, input, &crate::opencode::lesson_place());
+        return (d.decision, d.deciding_rule());
+    }
     match find_last(Platform::Linux, perm, input, &[rules]) {
         Some(i) => (rules[i].action, Some(i)),
         None => (Action::Ask, None),
@@ -197,10 +204,16 @@ fn decided_by(all: &[&Written], d: Option<usize>) -> String {
 
 fn demo(all: &[&Written], rules: &[Rule], perm: &str, input: &str) -> Demo {
     let (action, d) = decide(rules, perm, input);
+    // A `bash` hidden from the model (`Permission.disabled`) cannot be called at all.
+    let hidden = perm == "bash" && crate::opencode::disabled("bash", rules);
     Demo {
         call: Call::new(perm, input),
         native: format!("{perm}: {input}"),
-        verdict: action.into(),
+        verdict: if hidden {
+            Decision::Unavailable
+        } else {
+            action.into()
+        },
         decided_by: decided_by(all, d),
     }
 }

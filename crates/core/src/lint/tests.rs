@@ -33,6 +33,17 @@ fn engine_verdicts(format: Format, text: &str, f: &Finding) -> Vec<Decision> {
             let mut out: Vec<Decision> = all
                 .iter()
                 .map(|rules| {
+                    let c = &f.call.call;
+                    // `bash`: the real bash tool's whole call, unless the ruleset hides it.
+                    if c.tool == "bash" {
+                        if crate::opencode::disabled("bash", rules) {
+                            return Decision::Unavailable;
+                        }
+                        let place = crate::opencode::lesson_place();
+                        return crate::opencode::bash_call(rules, &c.input, &place)
+                            .decision
+                            .into();
+                    }
                     find_last(
                         Platform::Linux,
                         &f.call.call.tool,

@@ -8,24 +8,38 @@
 //! The trace walks the way `findLast` does: from the **last** row upward, stopping at the first
 //! row whose permission and pattern both match.
 
+use super::bash_call::{bash_call_with, lesson_place, BashDecision, Place, RequestKind};
 use super::evaluate::default_rule;
 use super::index::{Direction, Index};
+use super::wildcard::matches;
 use super::wildcard::Platform;
 use super::{parse_rules, Approvals, Rule};
 use crate::error::Error;
-use crate::evaluation::{Decision, Engine, EngineId, Evaluation, Reason};
+use crate::evaluation::{
+    Combine, Decision, Engine, EngineId, Evaluation, Part, Reason, Step, Subject,
+};
+use crate::table::Action;
 use crate::table::{Call, RuleTable};
 
 /// OpenCode's evaluator compiled for one ruleset (from the lesson's table or from native
-/// OpenCode rules).
+/// OpenCode rules). A `bash` call is checked whole, as the product's bash tool does
+/// ([`Scope::WholeCall`]); other tools, and [`Scope::Evaluate`], ask `evaluate` once with the
+/// call's input.
 ///
 /// ```
 /// use permlab_core::{Call, Decision, Engine, RuleTable};
-/// use permlab_core::opencode::OpenCodeEngine;
+/// use permlab_core::opencode::{OpenCodeEngine, Scope};
 /// let table = RuleTable::from_json(include_str!("../../../../fixtures/rulesets/miniagent-standard.json")).unwrap();
 /// let engine = OpenCodeEngine::new(&table);
-/// let e = engine.evaluate(&Call::new("bash", "python -m unittest; rm -rf /"));
-/// assert_eq!(e.decision, Decision::Allow);   // row #9 is the last match
+/// let call = Call::new("bash", "python -m unittest; rm -rf /");
+/// // The whole call: `rm -rf /` reaches outside the project, so `external_directory` is
+/// // asked first; no row answers it, so the product asks.
+/// let e = engine.evaluate(&call);
+/// assert_eq!(e.decision, Decision::Ask);
+/// assert_eq!(e.parts[0].subject.text(), "/*");
+/// // `evaluate` alone sees one string: row #9 is the last match.
+/// let e = engine.clone().scoped(Scope::Evaluate).evaluate(&call);
+/// assert_eq!(e.decision, Decision::Allow);
 /// assert_eq!(e.rule, Some(8));
 /// assert_eq!(e.matches, [7, 8]);             // #8 (bash * deny) matched too, but earlier
 /// assert_eq!(e.steps.first().unwrap().row, 9); // the cursor starts at the bottom
@@ -35,6 +49,18 @@ use crate::table::{Call, RuleTable};
 pub struct OpenCodeEngine {
     rules: Vec<Rule>,
     index: Index,
+    scope: Scope,
+    place: Place,
+}
+
+/// What a `bash` call is checked as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// The whole call, as the product's bash tool decides it (the default).
+    WholeCall,
+    /// Only `Permission.evaluate` on the command text as one pattern (what `permlab bench`
+    /// compares with the real `evaluate`).
+    Evaluate,
 }
 
 impl OpenCodeEngine {
@@ -69,7 +95,12 @@ impl OpenCodeEngine {
                 .iter()
                 .map(|r| (r.permission.as_str(), r.pattern.as_str())),
         );
-        OpenCodeEngine { rules, index }
+        OpenCodeEngine {
+            rules,
+            index,
+            scope: Scope::WholeCall,
+            place: lesson_place(),
+        }
     }
 
     /// Compiles the lesson's table followed by runtime approvals (Linux matching): rows
@@ -99,6 +130,16 @@ impl OpenCodeEngine {
     /// [`parse_rules`]) and compiles it.
     pub fn from_json(text: &str) -> Result<Self, Error> {
         Ok(Self::from_rules(parse_rules(text)?))
+    }
+
+    /// The same engine checking calls as `scope`.
+    pub fn scoped(self, scope: Scope) -> Self {
+        OpenCodeEngine { scope, ..self }
+    }
+
+    /// The same engine running calls in `place` (project, home, working directory).
+    pub fn in_place(self, place: Place) -> Self {
+        OpenCodeEngine { place, ..self }
     }
 
     /// The rules, in order.
@@ -151,6 +192,8 @@ impl OpenCodeEngine {
             steps,
             reason,
             inferred: false,
+            parts: Vec::new(),
+            decided_by: None,
         }
     }
 }
@@ -161,16 +204,173 @@ impl Engine for OpenCodeEngine {
     }
 
     fn evaluate(&self, call: &Call) -> Evaluation {
-        self.trace(&call.tool, &call.input)
+        if self.scope == Scope::Evaluate || call.tool != BASH {
+            return self.trace(&call.tool, &call.input);
+        }
+        self.whole_bash_call(&call.input)
     }
 
     fn decide(&self, call: &Call) -> (Decision, Option<usize>) {
-        match self
-            .index
-            .find(Direction::LastMatch, &call.tool, &call.input)
-        {
-            Some(i) => (Decision::from(self.rules[i].action), Some(i)),
-            None => (Decision::Ask, None),
+        if self.scope == Scope::Evaluate || call.tool != BASH {
+            return match self
+                .index
+                .find(Direction::LastMatch, &call.tool, &call.input)
+            {
+                Some(i) => (Decision::from(self.rules[i].action), Some(i)),
+                None => (Decision::Ask, None),
+            };
+        }
+        if let Some(row) = self.hidden_by() {
+            return (Decision::Unavailable, Some(row));
+        }
+        let d = bash_call_with(self, &call.input, &self.place);
+        let checks = deciding_check(&d);
+        (
+            Decision::from(d.decision),
+            checks.and_then(|(r, c)| d.requests[r].checks[c].rule),
+        )
+    }
+}
+
+/// The tool whose calls OpenCode's bash tool parses.
+const BASH: &str = "bash";
+
+impl BashDecision {
+    /// The row that decided the whole call: that of [`deciding_check`].
+    pub fn deciding_rule(&self) -> Option<usize> {
+        let (r, c) = deciding_check(self)?;
+        self.requests[r].checks[c].rule
+    }
+}
+
+/// Which check decided, as (request, pattern): within the deciding request (the first that is
+/// not allow), its first pattern with that request's action; when every request allows, the
+/// last pattern checked.
+pub fn deciding_check(d: &BashDecision) -> Option<(usize, usize)> {
+    match d.decided_by {
+        Some(r) => {
+            let req = &d.requests[r];
+            let c = req.checks.iter().position(|c| c.action == req.action)?;
+            Some((r, c))
+        }
+        None => {
+            let r = d.requests.len().checked_sub(1)?;
+            Some((r, d.requests[r].checks.len().checked_sub(1)?))
+        }
+    }
+}
+
+impl OpenCodeEngine {
+    /// The row that hides `bash` from the model (`Permission.disabled`): the last row whose
+    /// tool matches `bash`, when it is `*` → deny.
+    pub fn hidden_by(&self) -> Option<usize> {
+        let row = self
+            .rules
+            .iter()
+            .rposition(|r| matches(BASH, &r.permission))?;
+        let r = &self.rules[row];
+        (r.pattern == "*" && r.action == Action::Deny).then_some(row)
+    }
+
+    /// The whole `bash` call as the real bash tool decides it ([`bash_call_with`]): one part
+    /// per request pattern it evaluated (outside directories first), each walked from the
+    /// bottom of the table; the first part that is not allowed decides.
+    fn whole_bash_call(&self, command: &str) -> Evaluation {
+        if let Some(row) = self.hidden_by() {
+            // `findLast` over the tool column only: from the bottom to the first `bash` row.
+            let steps = (row..self.rules.len())
+                .rev()
+                .map(|i| Step {
+                    row: i,
+                    group: None,
+                    tool_matched: i == row,
+                    pattern_matched: None,
+                    stop: i == row,
+                    part: None,
+                })
+                .collect();
+            return Evaluation::whole(
+                EngineId::OpenCode,
+                Decision::Unavailable,
+                Some(row),
+                vec![row],
+                steps,
+                Reason::OpenCodeHidden { row },
+            );
+        }
+        let d = bash_call_with(self, command, &self.place);
+        let Some((dr, dc)) = deciding_check(&d) else {
+            return Evaluation::whole(
+                EngineId::OpenCode,
+                Decision::Allow,
+                None,
+                Vec::new(),
+                Vec::new(),
+                Reason::OpenCodeNothingAsked,
+            );
+        };
+        let mut parts = Vec::new();
+        let mut steps = Vec::new();
+        let mut deciding = 0;
+        let mut matches = Vec::new();
+        for (r, req) in d.requests.iter().enumerate() {
+            let permission = req.permission.name();
+            // `Permission.ask` stops at the first pattern that denies.
+            let last = req
+                .checks
+                .iter()
+                .position(|c| c.action == Action::Deny)
+                .unwrap_or(req.checks.len().saturating_sub(1));
+            for (c, check) in req.checks.iter().enumerate().take(last + 1) {
+                let k = parts.len();
+                let trace = self.trace(permission, &check.pattern);
+                steps.extend(trace.steps.into_iter().map(|s| Step { part: Some(k), ..s }));
+                if (r, c) == (dr, dc) {
+                    deciding = k;
+                    matches = trace.matches;
+                }
+                parts.push(Part {
+                    subject: match req.permission {
+                        RequestKind::ExternalDirectory => {
+                            Subject::OutsideDirectory(check.pattern.clone())
+                        }
+                        RequestKind::Bash => Subject::Command(check.pattern.clone()),
+                    },
+                    decision: Decision::from(check.action),
+                    rule: check.rule,
+                    reason: trace.reason,
+                });
+            }
+        }
+        let part = &parts[deciding];
+        let (rule, reason) = (part.rule, part.reason.clone());
+        let one_piece =
+            parts.len() == 1 && matches!(&parts[0].subject, Subject::Command(c) if c == command);
+        if one_piece {
+            let steps = steps
+                .into_iter()
+                .map(|s| Step { part: None, ..s })
+                .collect();
+            return Evaluation::whole(
+                EngineId::OpenCode,
+                Decision::from(d.decision),
+                rule,
+                matches,
+                steps,
+                reason,
+            );
+        }
+        Evaluation {
+            parts,
+            decided_by: Some((deciding, Combine::FirstNotAllowed)),
+            ..Evaluation::whole(
+                EngineId::OpenCode,
+                Decision::from(d.decision),
+                rule,
+                matches,
+                steps,
+                reason,
+            )
         }
     }
 }

@@ -200,6 +200,7 @@ impl Index {
                 tool_matched,
                 pattern_matched,
                 stop,
+                part: None,
             });
             if stop {
                 break;

@@ -57,7 +57,7 @@ pub use bash_call::{
     bash_call, bash_call_with, lesson_place, AskedRequest, BashDecision, PatternCheck, RequestKind,
 };
 pub use config::{expand, from_config, PermissionConfig, PermissionEntry};
-pub use engine::OpenCodeEngine;
+pub use engine::{deciding_check, OpenCodeEngine, Scope};
 pub use evaluate::{default_rule, evaluate, evaluate_on, find_last, merge};
 pub use wildcard::Platform;
 

@@ -161,7 +161,17 @@ pub fn arity(prefix: &str) -> Option<usize> {
 
 /// `BashArity.prefix(tokens)`: the tokens kept for "always".
 pub fn prefix<'a>(tokens: &[&'a str]) -> Vec<&'a str> {
-    for len in (1..=tokens.len()).rev() {
+    // A token never holds a bare space (a quoted one keeps its quotes), so `len` tokens joined
+    // have at least `len - 1` spaces: no listed prefix is longer than the longest entry's word
+    // count. Starting there keeps this linear in a command of thousands of words.
+    let longest = ARITY_1
+        .iter()
+        .chain(ARITY_2.iter())
+        .chain(ARITY_3.iter())
+        .map(|p| p.split(' ').count())
+        .max()
+        .unwrap_or(1);
+    for len in (1..=tokens.len().min(longest)).rev() {
         if let Some(n) = arity(&tokens[..len].join(" ")) {
             return tokens[..n.min(tokens.len())].to_vec();
         }
