@@ -78,6 +78,13 @@ impl EngineId {
         }
     }
 
+    /// Whether the product can take a tool away from the model altogether, so that a call
+    /// to it is [`Decision::Unavailable`]: Claude Code (a bare `deny Bash`) and OpenCode (a
+    /// last `bash *` deny hides the tool).
+    pub fn can_hide_tools(self) -> bool {
+        matches!(self, EngineId::OpenCode | EngineId::ClaudeCode)
+    }
+
     /// Whether moving rows can change this engine's verdicts at all.
     pub fn order_sensitive(self) -> bool {
         matches!(self, EngineId::FirstMatch | EngineId::OpenCode)

@@ -83,12 +83,33 @@ struct Output {
     matched: Vec<usize>,
     /// The rows the engine examined, in order.
     steps: Vec<StepOut>,
-    /// Why, in words (the widget's sentence).
+    /// Why, in words (the widget's sentence; for a split call, how it was split and which
+    /// part decided).
     reason: String,
+    /// The parts the product split the call into (empty: checked as one piece), in the
+    /// order it checked them.
+    parts: Vec<PartOut>,
+    /// The index (0-based, into `parts`) of the part that decided, or `null`.
+    decided_by: Option<usize>,
+}
+
+/// One part of a split call.
+#[derive(Serialize)]
+struct PartOut {
+    /// `command` or `outside-directory` (OpenCode's `external_directory`).
+    kind: &'static str,
+    /// The text checked: the command, or the directory pattern.
+    text: String,
+    /// The part's own verdict.
+    decision: &'static str,
+    /// The row that decided the part (1-based), or `null`.
+    rule: Option<usize>,
 }
 
 #[derive(Serialize)]
 struct StepOut {
+    /// The part this step belongs to (0-based index into `parts`), or `null`.
+    part: Option<usize>,
     row: usize,
     /// The group searched (Claude Code: `deny`, `ask`, `allow`), else `null`.
     group: Option<&'static str>,
@@ -220,6 +241,7 @@ pub fn evaluate(input: JsValue) -> Result<JsValue, JsError> {
             .steps
             .iter()
             .map(|s| StepOut {
+                part: s.part,
                 row: s.row + 1,
                 group: s.group.map(|g| g.as_str()),
                 tool: s.tool_matched,
@@ -227,7 +249,21 @@ pub fn evaluate(input: JsValue) -> Result<JsValue, JsError> {
                 stop: s.stop,
             })
             .collect(),
-        reason: lang.reason(&preset.table, engine, &e.reason),
+        reason: lang.explain(&preset.table, &e),
+        parts: e
+            .parts
+            .iter()
+            .map(|p| PartOut {
+                kind: match p.subject {
+                    permlab_core::evaluation::Subject::Command(_) => "command",
+                    permlab_core::evaluation::Subject::OutsideDirectory(_) => "outside-directory",
+                },
+                text: p.subject.text().to_string(),
+                decision: p.decision.as_str(),
+                rule: p.rule.map(|r| r + 1),
+            })
+            .collect(),
+        decided_by: e.decided_by.map(|(k, _)| k),
     };
     json_out(&out)
 }

@@ -638,12 +638,165 @@ impl Lang {
                     )
                 }
             }
+            Reason::OpenCodeNothingAsked => if zh {
+                "bash 工具一个权限请求都没发(只有项目内的 cd、变量赋值、测试或注释):命令直接运行"
+            } else {
+                "the bash tool makes no permission request at all (only cd inside the project, assignments, tests or comments): the command runs"
+            }
+            .to_string(),
+            Reason::OpenCodeHidden { row } => {
+                if zh {
+                    format!(
+                        "工具一栏能匹配 bash 的最后一条是 {}(模式 *、拒绝):OpenCode 把 bash 工具整个藏起来,模型根本拿不到它",
+                        self.row(table, *row)
+                    )
+                } else {
+                    format!(
+                        "the last row whose tool matches bash is {} (pattern *, deny): OpenCode hides the bash tool, so the model is never offered it",
+                        self.row(table, *row)
+                    )
+                }
+            }
             _ => if zh {
                 "求值器给出了这个裁决(原因类型本页暂不能细述)"
             } else {
                 "the engine decided this (this kind of reason has no description here yet)"
             }
             .to_string(),
+        }
+    }
+
+    /// Why, for a whole call: the reason alone when the call was checked as one piece; else
+    /// how the product split it and which part decided, then that part's reason.
+    ///
+    /// ```
+    /// use permlab_core::{engines, Action, Call, EngineId, RuleTable};
+    /// use permlab_widget::i18n::Lang;
+    /// let t = RuleTable::new([("bash", "git *", Action::Allow), ("bash", "curl *", Action::Deny)]);
+    /// let call = Call::new("bash", "git status; curl https://x.example");
+    /// let e = engines::build(EngineId::OpenCode, &t).evaluate(&call);
+    /// assert_eq!(
+    ///     Lang::En.explain(&t, &e),
+    ///     "the bash tool checks this line as 2 commands, in order, and the first that is not \
+    ///      allowed decides — part 2, `curl https://x.example`: the last match (findLast) is \
+    ///      #2 bash curl * deny"
+    /// );
+    /// let e = engines::build(EngineId::Codex, &t).evaluate(&call);
+    /// assert!(Lang::Zh.explain(&t, &e).starts_with("Codex 把 bash -lc 脚本拆成 2 条命令"));
+    /// ```
+    pub fn explain(self, table: &RuleTable, e: &permlab_core::Evaluation) -> String {
+        use permlab_core::evaluation::{Combine, Subject};
+        let zh = self.zh();
+        let Some((k, how)) = e.decided_by else {
+            return self.reason(table, e.engine, &e.reason);
+        };
+        let Some(part) = e.parts.get(k) else {
+            return self.reason(table, e.engine, &e.reason);
+        };
+        let why = self.reason(table, e.engine, &part.reason);
+        let subject = one_line(part.subject.text());
+        let commands = e
+            .parts
+            .iter()
+            .filter(|p| matches!(p.subject, Subject::Command(_)))
+            .count();
+        let dirs = e.parts.len() - commands;
+        match how {
+            Combine::FirstNotAllowed => {
+                let all_allowed = e.parts.iter().all(|p| p.decision == Decision::Allow);
+                let what = match (dirs, zh) {
+                    (0, true) => format!("{commands} 条命令"),
+                    (0, false) => {
+                        format!("{commands} command{}", if commands == 1 { "" } else { "s" })
+                    }
+                    (d, true) => format!("{d} 个项目外目录(先问)和 {commands} 条命令"),
+                    (d, false) => format!(
+                        "{d} outside director{} (asked first) and {commands} command{}",
+                        if d == 1 { "y" } else { "ies" },
+                        if commands == 1 { "" } else { "s" }
+                    ),
+                };
+                let label = self.part_label(e, k);
+                match (all_allowed, zh) {
+                    (true, true) => format!(
+                        "bash 工具把这行当作 {what} 逐个检查,每一个都放行 —— 最后检查的是{label}:{why}"
+                    ),
+                    (true, false) => format!(
+                        "the bash tool checks this line as {what}, in order, and every one is allowed — the last checked is {label}: {why}"
+                    ),
+                    (false, true) => format!(
+                        "bash 工具把这行当作 {what} 逐个检查,第一个没被放行的决定结果 —— {label}:{why}"
+                    ),
+                    (false, false) => format!(
+                        "the bash tool checks this line as {what}, in order, and the first that is not allowed decides — {label}: {why}"
+                    ),
+                }
+            }
+            Combine::Strictest if e.parts.len() == 1 => {
+                if zh {
+                    format!(
+                        "这段脚本不只是普通命令(有重定向、$( )、变量前缀、引号里的命令名……),Codex 不拆开,整行作为一条命令检查:「{subject}」—— {why}"
+                    )
+                } else {
+                    format!(
+                        "the script is not plain commands only (a redirect, $( ), a variable prefix, a quoted command name…), so Codex does not split it and checks the whole line as one command, `{subject}` — {why}"
+                    )
+                }
+            }
+            Combine::Strictest => {
+                let n = e.parts.len();
+                let label = self.part_label(e, k);
+                if zh {
+                    format!(
+                        "Codex 把 bash -lc 脚本拆成 {n} 条命令,逐条检查后取最严的 —— {label}:{why}"
+                    )
+                } else {
+                    format!(
+                        "Codex splits the bash -lc script into {n} commands, checks each and takes the strictest — {label}: {why}"
+                    )
+                }
+            }
+        }
+    }
+
+    /// A part of a split call: "第 2 部分「curl x」" / "part 2, `curl x`"; an outside
+    /// directory says so.
+    pub fn part_label(self, e: &permlab_core::Evaluation, k: usize) -> String {
+        use permlab_core::evaluation::Subject;
+        let Some(part) = e.parts.get(k) else {
+            return String::new();
+        };
+        let text = one_line(part.subject.text());
+        match (&part.subject, self.zh()) {
+            (Subject::Command(_), true) => format!("第 {} 部分「{text}」", k + 1),
+            (Subject::Command(_), false) => format!("part {}, `{text}`", k + 1),
+            (Subject::OutsideDirectory(_), true) => {
+                format!("第 {} 部分:项目外目录「{text}」(external_directory)", k + 1)
+            }
+            (Subject::OutsideDirectory(_), false) => {
+                format!(
+                    "part {}, the outside directory `{text}` (external_directory)",
+                    k + 1
+                )
+            }
+        }
+    }
+
+    /// The stepper's line for `step` of a split call: which part the cursor is walking
+    /// ("2/3 部分「curl x」· ") before the row it is on.
+    pub fn part_step(self, table: &RuleTable, e: &permlab_core::Evaluation, step: &Step) -> String {
+        match step.part {
+            Some(k) if !e.parts.is_empty() => {
+                let n = e.parts.len();
+                let label = self.part_label(e, k);
+                let row = self.step(table, step);
+                if self.zh() {
+                    format!("[共 {n} 部分] {label} · {row}")
+                } else {
+                    format!("[{n} parts] {label} · {row}")
+                }
+            }
+            _ => self.step(table, step),
         }
     }
 
@@ -821,10 +974,13 @@ mod tests {
         // One name per rule: after #8 moves to the end it is still #8, at row 10.
         let mut moved = t.clone();
         moved.move_rule(7, 9);
+        // #8 `bash *` deny is now the last bash row: OpenCode hides the tool; the walk looks at
+        // the tool column only.
         let e = engines::build(EngineId::OpenCode, &moved).evaluate(&call);
+        assert_eq!(e.decision, Decision::Unavailable);
         assert_eq!(
             Lang::Zh.step(&moved, &e.steps[0]),
-            "#8 bash *(第 10 行) — 工具 ✓ 模式 ✓ → 拒绝,停"
+            "#8 bash *(第 10 行) — 工具 ✓ 模式 (不看) → 拒绝,停"
         );
         let e = engines::build(EngineId::FirstMatch, &moved).evaluate(&call);
         assert_eq!(

@@ -352,7 +352,7 @@ impl Lab {
                                 .iter()
                                 .find(|(id, _)| *id == e.engine)
                                 .and_then(|m| m.1),
-                            why: self.lang.reason(&table, e.engine, &e.reason),
+                            why: self.lang.explain(&table, e),
                         })
                         .collect(),
                 });
@@ -978,7 +978,8 @@ mod tests {
         assert_eq!(verdicts(&l), [Allow, Deny, Deny, Deny, Allow, Allow]);
         let html = render(&l);
         assert!(
-            html.contains("Over the 6 calls your design behaves most like OpenCode (6/6 agree)"),
+            // 5/6: on `rm -rf /` OpenCode's bash tool asks about the outside directory first.
+            html.contains("Over the 6 calls your design behaves most like OpenCode (5/6 agree)"),
             "{html}"
         );
     }

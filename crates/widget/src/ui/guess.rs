@@ -47,7 +47,7 @@ pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
             let eval = w.eval(id);
             let why = match eval {
                 Some(e) if revealed => {
-                    let mut s = lang.reason(w.table(), id, &e.reason);
+                    let mut s = lang.explain(w.table(), e);
                     if e.inferred {
                         s.push_str(lang.s(S::Inferred));
                     }
@@ -127,6 +127,14 @@ pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
                     {guess_button(Action::Allow)}
                     {guess_button(Action::Ask)}
                     {guess_button(Action::Deny)}
+                    // A product that can take a tool away from the model has a fourth answer.
+                    {id.can_hide_tools().then(|| view! {
+                        <button type="button" class="pl-guess-btn pl-g-unavailable" data-guess="unavailable"
+                            aria-pressed=move || (guess() == Some(Guess::Verdict(Decision::Unavailable))).to_string()
+                            disabled=revealed
+                            on:click=move |_| { act(ctx, Msg::Guess(id, Guess::Verdict(Decision::Unavailable))); }>
+                            {lang.decision(Decision::Unavailable)}</button>
+                    })}
                     <button type="button" class="pl-skip" disabled=revealed
                         aria-pressed=move || (guess() == Some(Guess::Skip)).to_string()
                         on:click=move |_| { act(ctx, Msg::Guess(id, Guess::Skip)); }>{lang.s(S::Skip)}</button>

@@ -33,9 +33,9 @@ pub(crate) fn Stepper(ctx: Ctx) -> impl IntoView {
                         } else if locked {
                             lang.step_locked(id)
                         } else if e.steps.is_empty() {
-                            lang.reason(w.table(), id, &e.reason)
+                            lang.explain(w.table(), e)
                         } else {
-                            lang.step(w.table(), &e.steps[k.min(e.steps.len()) - 1])
+                            lang.part_step(w.table(), e, &e.steps[k.min(e.steps.len()) - 1])
                         };
                         Some((id, text, locked))
                     })
