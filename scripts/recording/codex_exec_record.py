@@ -36,6 +36,18 @@ SCRIPTS = [
     "git status && rm -rf ../old",
     "rm -rf build; git push",
 ]
+# More probes, under fewer variants: does an explicit allow rule lift the sandbox (a plain
+# `git commit` writes .git, which the read-only sandbox refuses)? What do a plain unmatched
+# command, a known-safe one and single forbidden / prompt commands do?
+PROBES = [
+    "git commit --allow-empty -m probe",
+    "touch new-file",
+    "ls",
+    "curl https://example.com",
+    "rm -rf build",
+    "npm test && touch new-file",
+]
+PROBE_VARIANTS = ["default", "-s workspace-write", "-s danger-full-access"]
 # (label, CLI arguments before `exec`, arguments after `exec`)
 VARIANTS = [
     ("default", [], []),
@@ -165,7 +177,10 @@ def run(mock, script, pre, post):
             continue
         if e.get("type") == "item.completed" and e["item"].get("type") == "command_execution":
             events.append({k: e["item"].get(k) for k in ("command", "exit_code", "status", "aggregated_output")})
-    side = {"../old removed": not os.path.exists(os.path.join(ROOT, "old")), "build removed": not os.path.exists(os.path.join(work, "build")), "/tmp/test.log written": os.path.exists("/tmp/test.log")}
+    commits = subprocess.run(["git", "rev-list", "--count", "HEAD"], cwd=work, env=genv, capture_output=True, text=True).stdout.strip()
+    side = {"../old removed": not os.path.exists(os.path.join(ROOT, "old")), "build removed": not os.path.exists(os.path.join(work, "build")),
+            "new-file created": os.path.exists(os.path.join(work, "new-file")), "commit added": commits != "1",
+            "/tmp/test.log written": os.path.exists("/tmp/test.log")}
     if os.path.exists("/tmp/test.log"):
         side["/tmp/test.log"] = open("/tmp/test.log").read()
         os.remove("/tmp/test.log")
@@ -186,10 +201,12 @@ mock = Mock()
 ver = subprocess.run([BIN, "--version"], capture_output=True, text=True).stdout.strip()
 sha = hashlib.sha256(open(BIN, "rb").read()).hexdigest()
 cases = []
-for label, pre, post in VARIANTS:
-    for script in SCRIPTS:
+runs = [("lesson", v, s) for v in VARIANTS for s in SCRIPTS]
+runs += [("probe", v, s) for v in VARIANTS if v[0] in PROBE_VARIANTS for s in PROBES]
+for kind, (label, pre, post), script in runs:
+    if True:
         r = run(mock, script, pre, post)
-        case = {"script": script, "variant": label, "codex_args": pre + ["exec"] + post,
+        case = {"set": kind, "script": script, "variant": label, "codex_args": pre + ["exec"] + post,
                 "approval_policy": next((pre[i + 1] for i, a in enumerate(pre) if a == "-a"), "default" if not pre else pre[-1]),
                 "sandbox": next((post[i + 1] for i, a in enumerate(post) if a == "-s"), "default")}
         case.update(r)
@@ -205,6 +222,7 @@ doc = {
     "method": "`codex [-a …] exec [-s …] --skip-git-repo-check --json -c model_providers.mock={…base_url=http://127.0.0.1:PORT/v1, wire_api=\"responses\"} -c model_provider=mock -m mock-model \"run the command\"` in a throwaway git work tree (one commit, a package.json whose test script echoes tests-ran, a build/ directory, a sibling old/ directory), HOME and CODEX_HOME throwaway with the policy as $CODEX_HOME/rules/default.rules, inside a network namespace with loopback only. The mock Responses API (streaming SSE) answers the first request with a function call of the model-facing shell tool `exec_command` with {\"cmd\": script} (codex runs it as /bin/bash -lc script) and any later request with a final message; `tool_output` is the function_call_output codex sent back, verbatim. Made by scripts/recording/codex_exec_record.py; not run in CI.",
     "policy": POLICY,
     "fields": {
+        "set": "lesson (the 8 lesson scripts under every variant) | probe (more scripts under default, -s workspace-write, -s danger-full-access)",
         "variant": "the CLI flags that differ from a plain `codex exec` (default = none)",
         "approval_policy": "the -a value asked for (default = none given)",
         "sandbox": "the -s value asked for (default = none given)",
@@ -212,7 +230,7 @@ doc = {
         "tool_output": "the exec_command output codex returned to the model, verbatim (null when no tool call happened)",
         "permissions_instructions": "what codex told the model its sandbox mode and approval policy are (the effective settings)",
         "command_executions": "the command_execution items of `codex exec --json` (command as run, exit code, status, output)",
-        "side_effects": "whether ../old or build/ was removed and /tmp/test.log written (its text) after the run",
+        "side_effects": "whether ../old or build/ was removed, new-file created, a commit added and /tmp/test.log written (its text) after the run",
         "stderr": "codex's stderr without its PATH-alias warning and stdin notice, log timestamps removed",
     },
     "cases": cases,
