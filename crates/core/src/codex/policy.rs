@@ -295,7 +295,9 @@ impl Check {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MatchOptions {
     /// When no rule keyed by the exact first token matches, try the rules of the program's
-    /// basename (`/usr/bin/git` → `git`), subject to `host_executable` allowlists.
+    /// basename (`/usr/bin/git` → `git`), subject to `host_executable` allowlists. A
+    /// `canonical_matching` rule folds the basename too (`/usr/bin/LS` matches `["ls"]`), and
+    /// is then also subject to the allowlist of its own spelling.
     pub resolve_host_executables: bool,
     /// The working directory a relative program (`./git`) is made absolute against. `None`:
     /// relative programs are not resolved (the real code would use the process's directory,

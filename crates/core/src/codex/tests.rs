@@ -1095,3 +1095,60 @@ fn snippet_markers_count_screen_columns() {
         "{full}"
     );
 }
+
+/// The recording of `codex exec` 0.171.0 (`codex-exec-recorded.json`): for every whole shell
+/// call, codex-core's split plus the strictest decision ([`shell::ShellCheck`]) agrees with
+/// what the real CLI did. Forbidden was rejected naming the forbidden program; prompt was
+/// rejected because `codex exec` runs with approval policy never; everything that ran was
+/// allowed by the rules or matched none (codex-core's heuristics then ran it in the sandbox).
+#[test]
+fn whole_shell_calls_agree_with_the_codex_exec_recording() {
+    use crate::json::{self, Value};
+    let doc = json::parse(include_str!(
+        "../../../../fixtures/conformance/codex-exec-recorded.json"
+    ))
+    .unwrap();
+    let policy = load(doc.get("policy").and_then(Value::as_str).unwrap());
+    let mut seen = 0;
+    for case in doc.get("cases").and_then(Value::as_array).unwrap() {
+        let s = |k: &str| {
+            case.get(k)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
+        let (script, outcome, output) = (s("script"), s("outcome"), s("tool_output"));
+        let call = toks(&["/bin/bash", "-lc", &script]);
+        let check = shell::ShellCheck::run(&policy, &call, Some("/work"));
+        match outcome.as_str() {
+            "cli_error" => continue,
+            "forbidden" => {
+                assert_eq!(check.decision(), Some(Decision::Forbidden), "{script}");
+                let program = check
+                    .per_command
+                    .iter()
+                    .find(|c| c.check.decision == Some(Decision::Forbidden))
+                    .map(|c| c.command[0].clone())
+                    .unwrap();
+                assert!(
+                    output.contains(&format!(
+                        "policy forbids commands starting with `{program}`"
+                    )),
+                    "{script}: {output}"
+                );
+            }
+            "rejected" => {
+                assert_eq!(check.decision(), Some(Decision::Prompt), "{script}");
+                assert!(output.contains("approval required by policy"), "{output}");
+            }
+            "ran" => assert!(
+                matches!(check.decision(), None | Some(Decision::Allow)),
+                "{script}: {:?}",
+                check.decision()
+            ),
+            other => panic!("{script}: unexpected outcome {other}"),
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 7 * 8 + 3 * 6);
+}
