@@ -135,6 +135,12 @@ cases_in += [
  ("home_example_allowlisted", 'prefix_rule(pattern=["tool"], match=["~/bin/tool x"])\nhost_executable(name="tool", paths=["/home/alice/bin/tool"])\n', ["tool"], [], {"home": "/home/alice"}),
  ("home_example_other_home", 'prefix_rule(pattern=["tool"], match=["~/bin/tool x"])\nhost_executable(name="tool", paths=["/home/alice/bin/tool"])\n', ["tool"], [], {"home": "/home/bob"}),
  ("home_canonical_folded", LS_C, ["~/bin/LS"], R, {"home": "/home/alice"}),
+ ("canonical_path_rule_folds_whole_token", 'prefix_rule(pattern=["/usr/bin/ls"], canonical_matching=True)\n', ["/USR/BIN/LS"], []),
+ ("canonical_dot_rule_folds", 'prefix_rule(pattern=["./mvnw"], canonical_matching=True)\n', ["./MVNW", "deploy"], []),
+ ("canonical_example_relative_folded", 'prefix_rule(pattern=["terraform"], canonical_matching=True, match=["./TERRAFORM plan"])\n', ["terraform"], []),
+ ("canonical_basename_full_folding", 'prefix_rule(pattern=["straße"], canonical_matching=True)\n', ["/usr/bin/STRASSE"], R),
+ ("exact_path_rule_wins_over_basename", 'prefix_rule(pattern=["/usr/bin/LS"], decision="prompt")\nprefix_rule(pattern=["ls"], canonical_matching=True)\n', ["/usr/bin/LS"], R),
+ ("canonical_rest_tokens_after_resolution", 'prefix_rule(pattern=["git", "push"], canonical_matching=True, decision="prompt")\n', ["/usr/bin/GIT", "PUSH"], R),
 ]
 A52 = "a" * 52
 LONG_ERRORS = [
