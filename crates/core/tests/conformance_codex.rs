@@ -42,7 +42,7 @@ fn codex_load_errors_render_like_the_cli() {
             seen += 1;
         }
     }
-    assert_eq!(seen, 23 + 54 + 10);
+    assert_eq!(seen, 23 + 83 + 10);
 }
 
 /// The runner reports wrong expectations and malformed cases as failures, never panics.

@@ -115,7 +115,7 @@ impl LoadError {
                         let (l, _) = line_col(src, span.start);
                         s.push_str(&format!(
                             "  * {file}:{l}, in {name}\n      {}\n",
-                            line_text(src, l).trim()
+                            frame_line(line_text(src, l).trim())
                         ));
                     }
                 }
@@ -214,6 +214,22 @@ impl From<LoadError> for crate::Error {
     }
 }
 
+/// A traceback frame's source line as starlark-rust prints it: a line of more than 80
+/// characters is cut to its first 77 and `...`.
+///
+/// ```text
+///   * policy.rules:2, in deny
+///       prefix_rule(pattern=t, decision="forbidden", justification="bbbbbbbbbbbbbbbbb...
+/// ```
+fn frame_line(text: &str) -> std::borrow::Cow<'_, str> {
+    const MAX: usize = 80;
+    const KEEP: usize = MAX - 3;
+    match (text.char_indices().nth(KEEP), text.chars().nth(MAX)) {
+        (Some((cut, _)), Some(_)) => format!("{}...", &text[..cut]).into(),
+        _ => text.into(),
+    }
+}
+
 /// Spans over more lines than this are shown as their first [`HEAD_LINES`] and last
 /// [`TAIL_LINES`] lines around a `… N lines …` marker: an unclosed `"""` spans the rest of
 /// the file, and a message should not repeat a 200 KB file.
@@ -252,10 +268,13 @@ fn snippet(file: &str, src: &str, span: Span) -> String {
     } else {
         span.start
     };
-    let (l2, c2) = line_col(src, last);
+    let (l2, _) = line_col(src, last);
+    // Markers are drawn in screen columns: a wide character (`日`) takes two.
+    let (s1, s2) = (screen_col(src, span.start), screen_col(src, last));
     let width = l2.to_string().len();
     let pad = " ".repeat(width);
-    let num = |n: usize| format!("{n:<width$}");
+    // The gutter is right-aligned, as annotate-snippets draws it (` 9 |` above `10 |`).
+    let num = |n: usize| format!("{n:>width$}");
     let first_line_start = src
         .get(..span.start.min(src.len()))
         .and_then(|s| s.rfind('\n'))
@@ -271,17 +290,20 @@ fn snippet(file: &str, src: &str, span: Span) -> String {
             "{pad}--> {file}:{l1}:{c1}\n{pad} |\n{} | {}\n{pad} | {}\n{pad} |",
             num(l1),
             clip_line(lines.next().unwrap_or("")),
-            " ".repeat((c1 - 1).min(MAX_LINE_CHARS + 2))
+            " ".repeat((s1 - 1).min(MAX_LINE_CHARS + 2))
         );
     }
     if l2 == l1 {
         let text = lines.next().unwrap_or("");
-        let (_, end_col) = line_col(src, span.end.max(span.start));
-        let carets = end_col.saturating_sub(c1).max(1);
+        let end_col = screen_col(src, span.end.max(span.start));
+        let carets = end_col.saturating_sub(s1).max(1);
         let (indent, carets) = if c1 > MAX_LINE_CHARS {
             (MAX_LINE_CHARS + 2, 1)
         } else {
-            (c1 - 1, carets.min(MAX_LINE_CHARS + 1 - c1))
+            (
+                s1 - 1,
+                carets.min((MAX_LINE_CHARS + 1).saturating_sub(s1).max(1)),
+            )
         };
         return format!(
             "{pad}--> {file}:{l1}:{c1}\n{pad} |\n{} | {}\n{pad} | {}{}\n{pad} |",
@@ -311,7 +333,7 @@ fn snippet(file: &str, src: &str, span: Span) -> String {
                 "{} |   {}\n{pad} |  {}^\n",
                 num(l),
                 clip_line(text),
-                "_".repeat(c1.min(MAX_LINE_CHARS))
+                "_".repeat(s1.min(MAX_LINE_CHARS))
             ));
             continue;
         }
@@ -320,9 +342,62 @@ fn snippet(file: &str, src: &str, span: Span) -> String {
     }
     out.push_str(&format!(
         "{pad} | |{}^\n{pad} |",
-        "_".repeat(c2.min(MAX_LINE_CHARS))
+        "_".repeat(s2.min(MAX_LINE_CHARS))
     ));
     out
+}
+
+/// 1-based screen column of byte `offset` in its line: the widths ([`char_width`]) of the
+/// characters before it, plus one.
+fn screen_col(src: &str, offset: usize) -> usize {
+    let offset = offset.min(src.len());
+    let offset = (0..=offset)
+        .rev()
+        .find(|&k| src.is_char_boundary(k))
+        .unwrap_or(0);
+    let line_start = src[..offset].rfind('\n').map_or(0, |k| k + 1);
+    1 + src[line_start..offset]
+        .chars()
+        .map(char_width)
+        .sum::<usize>()
+}
+
+/// How many terminal columns a character takes, as annotate-snippets counts them (the
+/// `unicode-width` tables, here reduced to their main blocks): two for East Asian wide and
+/// full-width characters and most emoji, none for combining marks and zero-width characters,
+/// one otherwise.
+fn char_width(c: char) -> usize {
+    let u = c as u32;
+    let zero = matches!(u,
+        0x0300..=0x036F | 0x0483..=0x0489 | 0x0591..=0x05BD | 0x0610..=0x061A | 0x064B..=0x065F
+        | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x200B..=0x200F | 0x20D0..=0x20FF
+        | 0xFE00..=0xFE0F | 0xFE20..=0xFE2F);
+    if zero {
+        return 0;
+    }
+    let wide = matches!(u,
+        0x1100..=0x115F | 0x231A..=0x231B | 0x2329..=0x232A | 0x23E9..=0x23EC | 0x23F0 | 0x23F3
+        | 0x25FD..=0x25FE | 0x2614..=0x2615 | 0x2648..=0x2653 | 0x267F | 0x2693 | 0x26A1
+        | 0x26AA..=0x26AB | 0x26BD..=0x26BE | 0x26C4..=0x26C5 | 0x26CE | 0x26D4 | 0x26EA
+        | 0x26F2..=0x26F3 | 0x26F5 | 0x26FA | 0x26FD | 0x2705 | 0x270A..=0x270B | 0x2728
+        | 0x274C | 0x274E | 0x2753..=0x2755 | 0x2757 | 0x2795..=0x2797 | 0x27B0 | 0x27BF
+        | 0x2B1B..=0x2B1C | 0x2B50 | 0x2B55 | 0x2E80..=0x303E | 0x3041..=0x33FF
+        | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xA000..=0xA4CF | 0xA960..=0xA97F
+        | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE10..=0xFE19 | 0xFE30..=0xFE6F
+        | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6 | 0x16FE0..=0x18CFF | 0x1B000..=0x1B2FF
+        | 0x1F004 | 0x1F0CF | 0x1F18E | 0x1F191..=0x1F19A | 0x1F200..=0x1F2FF
+        | 0x1F300..=0x1F320 | 0x1F32D..=0x1F335 | 0x1F337..=0x1F37C | 0x1F37E..=0x1F393
+        | 0x1F3A0..=0x1F3CA | 0x1F3CF..=0x1F3D3 | 0x1F3E0..=0x1F3F0 | 0x1F3F4 | 0x1F3F8..=0x1F43E
+        | 0x1F440 | 0x1F442..=0x1F4FC | 0x1F4FF..=0x1F53D | 0x1F54B..=0x1F54E | 0x1F550..=0x1F567
+        | 0x1F57A | 0x1F595..=0x1F596 | 0x1F5A4 | 0x1F5FB..=0x1F64F | 0x1F680..=0x1F6C5
+        | 0x1F6CC | 0x1F6D0..=0x1F6D2 | 0x1F6D5..=0x1F6D7 | 0x1F6DC..=0x1F6DF | 0x1F6EB..=0x1F6EC
+        | 0x1F6F4..=0x1F6FC | 0x1F7E0..=0x1F7EB | 0x1F7F0 | 0x1F90C..=0x1F93A | 0x1F93C..=0x1F945
+        | 0x1F947..=0x1F9FF | 0x1FA70..=0x1FAFF | 0x20000..=0x2FFFD | 0x30000..=0x3FFFD);
+    if wide {
+        2
+    } else {
+        1
+    }
 }
 
 /// The byte offset where the last character before `end` starts.

@@ -72,15 +72,6 @@ pub enum PatternToken {
     Alts(Vec<String>),
 }
 
-impl PatternToken {
-    fn matches(&self, token: &str) -> bool {
-        match self {
-            PatternToken::Single(t) => t == token,
-            PatternToken::Alts(alts) => alts.iter().any(|a| a == token),
-        }
-    }
-}
-
 /// A prefix rule as stored: its first token is fixed (a first-position list of alternatives
 /// becomes one rule per alternative).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,9 +84,10 @@ pub struct PrefixRule {
     pub decision: Decision,
     /// The rule's `justification`, if one was given.
     pub justification: Option<String>,
-    /// `canonical_matching=True` (codex 0.171.0): the pattern's tokens are stored case-folded
-    /// ([`case_fold`]) and every command token is folded before it is compared. Nothing else is
-    /// normalised: `ＧＩＴ` (full-width) does not match `git`, `-fr` does not match `-rf`.
+    /// `canonical_matching=True` (codex 0.171.0): the pattern keeps its tokens as written (the
+    /// `PrefixRule` repr in validation messages shows them so), and both sides are case-folded
+    /// ([`case_fold`]) when they are compared. Nothing else is normalised: `ＧＩＴ` (full-width)
+    /// does not match `git`, `-fr` does not match `-rf`.
     pub canonical: bool,
 }
 
@@ -134,22 +126,16 @@ impl PrefixRule {
         if cmd.len() < len {
             return None;
         }
-        let same = |t: &str, f: &dyn Fn(&str) -> bool| {
-            if self.canonical {
-                f(&case_fold(t))
-            } else {
-                f(t)
-            }
+        let same = |pattern: &str, token: &str| {
+            pattern == token || (self.canonical && case_fold(pattern) == case_fold(token))
         };
-        if !same(&cmd[0], &|t| t == self.first) {
+        if !same(&self.first, &cmd[0]) {
             return None;
         }
-        if self
-            .rest
-            .iter()
-            .zip(&cmd[1..len])
-            .all(|(p, t)| same(t, &|t| p.matches(t)))
-        {
+        if self.rest.iter().zip(&cmd[1..len]).all(|(p, t)| match p {
+            PatternToken::Single(s) => same(s, t),
+            PatternToken::Alts(alts) => alts.iter().any(|a| same(a, t)),
+        }) {
             Some(cmd[..len].to_vec())
         } else {
             None
@@ -309,12 +295,19 @@ impl Check {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MatchOptions {
     /// When no rule keyed by the exact first token matches, try the rules of the program's
-    /// basename (`/usr/bin/git` → `git`), subject to `host_executable` allowlists.
+    /// basename (`/usr/bin/git` → `git`), subject to `host_executable` allowlists. A
+    /// `canonical_matching` rule folds the basename too (`/usr/bin/LS` matches `["ls"]`), and
+    /// is then also subject to the allowlist of its own spelling.
     pub resolve_host_executables: bool,
     /// The working directory a relative program (`./git`) is made absolute against. `None`:
     /// relative programs are not resolved (the real code would use the process's directory,
     /// which a lesson page does not have).
     pub cwd: Option<String>,
+    /// `$HOME`, which a program `~` or `~/…` is expanded with before it is resolved (a
+    /// relative HOME is taken against `cwd`). `None`: such programs are not resolved (the real
+    /// code falls back to the account's home directory). `~user/…` is never expanded: it is
+    /// a relative path.
+    pub home: Option<String>,
 }
 
 /// A loaded execpolicy: the rules of one or more `.rules` files.
@@ -330,9 +323,13 @@ pub struct Policy {
     by_two: HashMap<String, ProgramIndex>,
     network_rules: Vec<NetworkRule>,
     host_executables: HashMap<String, Vec<String>>,
-    /// Some rule was declared with `canonical_matching=True`: a command's first token is then
-    /// also looked up case-folded.
+    /// The `canonical_matching=True` rules by their case-folded first token: a command's
+    /// first token is also looked up case-folded among them.
+    by_folded: HashMap<String, Vec<usize>>,
+    /// Some rule was declared with `canonical_matching=True`.
     any_canonical: bool,
+    /// Where the examples of `match=` / `not_match=` resolve a relative or `~/` program.
+    example_env: MatchOptions,
 }
 
 /// The rules of one program, split by their second pattern token.
@@ -405,6 +402,32 @@ impl Policy {
         Ok(p)
     }
 
+    /// [`Policy::parse_files`] where the `match=` / `not_match=` examples resolve a relative
+    /// or `~/` program against `env.cwd` / `env.home` (the CLI uses its own working directory
+    /// and HOME; without them `/` stands in for the directory and `~` is not expanded).
+    ///
+    /// ```
+    /// use permlab_core::codex::{MatchOptions, Policy};
+    /// let text = "host_executable(name=\"tool\", paths=[\"/home/alice/bin/tool\"])\n\
+    ///             prefix_rule(pattern=[\"tool\"], match=[\"~/bin/tool x\"])";
+    /// let alice = MatchOptions { home: Some("/home/alice".into()), ..MatchOptions::default() };
+    /// assert!(Policy::parse_files_with_env([("p.rules", text)], &alice).is_ok());
+    /// assert!(Policy::parse_files([("p.rules", text)]).is_err());
+    /// ```
+    pub fn parse_files_with_env<'a>(
+        files: impl IntoIterator<Item = (&'a str, &'a str)>,
+        env: &MatchOptions,
+    ) -> Result<Policy, LoadError> {
+        let mut p = Policy {
+            example_env: env.clone(),
+            ..Policy::empty()
+        };
+        for (name, text) in files {
+            p.add_file(name, text)?;
+        }
+        Ok(p)
+    }
+
     /// [`Policy::parse`] with other work and memory [`Limits`] than the defaults.
     pub fn parse_with_limits(name: &str, text: &str, limits: &Limits) -> Result<Policy, LoadError> {
         let mut p = Policy::empty();
@@ -466,6 +489,12 @@ impl Policy {
     pub(crate) fn push_rule(&mut self, rule: PrefixRule) -> usize {
         let i = self.rules.len();
         self.any_canonical |= rule.canonical;
+        if rule.canonical {
+            self.by_folded
+                .entry(case_fold(&rule.first))
+                .or_default()
+                .push(i);
+        }
         self.by_program
             .entry(rule.first.clone())
             .or_default()
@@ -598,20 +627,17 @@ impl Policy {
     }
 
     /// The rules filed under the command's program, in insertion order; with canonical rules,
-    /// also those filed under its case-folded form.
+    /// also the canonical rules whose program folds like it.
     fn candidates(&self, cmd: &[String]) -> Vec<usize> {
         let Some(first) = cmd.first() else {
             return Vec::new();
         };
         let mut out: Vec<usize> = self.by_program.get(first).cloned().unwrap_or_default();
         if self.any_canonical {
-            let folded = case_fold(first);
-            if folded != *first {
-                if let Some(more) = self.by_program.get(&folded) {
-                    out.extend(more.iter().filter(|&&i| self.rules[i].canonical));
-                    out.sort_unstable();
-                    out.dedup();
-                }
+            if let Some(more) = self.by_folded.get(&case_fold(first)) {
+                out.extend(more);
+                out.sort_unstable();
+                out.dedup();
             }
         }
         out
@@ -630,27 +656,32 @@ impl Policy {
         let Some(first) = cmd.first() else {
             return Vec::new();
         };
-        let Some(program) = absolutize(first, options.cwd.as_deref()) else {
+        let Some(program) = resolve_program(first, options) else {
             return Vec::new();
         };
         let Some(basename) = program.rsplit('/').next().filter(|b| !b.is_empty()) else {
             return Vec::new();
         };
-        if !self.by_program.contains_key(basename) {
+        // An allowlist declared for `name` admits only the paths it lists. The basename's own
+        // allowlist gates every rule; a canonical rule whose program is spelled otherwise
+        // (`LS` for `/bin/ls`, `ls` for `/bin/LS`) is gated by its own name's allowlist too.
+        let allowed = |name: &str| {
+            self.host_executables.get(name).is_none_or(|paths| {
+                paths
+                    .iter()
+                    .any(|p| absolutize(p, None).as_deref() == Some(program.as_str()))
+            })
+        };
+        if !allowed(basename) {
             return Vec::new();
-        }
-        if let Some(paths) = self.host_executables.get(basename) {
-            if !paths
-                .iter()
-                .any(|p| absolutize(p, None).as_deref() == Some(program.as_str()))
-            {
-                return Vec::new();
-            }
         }
         let mut renamed = cmd.to_vec();
         renamed[0] = basename.to_string();
-        self.matches_under(&renamed, only)
+        self.candidates(&renamed)
             .into_iter()
+            .filter(|i| only.is_none_or(|r| r.contains(i)))
+            .filter(|&i| self.rules[i].first == basename || allowed(&self.rules[i].first))
+            .filter_map(|i| self.rules[i].matches(&renamed))
             .map(|mut m| {
                 m.resolved_program = Some(program.clone());
                 m
@@ -661,11 +692,18 @@ impl Policy {
     /// Runs one `prefix_rule` call's examples against the rules that call created (and only
     /// those), `not_match` first, with host resolution on.
     fn validate(&self, file: &str, src: &str, v: &PendingExamples) -> Result<(), LoadError> {
-        // The real loader resolves a relative program against the process's directory; only
-        // the basename matters unless an allowlist names the program, so "/" stands in for it.
+        // The real loader resolves a relative program against the process's directory (and
+        // `~/` with its HOME); only the basename matters unless an allowlist names the program,
+        // so "/" stands in for an unknown directory.
         let options = MatchOptions {
             resolve_host_executables: true,
-            cwd: Some("/".to_string()),
+            cwd: Some(
+                self.example_env
+                    .cwd
+                    .clone()
+                    .unwrap_or_else(|| "/".to_string()),
+            ),
+            home: self.example_env.home.clone(),
         };
         let matches = |cmd: &[String]| {
             let exact = self.matches_under(cmd, Some(&v.rules));
@@ -705,6 +743,20 @@ impl Policy {
         }
         Ok(())
     }
+}
+
+/// A command's program as an absolute path: `~` and `~/…` expanded with `options.home`, then
+/// made absolute against `options.cwd` ([`absolutize`]); `None` when the directory it needs is
+/// unknown.
+fn resolve_program(program: &str, options: &MatchOptions) -> Option<String> {
+    let cwd = options.cwd.as_deref();
+    let rest = match program.strip_prefix('~') {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => rest,
+        _ => return absolutize(program, cwd),
+    };
+    let home = options.home.as_deref().filter(|h| !h.is_empty())?;
+    let home = absolutize(home, cwd)?;
+    absolutize(&format!("{home}/{rest}"), None)
 }
 
 /// `path` made absolute and normalized lexically (`.` and `..` resolved), as

@@ -602,6 +602,7 @@ impl ShellCheck {
         let options = MatchOptions {
             resolve_host_executables: true,
             cwd: cwd.map(str::to_string),
+            ..MatchOptions::default()
         };
         let per_command = split
             .commands

@@ -221,7 +221,7 @@ fn describe(t: &Tok) -> String {
         Tok::Op(o) => format!("symbol '{o}'"),
         // The end of the input reads as the new line that ends the last statement.
         Tok::Newline | Tok::Eof => "new line".to_string(),
-        Tok::Indent => "indentation".to_string(),
+        Tok::Indent => "new indentation block".to_string(),
         Tok::Dedent => "dedent".to_string(),
     }
 }

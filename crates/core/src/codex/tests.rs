@@ -357,6 +357,7 @@ fn host_executables_resolve_only_when_asked() {
     let on = MatchOptions {
         resolve_host_executables: true,
         cwd: Some("/home/tester/proj".into()),
+        ..MatchOptions::default()
     };
     assert_eq!(decide(&p, &argv("/usr/bin/git status")), None);
     let c = p.check_with_options(&argv("/usr/bin/git status"), &on);
@@ -390,6 +391,7 @@ fn host_executables_resolve_only_when_asked() {
     let no_cwd = MatchOptions {
         resolve_host_executables: true,
         cwd: None,
+        ..MatchOptions::default()
     };
     assert_eq!(p.check_with_options(&argv("./ls"), &no_cwd).decision, None);
 }
@@ -863,4 +865,288 @@ fn canonical_matching_folds_case_only() {
         "{}",
         err.cli_text()
     );
+}
+
+fn resolving(cwd: &str, home: Option<&str>) -> MatchOptions {
+    MatchOptions {
+        resolve_host_executables: true,
+        cwd: Some(cwd.into()),
+        home: home.map(str::to_string),
+    }
+}
+
+fn resolved(p: &Policy, cmd: &[&str], options: &MatchOptions) -> Option<(Decision, String)> {
+    let c = p.check_with_options(&toks(cmd), options);
+    let m = c.matched_rules.first()?;
+    Some((c.decision?, m.resolved_program.clone().unwrap_or_default()))
+}
+
+/// codex 0.171.0 (recorded): with host resolution, a canonical rule folds the basename of a
+/// path program too; the directories are never folded, and nothing resolves without the flag.
+#[test]
+fn canonical_matching_folds_the_basename_of_a_resolved_program() {
+    let p = load("prefix_rule(pattern=[\"ls\"], canonical_matching=True)\nprefix_rule(pattern=[\"terraform\"], canonical_matching=True, decision=\"prompt\")");
+    let on = resolving("/work/proj", None);
+    assert_eq!(
+        resolved(&p, &["/usr/bin/LS"], &on),
+        Some((Decision::Allow, "/usr/bin/LS".into()))
+    );
+    assert_eq!(
+        decide(&p, &toks(&["/usr/bin/LS"])),
+        None,
+        "no flag, no resolution"
+    );
+    assert_eq!(
+        resolved(&p, &["./TERRAFORM", "apply"], &on),
+        Some((Decision::Prompt, "/work/proj/TERRAFORM".into()))
+    );
+    let c = p.check_with_options(&toks(&["/USR/BIN/ls", "-l"]), &on);
+    assert_eq!(
+        c.matched_rules_json(),
+        r#"[{"prefixRuleMatch":{"matchedPrefix":["ls"],"decision":"allow","resolvedProgram":"/USR/BIN/ls"}}]"#
+    );
+    // An exact rule still compares the basename exactly.
+    let exact = load("prefix_rule(pattern=[\"ls\"])");
+    assert_eq!(resolved(&exact, &["/usr/bin/LS"], &on), None);
+}
+
+/// codex 0.171.0 (recorded): the allowlist declared for the program's own basename gates every
+/// rule, and a canonical rule spelled otherwise is gated by its own name's allowlist too.
+#[test]
+fn canonical_rules_are_gated_by_the_allowlists_of_both_spellings() {
+    let on = resolving("/", None);
+    // `ls` lists /usr/bin/ls: `/usr/bin/LS` is not that path, `/bin/ls` is not either.
+    let p = load("prefix_rule(pattern=[\"ls\"], canonical_matching=True)\nhost_executable(name=\"ls\", paths=[\"/usr/bin/ls\"])");
+    assert_eq!(resolved(&p, &["/usr/bin/LS"], &on), None);
+    assert_eq!(resolved(&p, &["/bin/ls"], &on), None);
+    assert!(resolved(&p, &["/usr/bin/ls"], &on).is_some());
+    // A rule written `LS` is not gated by the `ls` allowlist, but `/bin/ls` still is.
+    let up = load("prefix_rule(pattern=[\"LS\"], canonical_matching=True)\nhost_executable(name=\"ls\", paths=[\"/usr/bin/ls\"])");
+    assert!(resolved(&up, &["/bin/LS"], &on).is_some());
+    assert!(resolved(&up, &["/bin/Ls"], &on).is_some());
+    assert_eq!(resolved(&up, &["/bin/ls"], &on), None);
+    // Two canonical rules: only the one whose name has no allowlist survives.
+    let two = load("prefix_rule(pattern=[\"ls\"], canonical_matching=True, decision=\"prompt\")\nprefix_rule(pattern=[\"LS\"], canonical_matching=True)\nhost_executable(name=\"ls\", paths=[\"/usr/bin/ls\"])");
+    assert_eq!(
+        resolved(&two, &["/bin/LS"], &on),
+        Some((Decision::Allow, "/bin/LS".into()))
+    );
+    assert_eq!(
+        resolved(&two, &["/usr/bin/ls"], &on).map(|r| r.0),
+        Some(Decision::Prompt)
+    );
+}
+
+/// codex 0.171.0 (recorded): a canonical rule keeps its tokens as written; its repr in a
+/// validation message shows them so.
+#[test]
+fn canonical_rules_keep_their_tokens_as_written() {
+    let err = Policy::parse(
+        "policy.rules",
+        "prefix_rule(pattern=[\"LS\", \"X\"], canonical_matching=True, match=[\"ls y\"])",
+    )
+    .unwrap_err();
+    assert!(
+        err.message
+            .contains(r#"first: \"LS\", rest: [Single(\"X\")]"#),
+        "{}",
+        err.message
+    );
+    assert_eq!(
+        load("prefix_rule(pattern=[\"LS\"], canonical_matching=True)").rules()[0].first,
+        "LS"
+    );
+}
+
+/// codex 0.171.0 (recorded): a program `~` or `~/…` is expanded with HOME before it is
+/// resolved; `~user/…` is a relative path; a relative HOME is taken against the directory.
+#[test]
+fn a_tilde_program_is_expanded_with_home() {
+    let p = load("prefix_rule(pattern=[\"tool\"])\nprefix_rule(pattern=[\"alice\"])");
+    let alice = resolving("/work", Some("/home/alice"));
+    let at = |cmd: &str, o: &MatchOptions| resolved(&p, &[cmd, "x"], o).map(|r| r.1);
+    assert_eq!(
+        at("~/bin/tool", &alice).as_deref(),
+        Some("/home/alice/bin/tool")
+    );
+    assert_eq!(at("~", &alice).as_deref(), Some("/home/alice"));
+    assert_eq!(at("~/", &alice).as_deref(), Some("/home/alice"));
+    assert_eq!(at("~/../tool", &alice).as_deref(), Some("/home/tool"));
+    assert_eq!(
+        at("~other/tool", &alice).as_deref(),
+        Some("/work/~other/tool")
+    );
+    let trailing = resolving("/work", Some("/home/alice/"));
+    assert_eq!(at("~/tool", &trailing).as_deref(), Some("/home/alice/tool"));
+    let relative = resolving("/work", Some("rel/dir"));
+    assert_eq!(
+        at("~/tool", &relative).as_deref(),
+        Some("/work/rel/dir/tool")
+    );
+    // Unknown HOME: not resolved.
+    assert_eq!(at("~/bin/tool", &resolving("/work", None)), None);
+    assert_eq!(
+        decide(&p, &toks(&["~/bin/tool", "x"])),
+        None,
+        "no flag, no resolution"
+    );
+    // The allowlist compares the expanded path.
+    let listed = load("prefix_rule(pattern=[\"tool\"])\nhost_executable(name=\"tool\", paths=[\"/home/alice/bin/tool\"])");
+    assert!(resolved(&listed, &["~/bin/tool"], &alice).is_some());
+    assert_eq!(resolved(&listed, &["~/tool"], &alice), None);
+}
+
+/// Examples resolve `~/` with the HOME given to the loader, like the CLI with its own HOME.
+#[test]
+fn examples_expand_tilde_with_the_loaders_home() {
+    let text = "prefix_rule(pattern=[\"tool\"], match=[\"~/bin/tool x\"])\nhost_executable(name=\"tool\", paths=[\"/home/alice/bin/tool\"])";
+    let env = |home: &str| MatchOptions {
+        home: Some(home.into()),
+        ..MatchOptions::default()
+    };
+    assert!(Policy::parse_files_with_env([("policy.rules", text)], &env("/home/alice")).is_ok());
+    let err =
+        Policy::parse_files_with_env([("policy.rules", text)], &env("/home/bob")).unwrap_err();
+    assert!(
+        err.message
+            .ends_with(r#"unmatched examples: ["'~/bin/tool' x"]"#),
+        "{}",
+        err.message
+    );
+}
+
+fn cause(text: &str) -> String {
+    Policy::parse("policy.rules", text).unwrap_err().cause
+}
+
+/// codex 0.171.0 (recorded): a traceback frame's source line longer than 80 characters is cut
+/// to 77 characters (not bytes) and `...`.
+#[test]
+fn traceback_source_lines_are_cut_after_77_characters() {
+    let line = |n: usize, c: &str| {
+        format!(
+            "prefix_rule(pattern=[\"git\", \"{}\"], decision=\"n\")",
+            c.repeat(n)
+        )
+    };
+    let frame = |text: &str| cause(text).lines().nth(2).unwrap().trim().to_string();
+    assert_eq!(
+        frame(&line(34, "a")),
+        line(34, "a"),
+        "80 characters stay whole"
+    );
+    let cut = frame(&line(35, "a"));
+    assert_eq!(cut.chars().count(), 80);
+    assert!(cut.ends_with("aaa\"], decision=..."), "{cut}");
+    let wide = frame(&line(60, "é"));
+    assert_eq!(wide.chars().count(), 80, "{wide}");
+    assert!(wide.ends_with("éé..."));
+    // The source line under the error is never cut.
+    assert!(cause(&line(35, "a")).contains(&line(35, "a")));
+}
+
+/// codex 0.171.0 (recorded): the line numbers of a snippet are right-aligned.
+#[test]
+fn the_line_number_gutter_is_right_aligned() {
+    let text = format!(
+        "{}prefix_rule(\n    pattern=[\"git\"],\n    decision=\"nope\",\n)",
+        "# c\n".repeat(7)
+    );
+    let c = cause(&text);
+    assert!(
+        c.ends_with("  --> policy.rules:8:1\n   |\n 8 | / prefix_rule(\n 9 | |     pattern=[\"git\"],\n10 | |     decision=\"nope\",\n11 | | )\n   | |_^\n   |"),
+        "{c}"
+    );
+}
+
+/// codex 0.171.0 (recorded): an indented line where no block opens is an "unexpected new
+/// indentation block", marked from the line start over the indentation.
+#[test]
+fn an_indented_line_is_an_unexpected_new_indentation_block() {
+    for (text, line) in [
+        ("x = 1\n    y = 2", 2),
+        ("  x = 1", 1),
+        ("def f():\n    x = 1\n        y = 2", 3),
+    ] {
+        let err = Policy::parse("policy.rules", text).unwrap_err();
+        assert_eq!(
+            err.message,
+            "Parse error: unexpected new indentation block, expected expression"
+        );
+        assert_eq!((err.line, err.column), (line, 1), "{text:?}");
+    }
+    assert!(cause("x = 1\n    y = 2").ends_with("2 |     y = 2\n  | ^^^^\n  |"));
+}
+
+/// codex 0.171.0 (recorded): snippet markers count screen columns, two for a wide character.
+#[test]
+fn snippet_markers_count_screen_columns() {
+    let c = cause("x = \"日本\" + 1");
+    assert!(
+        c.ends_with("1 | x = \"日本\" + 1\n  |     ^^^^^^^^^^\n  |"),
+        "{c}"
+    );
+    // 45 characters, three of them full-width.
+    let full = cause("prefix_rule(pattern=[\"ＧＩＴ\"], decision=\"nope\")");
+    assert!(
+        full.contains(&format!("\n  | {}\n", "^".repeat(48))),
+        "{full}"
+    );
+}
+
+/// The recording of `codex exec` 0.171.0 (`codex-exec-recorded.json`): for every whole shell
+/// call, codex-core's split plus the strictest decision ([`shell::ShellCheck`]) agrees with
+/// what the real CLI did. Forbidden was rejected naming the forbidden program; prompt was
+/// rejected because `codex exec` runs with approval policy never; everything that ran was
+/// allowed by the rules or matched none (codex-core's heuristics then ran it in the sandbox).
+#[test]
+fn whole_shell_calls_agree_with_the_codex_exec_recording() {
+    use crate::json::{self, Value};
+    let doc = json::parse(include_str!(
+        "../../../../fixtures/conformance/codex-exec-recorded.json"
+    ))
+    .unwrap();
+    let policy = load(doc.get("policy").and_then(Value::as_str).unwrap());
+    let mut seen = 0;
+    for case in doc.get("cases").and_then(Value::as_array).unwrap() {
+        let s = |k: &str| {
+            case.get(k)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
+        let (script, outcome, output) = (s("script"), s("outcome"), s("tool_output"));
+        let call = toks(&["/bin/bash", "-lc", &script]);
+        let check = shell::ShellCheck::run(&policy, &call, Some("/work"));
+        match outcome.as_str() {
+            "cli_error" => continue,
+            "forbidden" => {
+                assert_eq!(check.decision(), Some(Decision::Forbidden), "{script}");
+                let program = check
+                    .per_command
+                    .iter()
+                    .find(|c| c.check.decision == Some(Decision::Forbidden))
+                    .map(|c| c.command[0].clone())
+                    .unwrap();
+                assert!(
+                    output.contains(&format!(
+                        "policy forbids commands starting with `{program}`"
+                    )),
+                    "{script}: {output}"
+                );
+            }
+            "rejected" => {
+                assert_eq!(check.decision(), Some(Decision::Prompt), "{script}");
+                assert!(output.contains("approval required by policy"), "{output}");
+            }
+            "ran" => assert!(
+                matches!(check.decision(), None | Some(Decision::Allow)),
+                "{script}: {:?}",
+                check.decision()
+            ),
+            other => panic!("{script}: unexpected outcome {other}"),
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 7 * 8 + 3 * 6);
 }

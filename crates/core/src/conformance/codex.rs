@@ -6,7 +6,8 @@
 //! error is judged by the decision (`load_error`) and, in a recording of today's CLI
 //! (`codex-real.json`, with `meta`), by the CLI's error text as well (lines compared without
 //! trailing spaces); the pinned file's texts came from an older build and are informational.
-//! A case's `cwd` is the CLI's working directory for resolving a relative program.
+//! A case's `cwd` is the CLI's working directory for resolving a relative program, its `home`
+//! the CLI's HOME for a `~/` program.
 
 use super::SectionReport;
 use crate::codex::shell::ShellCheck;
@@ -117,7 +118,13 @@ fn load(case: &Value) -> Result<Result<Policy, String>, (String, String)> {
         .iter()
         .map(String::as_str)
         .zip(texts.iter().map(String::as_str));
-    Ok(Policy::parse_files(files).map_err(|e| e.cli_text()))
+    // Examples resolve `./x` and `~/x` like the CLI did: in its directory, with its HOME.
+    let env = MatchOptions {
+        cwd: case.get("cwd").and_then(Value::as_str).map(str::to_string),
+        home: case.get("home").and_then(Value::as_str).map(str::to_string),
+        ..MatchOptions::default()
+    };
+    Ok(Policy::parse_files_with_env(files, &env).map_err(|e| e.cli_text()))
 }
 
 fn cli_case(case: &Value, recorded: bool) -> CaseResult {
@@ -155,8 +162,10 @@ fn cli_case(case: &Value, recorded: bool) -> CaseResult {
         &command,
         &MatchOptions {
             resolve_host_executables: resolve,
-            // Recordings give the CLI's working directory where a relative program resolves.
+            // Recordings give the CLI's working directory where a relative program resolves,
+            // and its HOME where a `~/` program does.
             cwd: case.get("cwd").and_then(Value::as_str).map(str::to_string),
+            home: case.get("home").and_then(Value::as_str).map(str::to_string),
         },
     );
     same(

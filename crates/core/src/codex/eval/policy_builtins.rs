@@ -1,7 +1,6 @@
 //! The three policy built-ins: `prefix_rule`, `network_rule` and `host_executable`.
 
 use super::*;
-use crate::codex::case_fold;
 
 impl Interp<'_> {
     pub(super) fn prefix_rule(
@@ -76,18 +75,8 @@ impl Interp<'_> {
         }
         let matches = self.examples(matches.unwrap_or_default(), span)?;
         let not_matches = self.examples(not_matches.unwrap_or_default(), span)?;
-        if canonical {
-            // codex 0.171.0: every pattern token is stored case-folded (the command's tokens
-            // are folded when they are compared).
-            for t in &mut tokens {
-                *t = match std::mem::replace(t, PatternToken::Single(String::new())) {
-                    PatternToken::Single(s) => PatternToken::Single(case_fold(&s)),
-                    PatternToken::Alts(a) => {
-                        PatternToken::Alts(a.iter().map(|s| case_fold(s)).collect())
-                    }
-                };
-            }
-        }
+        // codex 0.171.0: a canonical rule keeps its tokens as written (its repr shows them);
+        // both sides are folded when they are compared.
         let first = tokens.remove(0);
         let heads = match first {
             PatternToken::Single(s) => vec![s],
