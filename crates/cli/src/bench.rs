@@ -26,7 +26,25 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
     }
     // Compiling the table is part of what a caller pays once per table; time it separately.
     let t0 = Instant::now();
-    let engine = engines::build(id, &table);
+    // `--scope evaluate`: OpenCode's `Permission.evaluate` on the command text alone (what the
+    // real `evaluate` is timed on); the default is the whole call, as the product decides it.
+    let engine: Box<dyn permlab_core::Engine> = match (args.value("scope"), id) {
+        (None | Some("call"), _) => engines::build(id, &table),
+        (Some("evaluate"), permlab_core::EngineId::OpenCode) => Box::new(
+            permlab_core::opencode::OpenCodeEngine::new(&table)
+                .scoped(permlab_core::opencode::Scope::Evaluate),
+        ),
+        (Some("evaluate"), _) => {
+            return Err(Failure::usage(
+                "--scope evaluate is for --engine opencode (its evaluate alone); the other engines have one scope",
+            ))
+        }
+        (Some(other), _) => {
+            return Err(Failure::usage(format!(
+                "--scope: unknown {other:?}; write call or evaluate"
+            )))
+        }
+    };
     let compile = t0.elapsed();
 
     let mut tally = [0usize; 4];
@@ -48,8 +66,9 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
     let rate = evals as f64 / start.elapsed().as_secs_f64();
     say!("{:.0} evals/s", rate);
     say!(
-        "engine {}, {} rules, {} calls, compile {:.3} ms; one pass: {} allow, {} ask, {} deny{}",
+        "engine {} ({}), {} rules, {} calls, compile {:.3} ms; one pass: {} allow, {} ask, {} deny{}",
         id.slug(),
+        args.value("scope").unwrap_or("call"),
         table.len(),
         calls.len(),
         compile.as_secs_f64() * 1000.0,

@@ -33,6 +33,7 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
             e.decision.as_str(),
             decisive(&table, &e)
         );
+        parts(&table, &e);
         if args.switch("explain") {
             explain(&table, &e);
         }
@@ -55,6 +56,39 @@ fn decisive(table: &RuleTable, e: &Evaluation) -> String {
     }
 }
 
+/// A call the product split: each part, its verdict and row, and which part decided.
+fn parts(table: &RuleTable, e: &Evaluation) {
+    use permlab_core::evaluation::{Combine, Subject};
+    let Some((k, how)) = e.decided_by else {
+        return;
+    };
+    let how = match how {
+        Combine::FirstNotAllowed => "asked in order; the first not allowed decides",
+        Combine::Strictest => "each checked; the strictest decides",
+    };
+    say!(
+        "    {} part{} ({how}):",
+        e.parts.len(),
+        if e.parts.len() == 1 { "" } else { "s" }
+    );
+    for (i, p) in e.parts.iter().enumerate() {
+        let what = match &p.subject {
+            Subject::Command(c) => format!("command {c:?}"),
+            Subject::OutsideDirectory(d) => format!("outside directory {d:?} (external_directory)"),
+        };
+        let row = p
+            .rule
+            .map(|r| row_text(table, r))
+            .unwrap_or_else(|| "no rule".into());
+        say!(
+            "    {} part {}: {what} → {} ({row})",
+            if i == k { "▶" } else { " " },
+            i + 1,
+            p.decision.as_str()
+        );
+    }
+}
+
 fn explain(table: &RuleTable, e: &Evaluation) {
     for (k, s) in e.steps.iter().enumerate() {
         let mark = |b: Option<bool>| match b {
@@ -63,8 +97,12 @@ fn explain(table: &RuleTable, e: &Evaluation) {
             None => "–",
         };
         let group = s.group.map(|g| format!("[{g} group] ")).unwrap_or_default();
+        let part = s
+            .part
+            .map(|p| format!("[part {}] ", p + 1))
+            .unwrap_or_default();
         say!(
-            "    step {}: {group}{} — tool {} pattern {}{}",
+            "    step {}: {part}{group}{} — tool {} pattern {}{}",
             k + 1,
             row_text(table, s.row),
             mark(Some(s.tool_matched)),

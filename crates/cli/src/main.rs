@@ -47,7 +47,7 @@ usage:
       run conformance files (fixtures/conformance/*.json); last line: N passed, M failed
   permlab batch --engine NAME --rules FILE  < calls.jsonl
       one JSON line {"decision", "rule"} per call line {"tool", "input"} on stdin
-  permlab bench --engine NAME --rules FILE --calls FILE [--seconds S]
+  permlab bench --engine NAME --rules FILE --calls FILE [--seconds S] [--scope call|evaluate]
       evaluation throughput (evals/s) and the allow/ask/deny tally of one pass
   permlab bench-data --out DIR [--sizes 10,100,1000,10000] [--calls 1000] [--seed N] [--without-bare]
       write the mixed rule tables and calls the benchmark figures use
@@ -154,9 +154,8 @@ fn main() -> ExitCode {
         "batch" => parse(rest, &["rules", "engine"], &["no-ui"]).and_then(|a| batch::run(&a)),
         "lint" => parse(rest, &["format", "target"], &["json"]).and_then(|a| lint::run(&a)),
         "replay" => parse(rest, &["rules", "engine"], &["json"]).and_then(|a| replay::run(&a)),
-        "bench" => {
-            parse(rest, &["rules", "calls", "engine", "seconds"], &[]).and_then(|a| bench::run(&a))
-        }
+        "bench" => parse(rest, &["rules", "calls", "engine", "seconds", "scope"], &[])
+            .and_then(|a| bench::run(&a)),
         "bench-data" => parse(rest, &["out", "sizes", "calls", "seed"], &["without-bare"])
             .and_then(|a| bench::data(&a)),
         "--version" | "-V" | "version" => {
