@@ -158,3 +158,9 @@ fn claude_code_runner_unavailable_and_drift() {
     );
     assert_eq!(tally(docs("not-listed"))[0], ("cases".into(), 0, 1, 0));
 }
+
+conformance!(
+    codex_exec_recorded,
+    "codex-exec-recorded.json",
+    ["cases/exec"]
+);

@@ -25,9 +25,24 @@ pub(crate) fn run(doc: &Value) -> Result<Vec<SectionReport>, Error> {
     // A recording of today's CLI (`meta.codex_version`, e.g. `codex-real.json`): its load
     // errors' stderr is compared too. The pinned file's texts come from an older build.
     let recorded = doc.get("meta").is_some();
+    // A recording of whole `codex exec` runs (`codex-exec-recorded.json`): one policy for
+    // every case, each case a script the model ran through the shell tool.
+    let exec_policy = match doc.get("policy").and_then(Value::as_str) {
+        Some(text) => Some(Policy::parse("policy.rules", text).map_err(|e| {
+            Error::shape(
+                "policy",
+                format!("the recording's policy does not load: {e}"),
+            )
+        })?),
+        None => None,
+    };
     let mut reports: Vec<SectionReport> = Vec::new();
     for (i, case) in cases.iter().enumerate() {
-        let kind = case.get("kind").and_then(Value::as_str).unwrap_or("?");
+        let kind = match (case.get("kind").and_then(Value::as_str), &exec_policy) {
+            (Some(k), _) => k,
+            (None, Some(_)) => "exec",
+            (None, None) => "?",
+        };
         let section = format!("cases/{kind}");
         let idx = match reports.iter().position(|r| r.section == section) {
             Some(idx) => idx,
@@ -40,6 +55,10 @@ pub(crate) fn run(doc: &Value) -> Result<Vec<SectionReport>, Error> {
         let result = match kind {
             "cli" => cli_case(case, recorded),
             "core_shell_wrapper" => shell_case(case),
+            "exec" => match &exec_policy {
+                Some(policy) => exec_case(policy, case),
+                None => Err(("a \"policy\" at the top".into(), "none".into())),
+            },
             other => Err((format!("unknown kind \"{other}\""), String::new())),
         };
         match result {
@@ -51,6 +70,46 @@ pub(crate) fn run(doc: &Value) -> Result<Vec<SectionReport>, Error> {
         }
     }
     Ok(reports)
+}
+
+/// One recorded `codex exec` run: the script through codex-core's split and the strictest
+/// decision ([`ShellCheck`]) must give what the real CLI did. `forbidden`: rejected naming the
+/// forbidden program; `rejected`: a prompt, refused because `codex exec` runs with approval
+/// policy never; `ran`: allowed by the rules, or matched by none (codex-core's heuristics then
+/// ran it in the sandbox). `cli_error` runs (a flag the CLI refuses) decide nothing.
+fn exec_case(policy: &Policy, case: &Value) -> CaseResult {
+    let s = |k: &str| case.get(k).and_then(Value::as_str).unwrap_or("");
+    let (script, outcome, output) = (s("script"), s("outcome"), s("tool_output"));
+    let call = ["/bin/bash", "-lc", script].map(str::to_string);
+    let check = ShellCheck::run(policy, &call, Some("/work"));
+    let got = check.decision();
+    let ok = match outcome {
+        "cli_error" => true,
+        "forbidden" => {
+            let program = check
+                .per_command
+                .iter()
+                .find(|c| c.check.decision == Some(Decision::Forbidden))
+                .and_then(|c| c.command.first().cloned());
+            got == Some(Decision::Forbidden)
+                && program.is_some_and(|p| {
+                    output.contains(&format!("policy forbids commands starting with `{p}`"))
+                })
+        }
+        "rejected" => {
+            got == Some(Decision::Prompt) && output.contains("approval required by policy")
+        }
+        "ran" => matches!(got, None | Some(Decision::Allow)),
+        _ => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err((
+            format!("{outcome} for {}", json::Value::from(script).to_json()),
+            decision_json(got),
+        ))
+    }
 }
 
 /// A short description of a case: its command and, when present, its note.
