@@ -267,6 +267,16 @@ pub enum Reason {
         /// The bare deny row (0-based position).
         row: usize,
     },
+    /// Claude Code: a rule matched, and the session's permission mode turned its answer into
+    /// the verdict (dontAsk: an ask rule's prompt becomes a deny, since nobody is asked).
+    ClaudeRuleInMode {
+        /// The matching rule's row (0-based position).
+        row: usize,
+        /// That rule's action.
+        action: Action,
+        /// The permission mode that turned it.
+        mode: crate::claude_code::Mode,
+    },
     /// Claude Code: a step other than a rule decided (the mode's baseline or fallback, the
     /// read-only set, a safety check, the sandbox, a hook…).
     ClaudeCode(crate::claude_code::Decider),

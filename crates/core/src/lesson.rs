@@ -274,7 +274,9 @@ impl Engine for NativeClaude {
 
     fn evaluate(&self, call: &Call) -> Evaluation {
         let v = eval::evaluate(&self.policy, self.mode, &self.ctx, &to_tool_call(call));
-        evaluation_from_verdict(&v, |r| self.rows.get(r).copied().unwrap_or(usize::MAX))
+        evaluation_from_verdict(&v, self.mode, |r| {
+            self.rows.get(r).copied().unwrap_or(usize::MAX)
+        })
     }
 }
 

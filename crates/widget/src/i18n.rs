@@ -7,6 +7,7 @@
 
 use permlab_core::analysis::VerdictChange;
 use permlab_core::claude_code::eval::{Blocker, Decider};
+use permlab_core::claude_code::Mode;
 use permlab_core::corecoder::Layer;
 use permlab_core::{Action, Decision, EngineId, Reason, Rule, RuleTable, Step};
 
@@ -638,6 +639,23 @@ impl Lang {
                     )
                 }
             }
+            Reason::ClaudeRuleInMode { row, action, mode } => {
+                let m = mode.as_str();
+                let label = self.row(table, *row);
+                let a = self.action(*action);
+                match (mode, zh) {
+                    (Mode::DontAsk, true) => format!(
+                        "按 deny → ask → allow 分组,先命中的是 {label}({a});可 {m} 权限模式下没人可问,所以拒绝"
+                    ),
+                    (Mode::DontAsk, false) => format!(
+                        "searching deny → ask → allow, the first hit is {label} ({a}); but in the {m} permission mode nobody is asked, so it is denied"
+                    ),
+                    (_, true) => format!("按 deny → ask → allow 分组,先命中的是 {label}({a});{m} 权限模式改变了它的结果"),
+                    (_, false) => format!(
+                        "searching deny → ask → allow, the first hit is {label} ({a}); the {m} permission mode changes its outcome"
+                    ),
+                }
+            }
             Reason::OpenCodeNothingAsked => if zh {
                 "bash 工具一个权限请求都没发(只有项目内的 cd、变量赋值、测试或注释):命令直接运行"
             } else {
@@ -878,7 +896,7 @@ fn claude_decider(zh: bool, d: &Decider) -> String {
         (Decider::ProtectedPath(_), false) => "a write to a protected path asks",
         (Decider::CriticalPath, true) => "对关键路径的 rm,要问人",
         (Decider::CriticalPath, false) => "rm on a critical path asks",
-        (Decider::Mode { why, .. }, _) => {
+        (Decider::Mode { why, mode }, _) => {
             let w = match (why, zh) {
                 (Blocker::NoRule, true) => "没有规则或内置基线覆盖它",
                 (Blocker::NoRule, false) => "no rule or baseline covers it",
@@ -893,10 +911,24 @@ fn claude_decider(zh: bool, d: &Decider) -> String {
                 (_, true) => "有一部分无法被 allow 规则批准",
                 (_, false) => "part of it cannot be approved by allow rules",
             };
-            return if zh {
-                format!("{w};default 模式的兜底:问人")
-            } else {
-                format!("{w}; the default mode's fallback asks")
+            // What each permission mode does with a call nothing approved (Claude Code's
+            // `decide`, step 9): dontAsk refuses, auto hands it to the classifier, the others ask.
+            let m = mode.as_str();
+            return match (mode, zh) {
+                (Mode::DontAsk, true) => format!("{w};{m} 权限模式的兜底:没人可问,拒绝"),
+                (Mode::DontAsk, false) => {
+                    format!("{w}; the {m} permission mode's fallback: nobody is asked, so it is denied")
+                }
+                (Mode::Auto, true) => format!("{w};{m} 权限模式的兜底:交给分类器"),
+                (Mode::Auto, false) => {
+                    format!("{w}; the {m} permission mode's fallback: the classifier decides")
+                }
+                (Mode::Plan, true) => format!("{w};{m} 权限模式的兜底:问人(开着 auto 模式时交给分类器)"),
+                (Mode::Plan, false) => format!(
+                    "{w}; the {m} permission mode's fallback asks (the classifier decides when auto mode is available)"
+                ),
+                (_, true) => format!("{w};{m} 权限模式的兜底:问人"),
+                (_, false) => format!("{w}; the {m} permission mode's fallback asks"),
             };
         }
         (_, true) => "Claude Code 的规则之外的一步决定了结果",
@@ -987,6 +1019,33 @@ mod tests {
             Lang::En.reason(&moved, EngineId::FirstMatch, &e.reason),
             "the first match from the top is #9 bash python -m unittest* allow (row 8)"
         );
+    }
+
+    #[test]
+    fn a_reason_names_the_permission_mode_that_decided() {
+        use permlab_core::claude_code::table::lesson_context;
+        use permlab_core::claude_code::{ClaudeCodeEngine, Mode};
+        use permlab_core::Engine;
+        let t = RuleTable::new([("bash", "git push *", Action::Ask)]);
+        let dont_ask = ClaudeCodeEngine::with(&t, Mode::DontAsk, lesson_context());
+        let e = dont_ask.evaluate(&permlab_core::Call::new("bash", "git push origin"));
+        assert_eq!(e.decision, Decision::Deny);
+        let zh = Lang::Zh.explain(&t, &e);
+        assert!(zh.contains("dontAsk 权限模式下没人可问,所以拒绝"), "{zh}");
+        let en = Lang::En.explain(&t, &e);
+        assert!(
+            en.contains("in the dontAsk permission mode nobody is asked"),
+            "{en}"
+        );
+        // Nothing approves `ls -la` and no rule matches: the mode's own fallback, named.
+        let accept = ClaudeCodeEngine::with(&t, Mode::AcceptEdits, lesson_context());
+        let e = accept.evaluate(&permlab_core::Call::new("bash", "npm install x"));
+        let zh = Lang::Zh.explain(&t, &e);
+        assert!(zh.contains("acceptEdits 权限模式的兜底:问人"), "{zh}");
+        let e = dont_ask.evaluate(&permlab_core::Call::new("bash", "npm install x"));
+        assert!(Lang::En
+            .explain(&t, &e)
+            .contains("the dontAsk permission mode's fallback"));
     }
 
     #[test]

@@ -363,7 +363,7 @@ impl Engine for ClaudeCodeEngine {
     }
 
     fn evaluate(&self, call: &Call) -> Evaluation {
-        evaluation_from_verdict(&self.verdict(call), |r| self.row(r))
+        evaluation_from_verdict(&self.verdict(call), self.compiled.mode(), |r| self.row(r))
     }
 }
 
@@ -371,7 +371,11 @@ impl Engine for ClaudeCodeEngine {
 /// through `row` (rules with no row map to `usize::MAX`), matches are listed once in table order,
 /// and a rule-decided verdict reads as that rule's action; any other deciding step is kept as
 /// [`Reason::ClaudeCode`]. Shared by the common-table engine and a lesson's native settings.
-pub fn evaluation_from_verdict(v: &Verdict, row: impl Fn(usize) -> usize) -> Evaluation {
+pub fn evaluation_from_verdict(
+    v: &Verdict,
+    mode: Mode,
+    row: impl Fn(usize) -> usize,
+) -> Evaluation {
     let rule = v.rule.map(&row);
     let mut matches: Vec<usize> = v.matches.iter().map(|&r| row(r)).collect();
     matches.sort_unstable();
@@ -394,6 +398,14 @@ pub fn evaluation_from_verdict(v: &Verdict, row: impl Fn(usize) -> usize) -> Eva
             row,
             action: Action::Deny,
         },
+        // A rule that asks, in a mode that asks nobody: the mode gives the verdict.
+        (Decider::AskRule, Some(row)) if v.outcome.decision() != crate::Decision::Ask => {
+            Reason::ClaudeRuleInMode {
+                row,
+                action: Action::Ask,
+                mode,
+            }
+        }
         (Decider::AskRule, Some(row)) => Reason::Rule {
             row,
             action: Action::Ask,
