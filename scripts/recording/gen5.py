@@ -12,9 +12,10 @@ cases = []
 P = '/home/alice/proj'
 
 
-def add(id, cmd=None, tool='Bash', inp=None, doc=None, context=None, harness=None, note=None, **kw):
+def add(id, cmd=None, tool='Bash', inp=None, doc=None, context=None, harness=None, note=None, extra_perm=None, **kw):
     p = {k: kw[k] for k in ('allow', 'deny', 'ask') if k in kw}
     p['defaultMode'] = kw.get('mode', 'default')
+    if extra_perm: p.update(extra_perm)
     c = {'id': id, 'settings': {'permissions': p},
          'call': {'tool': tool, 'input': inp if inp is not None else {'command': cmd}}}
     if context: c['context'] = context
@@ -211,6 +212,23 @@ add('rec5-k2-git-status-v-no-rules', 'git status -v')
 add('rec5-k2-git-log-unknown-flag-no-rules', 'git log --foo')
 add('rec5-k2-git-show-unknown-flag-no-rules', 'git show --foo')
 add('rec5-k2-git-diff-cached-no-rules', 'git diff --cached')
+# --- third follow-ups: the edges of K3 and K5 the engine had to infer
+for c in ['stat /etc/hosts', 'du -sh /etc', 'tree /etc', 'rg root /etc/passwd', 'jq . /etc/x.json', 'file /etc/hosts',
+          'cut -d: -f1 /etc/passwd', 'readlink /etc/hosts', 'cat < /etc/hosts', 'cat /etc/*.conf', 'ls']:
+    add('rec5-k3b-' + c.replace(' ', '_').replace('/', '_').replace('.', '_').replace(':', '_').replace('*', 'star').replace('<', 'lt'), c)
+add('rec5-k3b-cat-home-var', 'cat $HOME/x.txt')
+add('rec5-k3b-ls-additional-dir', 'ls /home/alice/shared', extra_perm={'additionalDirectories': ['/home/alice/shared']})
+add('rec5-k2b-git-log-graph-all', 'git log --graph --all')
+add('rec5-k2b-git-log-author', 'git log --author=alice -p')
+add('rec5-k2b-git-show-stat', 'git show --stat HEAD')
+add('rec5-k2b-git-diff-name-only', 'git diff --name-only')
+add('rec5-k2b-git-status-unknown-flag', 'git status --foo')
+add('rec5-k5b-cp-dest-outside-dontask', 'cp a.txt /tmp/x.txt', allow=['Bash(cp *)'], mode='dontAsk')
+add('rec5-k5b-mv-dontask', 'mv a.txt b.txt', allow=['Bash(mv *)'], mode='dontAsk')
+add('rec5-k5b-mkdir-outside-dontask', 'mkdir /tmp/newdir', allow=['Bash(mkdir *)'], mode='dontAsk')
+add('rec5-k5b-rm-outside-dontask', 'rm ../elsewhere/x.txt', allow=['Bash(rm *)'], mode='dontAsk')
+add('rec5-k5b-touch-dontask', 'touch new.txt', allow=['Bash(touch *)'], mode='dontAsk')
+add('rec5-k7b-unterminated-subst-auto', 'echo $(ls', mode='auto')
 # --- the compound-commands lesson (default mode)
 LESSON = dict(allow=['Bash(git *)', 'Bash(npm test *)'], deny=['Bash(curl *)'], ask=['Bash(rm *)'])
 for k, c in enumerate(['git status && npm test', 'git status; curl https://example.com',

@@ -107,6 +107,9 @@ fn a_quoted_subcommand_stays_read_only_but_an_unknown_git_diff_option_does_not()
         ("git log --foo", Outcome::Ask),
         ("git show --foo", Outcome::Ask),
         ("git status -v", Outcome::Allow),
+        ("git status --foo", Outcome::Ask),
+        ("git log --graph --all", Outcome::Allow),
+        ("git show --stat HEAD", Outcome::Allow),
         ("'ls' -la", Outcome::Allow),
     ] {
         assert_eq!(bash(NONE, Mode::Default, cmd), want, "{cmd}");
@@ -139,6 +142,12 @@ fn a_read_only_command_naming_a_path_outside_the_project_asks_unless_a_read_rule
         "head -n 1 /etc/hosts",
         "find /etc -name hosts",
         "diff /etc/hosts a.txt",
+        "stat /etc/hosts",
+        "rg root /etc/passwd",
+        "cut -d: -f1 /etc/passwd",
+        "cat < /etc/hosts",
+        "cat /etc/*.conf",
+        "cat $HOME/x.txt",
     ] {
         assert_eq!(bash(NONE, Mode::Default, cmd), Outcome::Ask, "{cmd}");
     }
@@ -178,7 +187,15 @@ fn a_read_only_command_naming_a_path_outside_the_project_asks_unless_a_read_rule
         ),
         Outcome::Allow
     );
-    assert_eq!(bash(NONE, Mode::Default, "echo /etc/hosts"), Outcome::Allow);
+    for cmd in [
+        "echo /etc/hosts",
+        "du -sh /etc",
+        "tree /etc",
+        "readlink /etc/hosts",
+        "ls",
+    ] {
+        assert_eq!(bash(NONE, Mode::Default, cmd), Outcome::Allow, "{cmd}");
+    }
     let npm = rules(&["Bash(npm test *)"], &[], &[]);
     assert_eq!(
         bash(&npm, Mode::Default, "npm test /etc/hosts"),
@@ -254,6 +271,24 @@ fn a_file_a_command_writes_inside_the_project_needs_only_the_rule_that_approved_
             "echo x > a.txt"
         ),
         Outcome::Ask
+    );
+    // The paths of `cp`, `mkdir`, `rm`… outside the project, however the command was approved.
+    assert_eq!(
+        dont_ask(&["Bash(cp *)"], "cp a.txt /tmp/x.txt"),
+        Outcome::Deny
+    );
+    assert_eq!(
+        dont_ask(&["Bash(mkdir *)"], "mkdir /tmp/newdir"),
+        Outcome::Deny
+    );
+    assert_eq!(
+        dont_ask(&["Bash(rm *)"], "rm ../elsewhere/x.txt"),
+        Outcome::Deny
+    );
+    assert_eq!(dont_ask(&["Bash(mv *)"], "mv a.txt b.txt"), Outcome::Allow);
+    assert_eq!(
+        dont_ask(&["Bash(touch *)"], "touch new.txt"),
+        Outcome::Allow
     );
     let env = rules(&["Bash(sed -i *)"], &["Edit(./.env)"], &[]);
     assert_eq!(
@@ -344,7 +379,9 @@ fn an_unclosed_substitution_prompts_even_in_bypass_while_deny_rules_see_inside_i
         bash(&rules(&["Bash"], &[], &[]), Mode::Default, "echo $(ls"),
         Outcome::Ask
     );
+    // No prompt in dontAsk or auto mode: "denied by a built-in Claude Code safety check".
     assert_eq!(bash(NONE, Mode::DontAsk, "echo $(ls"), Outcome::Deny);
+    assert_eq!(bash(NONE, Mode::Auto, "echo $(ls"), Outcome::Deny);
     let deny_rm = rules(&[], &["Bash(rm *)"], &[]);
     for cmd in [
         "echo $(rm -rf build",

@@ -339,7 +339,7 @@ impl Env<'_> {
             blocker = self.target_blocker(facts);
         }
         if blocker.is_none() {
-            blocker = self.read_blocker(facts, v);
+            blocker = self.path_blocker(facts, v);
         }
         if blocker.is_none() && self.mode == Mode::Plan && self.shell_writes(facts) {
             v.inferred = true;
@@ -395,12 +395,27 @@ impl Env<'_> {
             .min()
     }
 
-    /// A path a read-only command reads outside the working directories that no `Read` (or
-    /// `Edit`) allow rule covers. Recorded (CLI 2.1.332): `cat /etc/hosts` asks under
+    /// A path the command reads or changes outside the working directories that no `Read`
+    /// (or `Edit`) allow rule covers: a read-only command's operands (`cat /etc/hosts`). Recorded (CLI 2.1.332): `cat /etc/hosts` asks under
     /// `Bash(cat *)` and even under `Bash(cat /etc/hosts)`; `Read(//etc/**)` lets it run (in
     /// dontAsk too); a bare `Bash` allow approves it before this is looked at.
-    fn read_blocker(&self, facts: &Facts<'_>, v: &mut Verdict) -> Option<Blocker> {
-        for (_, abs, recorded) in &facts.reads {
+    ///
+    /// A path written with an expansion cannot be resolved: it asks (recorded: `cat
+    /// $HOME/x.txt`). The paths of `rm`, `mkdir`, `cp`, `mv`, `touch`… outside the working
+    /// directories need an `Edit` rule however the command was approved (recorded, dontAsk
+    /// under `Bash(cp *)`, `Bash(mkdir *)`, `Bash(rm *)`: `cp a.txt /tmp/x.txt`,
+    /// `mkdir /tmp/newdir`, `rm ../elsewhere/x.txt` are refused; `mv a.txt b.txt`,
+    /// `touch new.txt` run).
+    fn path_blocker(&self, facts: &Facts<'_>, v: &mut Verdict) -> Option<Blocker> {
+        for (_, abs) in &facts.writes {
+            if self.in_working_dir(abs).is_none() && !self.path_allowed(abs, true, false) {
+                return Some(Blocker::OutsideWorkingDirectory);
+            }
+        }
+        for (raw, abs, recorded) in &facts.reads {
+            let Some(abs) = abs else {
+                return Some(Blocker::Target(format!("{raw} cannot be resolved")));
+            };
             // Read as a directory too: `Read(//etc/**)` lets `ls /etc` run (recorded).
             if self.in_working_dir(abs).is_some() || self.path_allowed(abs, false, true) {
                 continue;

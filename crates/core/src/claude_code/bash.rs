@@ -607,7 +607,7 @@ const GIT_LOG_ONLY: [&str; 24] = [
 /// Whether `arg` is an option of `git SUBCOMMAND` that keeps it read-only (`--stat=80`, `-U5`,
 /// `git log -5` included). Recorded (CLI 2.1.332): `git diff -v`, `git log --foo`, `git show
 /// --foo` ask; `git diff --stat`, `git diff --cached`, `git log --oneline -5` run; `git status
-/// -v` runs (its options are not checked here).
+/// -v` runs, `git status --foo` asks.
 fn git_option_ok(subcommand: &str, arg: &str) -> bool {
     let name = arg.split('=').next().unwrap_or(arg);
     let digits = |t: &str| t.chars().all(|c| c.is_ascii_digit());
@@ -619,9 +619,34 @@ fn git_option_ok(subcommand: &str, arg: &str) -> bool {
                 || (subcommand == "log" && GIT_LOG_ONLY.contains(&name))
                 || (subcommand == "log" && arg.len() > 1 && digits(&arg[1..]))
         }
+        "status" => GIT_STATUS_OPTIONS.contains(&name) || arg.starts_with("-u"),
         _ => true,
     }
 }
+
+/// Options of a read-only `git status` (recorded: `git status -v` runs, `git status --foo`
+/// asks; the others inferred).
+const GIT_STATUS_OPTIONS: [&str; 19] = [
+    "-s",
+    "--short",
+    "-b",
+    "--branch",
+    "-v",
+    "--verbose",
+    "--porcelain",
+    "--long",
+    "-u",
+    "--untracked-files",
+    "--ignored",
+    "--show-stash",
+    "--ahead-behind",
+    "--no-ahead-behind",
+    "--column",
+    "--no-column",
+    "-z",
+    "--renames",
+    "--no-renames",
+];
 
 /// Whether `sub` is a built-in read-only command (§2.5, §10.1). `Ok(true)` when the verdict
 /// rests on the inferred git forms.
@@ -782,13 +807,18 @@ pub struct FileTarget {
 
 /// Read-only commands whose operands CLI 2.1.332 was recorded checking against the working
 /// directories (`cat /etc/hosts`, `ls /etc`, `grep root /etc/passwd`, `sort /etc/hosts`,
-/// `wc -l /etc/hosts`, `head -n 1 /etc/hosts` ask, even under `Bash(cat *)`); the others of
-/// [`read_operands`] are inferred. `echo /etc/hosts` and `npm test /etc/hosts` run.
-pub const PATH_CHECKED_RECORDED: [&str; 6] = ["cat", "ls", "grep", "sort", "wc", "head"];
+/// `wc -l /etc/hosts`, `head -n 1 /etc/hosts`, `stat`, `file`, `cut`, `rg`, `jq`, `tail`,
+/// `find`, `diff`, `cp` ask, even under `Bash(cat *)`); the others of [`read_operands`] are
+/// inferred. `echo /etc/hosts`, `npm test /etc/hosts`, `du -sh /etc`, `tree /etc` and
+/// `readlink /etc/hosts` run.
+pub const PATH_CHECKED_RECORDED: [&str; 15] = [
+    "cat", "ls", "grep", "sort", "wc", "head", "stat", "file", "cut", "rg", "jq", "tail", "find",
+    "diff", "cp",
+];
 
 /// The paths a read-only command reads, which must lie inside the working directories (or be
-/// covered by a `Read` allow rule): every operand of `ls`, `wc`, `sort`, `stat`, `du`, `diff`,
-/// `file`, `tree`, `cut`… and the leading paths of `find`, the operands after the pattern of
+/// covered by a `Read` allow rule): every operand of `ls`, `wc`, `sort`, `stat`, `diff`,
+/// `file`, `cut`… and the leading paths of `find`, the operands after the pattern of
 /// `rg`/`jq`. `cat`, `head`, `tail`, `grep` and `cp` name theirs in [`file_targets`].
 pub fn read_operands(sub: &Sub) -> Vec<&Word> {
     let words = sub.words();
@@ -798,8 +828,8 @@ pub fn read_operands(sub: &Sub) -> Vec<&Word> {
     let args = &words[1..];
     let operands = || args.iter().filter(|w| !w.value.starts_with('-'));
     match program {
-        "ls" | "wc" | "sort" | "stat" | "du" | "diff" | "file" | "tree" | "cut" | "nl" | "tac"
-        | "rev" | "comm" | "cmp" | "readlink" | "realpath" => operands().collect(),
+        "ls" | "wc" | "sort" | "stat" | "diff" | "file" | "cut" | "nl" | "tac" | "rev" | "comm"
+        | "cmp" => operands().collect(),
         "find" => args
             .iter()
             .take_while(|w| !w.value.starts_with('-') && w.value != "(" && w.value != "!")

@@ -371,8 +371,12 @@ pub(super) struct Facts<'a> {
     /// Bash: a `$(` is never closed (`echo $(ls`).
     pub(super) unclosed_substitution: bool,
     /// Bash: the paths read-only commands read ([`bash::read_operands`] and the read
-    /// [`bash::file_targets`]), each `(as written, absolute, recorded program)`.
-    pub(super) reads: Vec<(String, String, bool)>,
+    /// [`bash::file_targets`]), each `(as written, absolute, recorded program)`; no absolute
+    /// path when it is written with an expansion (`cat $HOME/x.txt`).
+    pub(super) reads: Vec<(String, Option<String>, bool)>,
+    /// Bash: the paths of the filesystem commands acceptEdits knows (`rm`, `mkdir`, `cp`,
+    /// `mv`, `touch`, `sed -i`…), `(as written, absolute)`, expansions left out.
+    pub(super) writes: Vec<(String, String)>,
 }
 
 pub(super) struct Env<'a> {
@@ -628,13 +632,15 @@ fn decide(
     // commands inside it (`echo $(rm -rf build` is denied by `Bash(rm *)`). An unclosed
     // double quote or backtick is only unparseable: no allow rule but a bare one approves it.
     if facts.kind == Kind::Shell && facts.unclosed_substitution {
-        let outcome = if mode == Mode::DontAsk {
+        // Auto mode shows no prompt for it: "denied by a built-in Claude Code safety check"
+        // (recorded).
+        let outcome = if matches!(mode, Mode::DontAsk | Mode::Auto) {
             Outcome::Deny
         } else {
             Outcome::Ask
         };
-        // Not recorded: auto mode and the sandbox's auto-allow.
-        v.inferred |= mode == Mode::Auto || auto_allow_sandbox;
+        // Not recorded: the sandbox's auto-allow.
+        v.inferred |= auto_allow_sandbox;
         let why = Blocker::Unparseable(facts.parse_error.clone().unwrap_or_default());
         return v.decide(outcome, Decider::Mode { mode, why });
     }
@@ -773,20 +779,25 @@ impl<'a> Facts<'a> {
         }
         let mut targets = Vec::new();
         let mut reads = Vec::new();
+        let mut writes = Vec::new();
         for sub in &subs {
+            for w in bash::accept_edits_paths(sub).unwrap_or_default() {
+                if !w.expansion {
+                    let abs = path::resolve(&w.value, &ctx.cwd, &ctx.home);
+                    writes.push((w.value.clone(), abs));
+                }
+            }
             let recorded = sub
                 .program()
                 .is_some_and(|p| bash::PATH_CHECKED_RECORDED.contains(&p));
+            let resolve =
+                |p: &str| (!p.contains('$')).then(|| path::resolve(p, &ctx.cwd, &ctx.home));
             for w in bash::read_operands(sub) {
-                if !w.expansion {
-                    let abs = path::resolve(&w.value, &ctx.cwd, &ctx.home);
-                    reads.push((w.value.clone(), abs, recorded));
-                }
+                reads.push((w.value.clone(), resolve(&w.value), recorded));
             }
             for t in bash::file_targets(sub) {
-                if !t.write && !t.redirect && !t.path.contains('$') {
-                    let abs = path::resolve(&t.path, &ctx.cwd, &ctx.home);
-                    reads.push((t.path.clone(), abs, recorded));
+                if !t.write && !t.redirect {
+                    reads.push((t.path.clone(), resolve(&t.path), recorded));
                 }
                 // `~` is known from the context and a glob is matched literally (`cat *.env`
                 // hits `Read(*.env)`), so deny rules still see them; only an expansion
@@ -816,6 +827,7 @@ impl<'a> Facts<'a> {
             top_background: parsed.top_background,
             unclosed_substitution: parsed.unclosed_substitution,
             reads,
+            writes,
             ps_parts,
             subs,
             targets,
