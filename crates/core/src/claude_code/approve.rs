@@ -396,18 +396,18 @@ impl Env<'_> {
     }
 
     /// A path the command reads or changes outside the working directories that no `Read`
-    /// (or `Edit`) allow rule covers: a read-only command's operands (`cat /etc/hosts`). Recorded (CLI 2.1.332): `cat /etc/hosts` asks under
-    /// `Bash(cat *)` and even under `Bash(cat /etc/hosts)`; `Read(//etc/**)` lets it run (in
-    /// dontAsk too); a bare `Bash` allow approves it before this is looked at.
+    /// (or `Edit`) allow rule covers, however the command itself was approved.
     ///
-    /// A path written with an expansion cannot be resolved: it asks (recorded: `cat
-    /// $HOME/x.txt`). The paths of `rm`, `mkdir`, `cp`, `mv`, `touch`… outside the working
-    /// directories need an `Edit` rule however the command was approved (recorded, dontAsk
-    /// under `Bash(cp *)`, `Bash(mkdir *)`, `Bash(rm *)`: `cp a.txt /tmp/x.txt`,
-    /// `mkdir /tmp/newdir`, `rm ../elsewhere/x.txt` are refused; `mv a.txt b.txt`,
-    /// `touch new.txt` run).
+    /// - A read-only command's operands. Recorded (CLI 2.1.332): `cat /etc/hosts` asks under
+    ///   `Bash(cat *)` and even under `Bash(cat /etc/hosts)`; `Read(//etc/**)` lets it run
+    ///   (in dontAsk too); a bare `Bash` allow approves it before this is looked at. A path
+    ///   written with an expansion cannot be resolved: it asks (`cat $HOME/x.txt`).
+    /// - The paths of `rm`, `mkdir`, `cp`, `mv`, `touch`, `sed`: outside the working
+    ///   directories they need an `Edit` rule (recorded, dontAsk under `Bash(cp *)`,
+    ///   `Bash(mkdir *)`, `Bash(rm *)`: `cp a.txt /tmp/x.txt`, `mkdir /tmp/newdir`,
+    ///   `rm ../elsewhere/x.txt` are refused; `mv a.txt b.txt`, `touch new.txt` run).
     fn path_blocker(&self, facts: &Facts<'_>, v: &mut Verdict) -> Option<Blocker> {
-        for (_, abs) in &facts.writes {
+        for abs in &facts.writes {
             if self.in_working_dir(abs).is_none() && !self.path_allowed(abs, true, false) {
                 return Some(Blocker::OutsideWorkingDirectory);
             }
@@ -463,7 +463,7 @@ impl Env<'_> {
     pub(super) fn target_blocker(&self, facts: &Facts<'_>) -> Option<Blocker> {
         for t in &facts.targets {
             if !t.redirect && !t.write {
-                continue; // `cat f`: only deny rules and `read_blocker` look at it.
+                continue; // `cat f`: only deny rules and `path_blocker` look at it.
             }
             let Some(abs) = t.abs.as_deref().filter(|_| !t.needs_approval) else {
                 return Some(Blocker::Target(format!("{} cannot be resolved", t.raw)));

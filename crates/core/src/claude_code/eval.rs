@@ -374,9 +374,9 @@ pub(super) struct Facts<'a> {
     /// [`bash::file_targets`]), each `(as written, absolute, recorded program)`; no absolute
     /// path when it is written with an expansion (`cat $HOME/x.txt`).
     pub(super) reads: Vec<(String, Option<String>, bool)>,
-    /// Bash: the paths of the filesystem commands acceptEdits knows (`rm`, `mkdir`, `cp`,
-    /// `mv`, `touch`, `sed -i`…), `(as written, absolute)`, expansions left out.
-    pub(super) writes: Vec<(String, String)>,
+    /// Bash: the absolute paths of the filesystem commands acceptEdits knows (`rm`, `mkdir`,
+    /// `cp`, `mv`, `touch`, `sed`), expansions left out.
+    pub(super) writes: Vec<String>,
 }
 
 pub(super) struct Env<'a> {
@@ -783,8 +783,7 @@ impl<'a> Facts<'a> {
         for sub in &subs {
             for w in bash::accept_edits_paths(sub).unwrap_or_default() {
                 if !w.expansion {
-                    let abs = path::resolve(&w.value, &ctx.cwd, &ctx.home);
-                    writes.push((w.value.clone(), abs));
+                    writes.push(path::resolve(&w.value, &ctx.cwd, &ctx.home));
                 }
             }
             let recorded = sub
