@@ -187,6 +187,15 @@ impl Env<'_> {
         bare: Option<usize>,
         trace_allow: &mut TraceAllow<'_>,
     ) -> Result<(Decider, Option<usize>), Blocker> {
+        // Recorded (CLI 2.1.332): a read-only command sent to the background (`ls &`,
+        // `git status &`, `ls & cat README.md`) asks even under a bare `Bash` or `Bash(*)` allow;
+        // with any part that is not read-only the bare allow approves it as usual
+        // (`npm test &`, `ls & npm test`, `timeout 30 git &`), and so it does for a `&` inside
+        // a subshell (`(ls &)`).
+        if bare.is_some() && facts.top_background && self.only_read_only(facts) {
+            trace_allow(v, &[], None);
+            return Err(Blocker::ExecWrapper("&".into()));
+        }
         if let Some(b) = bare {
             if self.mode != Mode::Plan || !self.shell_writes(facts) {
                 trace_allow(v, &[b], Some(b));
@@ -231,10 +240,16 @@ impl Env<'_> {
                 continue;
             }
             let exec = bash::exec_wrapper(s);
-            let rule = if exec.is_none() && s.env_safe_for_allow {
-                self.sub_allow(allows, s)
-            } else {
+            let rule = if exec.is_some() {
                 None
+            } else if s.env_safe_for_allow {
+                self.sub_allow(allows, &s.stripped)
+            } else {
+                // Recorded (CLI 2.1.332): a rule that spells the assignment out covers it
+                // (`Bash(X=1 cat *)` approves `X=1 cat README.md`).
+                s.with_env
+                    .as_deref()
+                    .and_then(|t| self.sub_allow(allows, t))
             };
             if let Some(i) = rule {
                 if !hits.contains(&i) {
@@ -323,6 +338,9 @@ impl Env<'_> {
         if blocker.is_none() {
             blocker = self.target_blocker(facts);
         }
+        if blocker.is_none() {
+            blocker = self.path_blocker(facts, v);
+        }
         if blocker.is_none() && self.mode == Mode::Plan && self.shell_writes(facts) {
             v.inferred = true;
             blocker = Some(Blocker::PlanWrite);
@@ -346,11 +364,23 @@ impl Env<'_> {
         }
     }
 
-    /// The first allow rule (merged order) whose command pattern covers subcommand `s`.
-    fn sub_allow(&self, allows: &[(usize, &PolicyRule)], s: &bash::Sub) -> Option<usize> {
+    /// Whether every part of the command that runs a program is a built-in read-only command
+    /// (and there is one).
+    fn only_read_only(&self, facts: &Facts<'_>) -> bool {
+        let mut programs = facts
+            .subs
+            .iter()
+            .filter(|s| !s.argv().is_empty())
+            .peekable();
+        programs.peek().is_some() && programs.all(|s| bash::read_only(s).is_ok())
+    }
+
+    /// The first allow rule (merged order) whose command pattern covers a subcommand's
+    /// `text`.
+    fn sub_allow(&self, allows: &[(usize, &PolicyRule)], text: &str) -> Option<usize> {
         let covers = |r: &PolicyRule| {
             r.rule.tool.names("Bash")
-                && matches!(&r.rule.spec, Specifier::Command(p) if p.matches(&s.stripped))
+                && matches!(&r.rule.spec, Specifier::Command(p) if p.matches(text))
         };
         if self.trace {
             return allows.iter().find(|(_, r)| covers(r)).map(|(i, _)| *i);
@@ -358,46 +388,91 @@ impl Env<'_> {
         // Only the Bash rules that fix this program (or fix none) can cover it.
         let mut cands = Vec::new();
         self.ix.tool_rules(Action::Allow, "Bash", &mut cands);
-        self.ix.bash_rules(Action::Allow, &s.stripped, &mut cands);
+        self.ix.bash_rules(Action::Allow, text, &mut cands);
         cands
             .into_iter()
             .filter(|&i| covers(&self.policy.rules[i]))
             .min()
     }
 
-    /// A redirection or `tee` target no rule or mode approves (§2.6).
+    /// A path the command reads or changes outside the working directories that no `Read`
+    /// (or `Edit`) allow rule covers, however the command itself was approved.
+    ///
+    /// - A read-only command's operands. Recorded (CLI 2.1.332): `cat /etc/hosts` asks under
+    ///   `Bash(cat *)` and even under `Bash(cat /etc/hosts)`; `Read(//etc/**)` lets it run
+    ///   (in dontAsk too); a bare `Bash` allow approves it before this is looked at. A path
+    ///   written with an expansion cannot be resolved: it asks (`cat $HOME/x.txt`).
+    /// - The paths of `rm`, `mkdir`, `cp`, `mv`, `touch`, `sed`: outside the working
+    ///   directories they need an `Edit` rule (recorded, dontAsk under `Bash(cp *)`,
+    ///   `Bash(mkdir *)`, `Bash(rm *)`: `cp a.txt /tmp/x.txt`, `mkdir /tmp/newdir`,
+    ///   `rm ../elsewhere/x.txt` are refused; `mv a.txt b.txt`, `touch new.txt` run).
+    fn path_blocker(&self, facts: &Facts<'_>, v: &mut Verdict) -> Option<Blocker> {
+        for abs in &facts.writes {
+            if self.in_working_dir(abs).is_none() && !self.path_allowed(abs, true, false) {
+                return Some(Blocker::OutsideWorkingDirectory);
+            }
+        }
+        for (raw, abs, recorded) in &facts.reads {
+            let Some(abs) = abs else {
+                return Some(Blocker::Target(format!("{raw} cannot be resolved")));
+            };
+            // Read as a directory too: `Read(//etc/**)` lets `ls /etc` run (recorded).
+            if self.in_working_dir(abs).is_some() || self.path_allowed(abs, false, true) {
+                continue;
+            }
+            if !recorded {
+                v.inferred = true;
+            }
+            return Some(Blocker::OutsideWorkingDirectory);
+        }
+        None
+    }
+
+    /// Whether a `Read` or `Edit` allow rule with a path (`Edit` only when `write`) covers
+    /// `abs` (`dir`: also as a directory root). A bare `Read` allow does not (recorded:
+    /// `cat /etc/hosts` still asks).
+    fn path_allowed(&self, abs: &str, write: bool, dir: bool) -> bool {
+        let group_rules = if self.trace {
+            self.allow_rules()
+        } else {
+            let mut c = Vec::new();
+            self.ix.path_rules(Action::Allow, abs, &mut c);
+            c.into_iter().map(|i| (i, &self.policy.rules[i])).collect()
+        };
+        group_rules.iter().any(|(i, r)| {
+            let ToolSelector::Exact(name) = &r.rule.tool else {
+                return false;
+            };
+            let fits = if write {
+                name == "Edit"
+            } else {
+                name == "Read" || name == "Edit"
+            };
+            fits && matches!(r.rule.spec, Specifier::Path(_))
+                && self.path_rule_matches(*i, abs, dir)
+        })
+    }
+
+    /// A redirection, `tee` or `sed -i` target no rule or mode approves (§2.6).
+    ///
+    /// A file a command itself writes (`sed -i`, `tee`) inside the working directories needs
+    /// nothing more than the rule that approved the command (recorded, CLI 2.1.332: `sed -i
+    /// 's/a/b/' a.txt` runs under `Bash(sed -i *)`, in dontAsk too; `tee ../elsewhere/x.txt`
+    /// under `Bash(tee *)` does not). A redirection writes only in acceptEdits or auto mode
+    /// (`echo x > a.txt` asks under `Bash(echo *)`).
     pub(super) fn target_blocker(&self, facts: &Facts<'_>) -> Option<Blocker> {
         for t in &facts.targets {
             if !t.redirect && !t.write {
-                continue; // `cat f`: only deny rules look at it.
+                continue; // `cat f`: only deny rules and `path_blocker` look at it.
             }
             let Some(abs) = t.abs.as_deref().filter(|_| !t.needs_approval) else {
                 return Some(Blocker::Target(format!("{} cannot be resolved", t.raw)));
             };
-            let group_rules = if self.trace {
-                self.allow_rules()
-            } else {
-                let mut c = Vec::new();
-                self.ix.path_rules(Action::Allow, abs, &mut c);
-                c.into_iter().map(|i| (i, &self.policy.rules[i])).collect()
-            };
-            let allowed = group_rules.iter().any(|(i, r)| {
-                let ToolSelector::Exact(name) = &r.rule.tool else {
-                    return false;
-                };
-                let fits = if t.write {
-                    name == "Edit"
-                } else {
-                    name == "Read" || name == "Edit"
-                };
-                fits && matches!(r.rule.spec, Specifier::Path(_))
-                    && self.path_rule_matches(*i, abs, false)
-            });
-            if allowed {
+            if self.path_allowed(abs, t.write, false) {
                 continue;
             }
             let inside = self.in_working_dir(abs).is_some();
-            let ok = if t.write {
+            let ok = if t.write && t.redirect {
                 inside && matches!(self.mode, Mode::AcceptEdits | Mode::Auto)
             } else {
                 inside

@@ -263,6 +263,10 @@ pub struct Sub {
     /// `git 'push' origin main`, where the docs say both get past. Allow rules never see it
     /// (`/usr/bin/curl …` still asks under `Bash(curl *)` allowed).
     pub normalized: String,
+    /// The text with its leading assignments, as an allow rule that spells them out sees it
+    /// (recorded, CLI 2.1.332: `Bash(X=1 cat *)` approves `X=1 cat README.md`); `None` without
+    /// assignments.
+    pub with_env: Option<String>,
     /// Names of the leading assignments.
     pub env: Vec<String>,
     /// Every assignment is one an allow rule may look past.
@@ -352,12 +356,18 @@ pub(crate) fn analyse_owned(source: &str, cmd: SimpleCommand) -> Sub {
         cmd.text_from(source, i)
     };
     let normalized = normalized_text(&cmd, 0, &[]);
+    let with_env = (!cmd.assignments.is_empty()).then(|| {
+        let mut t: Vec<&str> = cmd.assignments.iter().map(|a| a.raw.as_str()).collect();
+        t.push(&unstripped);
+        t.join(" ")
+    });
     Sub {
         cmd,
         start: i,
         stripped,
         unstripped,
         normalized,
+        with_env,
         env,
         env_safe_for_allow,
         env_inferred,
@@ -505,7 +515,138 @@ pub enum NotReadOnly {
     SpecialVariable(String),
     /// Names a UNC path (`\\server\share`, `//server/share`): reaching it can leak credentials.
     UncPath(String),
+    /// Runs behind an assignment an allow rule cannot look past (`X=1 cat .env`).
+    UnsafeEnv(String),
 }
+
+/// Display options shared by the read-only `git diff`, `git log` and `git show` (inferred,
+/// beyond the recorded `--stat`, `--cached`, `--oneline`, `-5`).
+const GIT_DISPLAY_OPTIONS: [&str; 45] = [
+    "--stat",
+    "--numstat",
+    "--shortstat",
+    "--dirstat",
+    "--summary",
+    "--name-only",
+    "--name-status",
+    "--patch",
+    "-p",
+    "-u",
+    "--no-patch",
+    "-s",
+    "--raw",
+    "--minimal",
+    "--patience",
+    "--histogram",
+    "--color",
+    "--no-color",
+    "--word-diff",
+    "--color-words",
+    "--check",
+    "--full-index",
+    "--binary",
+    "--abbrev",
+    "-R",
+    "--relative",
+    "--no-relative",
+    "--text",
+    "-a",
+    "--ignore-all-space",
+    "-w",
+    "--ignore-space-change",
+    "-b",
+    "--ignore-blank-lines",
+    "--diff-filter",
+    "--find-renames",
+    "-M",
+    "--unified",
+    "--compact-summary",
+    "--oneline",
+    "--format",
+    "--pretty",
+    "--abbrev-commit",
+    "--no-abbrev",
+    "--decorate",
+];
+
+/// Options only one of them takes.
+const GIT_DIFF_ONLY: [&str; 5] = [
+    "--cached",
+    "--staged",
+    "--exit-code",
+    "--quiet",
+    "--merge-base",
+];
+const GIT_LOG_ONLY: [&str; 24] = [
+    "-n",
+    "--max-count",
+    "--skip",
+    "--graph",
+    "--all",
+    "--branches",
+    "--tags",
+    "--remotes",
+    "--since",
+    "--after",
+    "--until",
+    "--before",
+    "--author",
+    "--committer",
+    "--grep",
+    "--follow",
+    "--no-merges",
+    "--merges",
+    "--reverse",
+    "--date",
+    "--first-parent",
+    "-S",
+    "-G",
+    "--left-right",
+];
+
+/// Whether `arg` is an option of `git SUBCOMMAND` that keeps it read-only (`--stat=80`, `-U5`,
+/// `git log -5` included). Recorded (CLI 2.1.332): `git diff -v`, `git log --foo`, `git show
+/// --foo` ask; `git diff --stat`, `git diff --cached`, `git log --oneline -5` run; `git status
+/// -v` runs, `git status --foo` asks.
+fn git_option_ok(subcommand: &str, arg: &str) -> bool {
+    let name = arg.split('=').next().unwrap_or(arg);
+    let digits = |t: &str| t.chars().all(|c| c.is_ascii_digit());
+    match subcommand {
+        "diff" | "log" | "show" => {
+            GIT_DISPLAY_OPTIONS.contains(&name)
+                || (arg.starts_with("-U") && digits(&arg[2..]))
+                || (subcommand == "diff" && GIT_DIFF_ONLY.contains(&name))
+                || (subcommand == "log" && GIT_LOG_ONLY.contains(&name))
+                || (subcommand == "log" && arg.len() > 1 && digits(&arg[1..]))
+        }
+        "status" => GIT_STATUS_OPTIONS.contains(&name) || arg.starts_with("-u"),
+        _ => true,
+    }
+}
+
+/// Options of a read-only `git status` (recorded: `git status -v` runs, `git status --foo`
+/// asks; the others inferred).
+const GIT_STATUS_OPTIONS: [&str; 19] = [
+    "-s",
+    "--short",
+    "-b",
+    "--branch",
+    "-v",
+    "--verbose",
+    "--porcelain",
+    "--long",
+    "-u",
+    "--untracked-files",
+    "--ignored",
+    "--show-stash",
+    "--ahead-behind",
+    "--no-ahead-behind",
+    "--column",
+    "--no-column",
+    "-z",
+    "--renames",
+    "--no-renames",
+];
 
 /// Whether `sub` is a built-in read-only command (§2.5, §10.1). `Ok(true)` when the verdict
 /// rests on the inferred git forms.
@@ -518,6 +659,18 @@ pub fn read_only(sub: &Sub) -> Result<bool, NotReadOnly> {
         // A bare assignment (`FOO=1`) runs nothing.
         return Ok(false);
     };
+    // Recorded (CLI 2.1.332): an assignment the allow side cannot look past keeps a read-only
+    // command from running unprompted (`X=1 cat README.md`, `FOO=bar git status` ask;
+    // `LANG=C ls`, `TZ=UTC cat README.md`, `NODE_ENV=test git status` run).
+    if !sub.env_safe_for_allow {
+        let name = sub
+            .env
+            .iter()
+            .find(|n| !SAFE_ENV.contains(&n.as_str()) && !inferred_safe_env(n))
+            .cloned()
+            .unwrap_or_default();
+        return Err(NotReadOnly::UnsafeEnv(name));
+    }
     if let Some(w) = exec_wrapper(sub) {
         return Err(NotReadOnly::ExecWrapper(w));
     }
@@ -553,6 +706,17 @@ pub fn read_only(sub: &Sub) -> Result<bool, NotReadOnly> {
             };
             let ok = READ_ONLY_GIT.contains(subcommand)
                 || (READ_ONLY_GIT_RECORDED.contains(subcommand) && !writes);
+            // Recorded (CLI 2.1.332): `git diff -v` asks (`-v` is no option of `git diff`),
+            // `git diff --stat` and `git diff HEAD~1` run ([`git_option_ok`]). Quoting the
+            // subcommand changes nothing (`git 'diff'` runs, `git 'diff' -v` asks).
+            if argv
+                .iter()
+                .skip(2)
+                .take_while(|a| **a != "--")
+                .any(|a| a.starts_with('-') && !git_option_ok(subcommand, a))
+            {
+                return Err(NotReadOnly::NotInSet);
+            }
             if !ok
                 || argv
                     .iter()
@@ -639,6 +803,40 @@ pub struct FileTarget {
     pub redirect: bool,
     /// Written with `~` or a glob or an expansion: cannot be resolved, needs approval.
     pub unresolvable: bool,
+}
+
+/// Read-only commands whose operands CLI 2.1.332 was recorded checking against the working
+/// directories (`cat /etc/hosts`, `ls /etc`, `grep root /etc/passwd`, `sort /etc/hosts`,
+/// `wc -l /etc/hosts`, `head -n 1 /etc/hosts`, `stat`, `file`, `cut`, `rg`, `jq`, `tail`,
+/// `find`, `diff`, `cp` ask, even under `Bash(cat *)`); the others of [`read_operands`] are
+/// inferred. `echo /etc/hosts`, `npm test /etc/hosts`, `du -sh /etc`, `tree /etc` and
+/// `readlink /etc/hosts` run.
+pub const PATH_CHECKED_RECORDED: [&str; 15] = [
+    "cat", "ls", "grep", "sort", "wc", "head", "stat", "file", "cut", "rg", "jq", "tail", "find",
+    "diff", "cp",
+];
+
+/// The paths a read-only command reads, which must lie inside the working directories (or be
+/// covered by a `Read` allow rule): every operand of `ls`, `wc`, `sort`, `stat`, `diff`,
+/// `file`, `cut`… and the leading paths of `find`, the operands after the pattern of
+/// `rg`/`jq`. `cat`, `head`, `tail`, `grep` and `cp` name theirs in [`file_targets`].
+pub fn read_operands(sub: &Sub) -> Vec<&Word> {
+    let words = sub.words();
+    let Some(program) = words.first().map(|w| w.value.as_str()) else {
+        return Vec::new();
+    };
+    let args = &words[1..];
+    let operands = || args.iter().filter(|w| !w.value.starts_with('-'));
+    match program {
+        "ls" | "wc" | "sort" | "stat" | "diff" | "file" | "cut" | "nl" | "tac" | "rev" | "comm"
+        | "cmp" => operands().collect(),
+        "find" => args
+            .iter()
+            .take_while(|w| !w.value.starts_with('-') && w.value != "(" && w.value != "!")
+            .collect(),
+        "rg" | "jq" => operands().skip(1).collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// Special files never checked as redirect targets.

@@ -366,6 +366,17 @@ pub(super) struct Facts<'a> {
     pub(super) targets: Vec<Target>,
     /// Bash: some part runs in the background (`npm test &`).
     pub(super) background: bool,
+    /// Bash: a `&` of the outer command list (`ls &`, not `(ls &)`).
+    pub(super) top_background: bool,
+    /// Bash: a `$(` is never closed (`echo $(ls`).
+    pub(super) unclosed_substitution: bool,
+    /// Bash: the paths read-only commands read ([`bash::read_operands`] and the read
+    /// [`bash::file_targets`]), each `(as written, absolute, recorded program)`; no absolute
+    /// path when it is written with an expansion (`cat $HOME/x.txt`).
+    pub(super) reads: Vec<(String, Option<String>, bool)>,
+    /// Bash: the absolute paths of the filesystem commands acceptEdits knows (`rm`, `mkdir`,
+    /// `cp`, `mv`, `touch`, `sed`), expansions left out.
+    pub(super) writes: Vec<String>,
 }
 
 pub(super) struct Env<'a> {
@@ -616,6 +627,23 @@ fn decide(
         };
         return v.decide(outcome, Decider::CriticalPath);
     }
+    // Recorded (CLI 2.1.332): a `$(` that is never closed (`echo $(ls`) prompts even under a
+    // bare `Bash` allow and in bypassPermissions (dontAsk: deny). Deny rules still saw the
+    // commands inside it (`echo $(rm -rf build` is denied by `Bash(rm *)`). An unclosed
+    // double quote or backtick is only unparseable: no allow rule but a bare one approves it.
+    if facts.kind == Kind::Shell && facts.unclosed_substitution {
+        // Auto mode shows no prompt for it: "denied by a built-in Claude Code safety check"
+        // (recorded).
+        let outcome = if matches!(mode, Mode::DontAsk | Mode::Auto) {
+            Outcome::Deny
+        } else {
+            Outcome::Ask
+        };
+        // Not recorded: the sandbox's auto-allow.
+        v.inferred |= auto_allow_sandbox;
+        let why = Blocker::Unparseable(facts.parse_error.clone().unwrap_or_default());
+        return v.decide(outcome, Decider::Mode { mode, why });
+    }
     if mode != Mode::BypassPermissions && !auto_allow_sandbox {
         if let Some(p) = env.protected_write(&facts) {
             let outcome = match mode {
@@ -750,8 +778,26 @@ impl<'a> Facts<'a> {
             }
         }
         let mut targets = Vec::new();
+        let mut reads = Vec::new();
+        let mut writes = Vec::new();
         for sub in &subs {
+            for w in bash::accept_edits_paths(sub).unwrap_or_default() {
+                if !w.expansion {
+                    writes.push(path::resolve(&w.value, &ctx.cwd, &ctx.home));
+                }
+            }
+            let recorded = sub
+                .program()
+                .is_some_and(|p| bash::PATH_CHECKED_RECORDED.contains(&p));
+            let resolve =
+                |p: &str| (!p.contains('$')).then(|| path::resolve(p, &ctx.cwd, &ctx.home));
+            for w in bash::read_operands(sub) {
+                reads.push((w.value.clone(), resolve(&w.value), recorded));
+            }
             for t in bash::file_targets(sub) {
+                if !t.write && !t.redirect {
+                    reads.push((t.path.clone(), resolve(&t.path), recorded));
+                }
                 // `~` is known from the context and a glob is matched literally (`cat *.env`
                 // hits `Read(*.env)`), so deny rules still see them; only an expansion
                 // (`$VAR/x`) has no path at all. Approval is another matter: see
@@ -777,6 +823,10 @@ impl<'a> Facts<'a> {
             source,
             parse_error: parsed.error,
             background: parsed.background,
+            top_background: parsed.top_background,
+            unclosed_substitution: parsed.unclosed_substitution,
+            reads,
+            writes,
             ps_parts,
             subs,
             targets,

@@ -1,8 +1,8 @@
 //! # Claude Code: deny → ask → allow groups, then the permission mode
 //!
 //! Claude Code's core is closed source. This module decides as the **real CLI 2.1.332** does,
-//! recorded black-box on 2026-12-01 (`fixtures/conformance/claude-code-real.json`, 198 cases,
-//! and `claude-code-recorded.json`, 205 cases of our own, both made with
+//! recorded black-box on 2026-12-01 and 2026-12-06 (`fixtures/conformance/claude-code-real.json`,
+//! 198 cases, and `claude-code-recorded.json`, cases of our own, both made with
 //! `shared/tools/claude-real`). Where the recording is silent it follows the documentation,
 //! pinned in `reference/claude-code.md` (docs of 2026-10-08, mirror 3f1ef7c2 / v2.1.240):
 //! points the docs state are implemented as stated, points they leave open as the
@@ -21,7 +21,13 @@
 //! | deny/ask look past `exec`, `env …` and `sudo …`, and see `$c` of an earlier `c=curl` or `export c=curl` (not `${c}`) | recorded |
 //! | `sh -c '…'`, `bash -c '…'`, `eval '…'`, `$(which curl)`, `git -C . push`, `git -c k=v push`, `python3 -c "os.system(…)"`, `find -exec rm`, `xargs -n1 rm` get past a deny | recorded, as the docs say |
 //! | compound commands: any part for deny/ask (subshells, `$()`, backticks, loop and `if` bodies), every part for allow | docs, confirmed |
-//! | a background `&` (`npm test &`, `a & b`) is approved by no allow rule: it asks | recorded |
+//! | a background `&` (`npm test &`, `a & b`) is approved by no allow rule: it asks; a bare `Bash` allow approves it, unless every part is read-only (`ls &`, `git status &` ask; `npm test &`, `(ls &)` run) | recorded |
+//! | an unknown `VAR=value` prefix keeps a read-only command from running unprompted (`X=1 cat .env`, `FOO=bar git status` ask); a rule that spells it out (`Bash(X=1 cat *)`) covers it | recorded |
+//! | an allow rule sees quotes (`git 'diff' -v` misses `Bash(git diff *)`); the read-only set does not (`git 'diff'` runs), but takes `git diff`/`log`/`show`/`status` only with their own options (`git diff -v`, `git log --foo`, `git status --foo` ask) | recorded (the option lists partly inferred) |
+//! | a read-only command naming a path outside the working directories (or with `$VAR`) asks, even under `Bash(cat *)` or `Bash(cat /etc/hosts)`, unless a `Read` path rule allows it (`Read(//etc/**)`); a bare `Bash` allow approves it; `du`, `tree`, `readlink`, `echo` are not checked | recorded ([`bash::PATH_CHECKED_RECORDED`]; a few more file readers inferred) |
+//! | a file a command writes itself (`sed -i`, `tee`, `cp`, `mv`, `touch`, not a redirection) inside the working directories needs only the rule that approved the command, in dontAsk too; outside them (`cp a.txt /tmp/x.txt`, `mkdir /tmp/d`, `rm ../x`) it needs an `Edit` rule | recorded |
+//! | malformed shell: an unclosed `$(` prompts even in bypassPermissions and under a bare `Bash` allow (dontAsk and auto: deny); an unclosed `"`, backtick or a stray `(` is unparseable (asks; bypass and a bare allow approve); an unclosed `'` runs to the end and is no error; deny rules see the commands inside an unclosed `$(` or backtick | recorded |
+//! | path rules: `./x` is `x`, a name matches at any depth, `dir/**` at any depth for deny/ask and at the top for allow, `/x`, `d/e/**` anchored ([`path`]) | docs, confirmed (recorded) |
 //! | fixed wrappers (`timeout`, `nice`, `nohup`, `time`, `stdbuf`, `command`, bare `xargs`) stripped for every rule | docs, confirmed |
 //! | allow looks past `NODE_ENV`, `LANG`, `NO_COLOR` (docs) and `TZ`, `LC_ALL`, `LC_CTYPE`, `CI` (recorded; other `LC_*` inferred); `NODE_OPTIONS`, `PATH`, `DEBUG`, `FOO`, `env X=… cmd`, `exec cmd` stop it | docs + recorded |
 //! | read-only set: the docs' 14 commands; read-only git forms (`remote -v`, `branch -a`, `blame`, `ls-files`, bare `tag` recorded); [`bash::READ_ONLY_RECORDED`] (`lsof`, `ps`, `jq`, `df`, `cut`, `tr`, `sleep`, `man`…), `docker ps/images/logs`, `sed -n 1p`, `node -v`, `python3 --version` (recorded); a few more of the kind inferred ([`bash::READ_ONLY_INFERRED`]); `printenv`, `env`, `uniq`, `npm --version`, `python3 -V` ask (recorded) | docs + recorded + inferred |
@@ -40,10 +46,11 @@
 //! 3. Any other matching deny rule → deny, in every mode, `bypassPermissions` included.
 //! 4. Any matching ask rule → ask (deny in `dontAsk`).
 //! 5. Safety checks no allow rule can override: protected-path writes, critical-path `rm`,
-//!    `AskUserQuestion`.
+//!    `AskUserQuestion`, a Bash command with an unclosed `$(`.
 //! 6. Sandbox auto-allow (sandboxed Bash, every mode but plan); `bypassPermissions`.
 //! 7. Allow rules: **every** subcommand of a Bash command must be covered by an allow rule or
-//!    the built-in read-only set.
+//!    the built-in read-only set, and every path it reads or writes must be approved
+//!    (inside the working directories, or by a `Read`/`Edit` rule).
 //! 8. The mode's baseline and fallback ([`mode`]).
 //!
 //! Within a group, specificity and array order never matter: `Bash(npm *)` allowed and

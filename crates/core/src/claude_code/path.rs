@@ -14,6 +14,18 @@
 //! pattern (`src/**`) is anchored for allow rules but matches at any depth for deny and ask
 //! rules; other shapes are anchored unless they start with `**/`.
 //!
+//! A leading `./` only says "the working directory": `./x` is read exactly as `x`, so
+//! `./.env` and `./*.pem` match at any depth and `./src/**` is anchored for allow, any depth
+//! for deny and ask (recorded, CLI 2.1.332: deny `Edit(./.env)` refuses a Write of
+//! `sub/.env`, deny `Read(./src/**)` refuses `packages/api/src/x.ts`, allow `Edit(./a.txt)`
+//! approves `sub/a.txt`, allow `Edit(./lib/**)` does not approve `packages/api/lib/x.ts`), as
+//! the docs say (`path` or `./path`). Only `/x` (and `//x`, `~/x`) anchor a name.
+//!
+//! | Recorded (CLI 2.1.332), a file in a subdirectory | `x`, `./x` | `/x` | `**/x` | `d/**`, `./d/**` | `/d/**` | `d/e/**`, `./d/e/**`, `d/*` |
+//! |---|---|---|---|---|---|---|
+//! | deny, ask | any depth | anchored | any depth | any depth | anchored | anchored |
+//! | allow | any depth | anchored | any depth | anchored | anchored | anchored |
+//!
 //! Differs from OpenCode, whose `read`/`edit` patterns use the same `*`-crosses-`/` wildcard
 //! as its bash patterns: here `*` stays within a segment and only `**` crosses, as in
 //! gitignore (checked against `globset` with `literal_separator(true)` in a property test).
@@ -339,8 +351,8 @@ impl PathPattern {
     /// let p = PathPattern::parse("./.env", false).unwrap();
     /// assert_eq!(p.anchor, Anchor::Cwd);
     /// assert!(p.matches_relative(".env", false).is_some());
-    /// assert!(p.matches_relative("a/.env", false).is_none());
-    /// assert!(PathPattern::parse(".env", false).unwrap().matches_relative("a/.env", false).is_some());
+    /// assert!(p.matches_relative("a/.env", false).is_some());
+    /// assert!(PathPattern::parse("/.env", false).unwrap().matches_relative("a/.env", false).is_none());
     /// ```
     pub fn parse(spec: &str, deny_or_ask: bool) -> Result<PathPattern, String> {
         let (negated, spec) = match spec.strip_prefix('!') {
@@ -357,7 +369,8 @@ impl PathPattern {
         } else if spec == "~" {
             (Anchor::Home, "", true)
         } else if let Some(r) = spec.strip_prefix("./") {
-            (Anchor::Cwd, r, true)
+            // Recorded: `./x` is `x` (see the module docs).
+            (Anchor::Cwd, r, false)
         } else if let Some(r) = spec.strip_prefix('/') {
             (Anchor::Source, r, true)
         } else {
@@ -755,7 +768,7 @@ mod tests {
         assert!(m(".env", true, ".env"));
         assert!(m(".env", true, "a/b/.env"));
         assert!(m("./.env", true, ".env"));
-        assert!(!m("./.env", true, "a/.env"));
+        assert!(!m("/.env", true, "a/.env"));
         assert!(m("src/**", false, "src/a.rs"));
         assert!(!m("src/**", false, "pkg/src/a.rs"));
         assert!(m("src/**", true, "pkg/src/a.rs"));
@@ -768,6 +781,29 @@ mod tests {
         );
         assert!(m("build/", true, "build/a.o"));
         assert!(!m("build/", true, "build"));
+    }
+
+    /// Recorded, CLI 2.1.332 (`rec5-k6-*`): deny `Edit(./.env)` refuses a Write of `sub/.env`,
+    /// deny `Read(./src/**)` refuses `packages/api/src/x.ts`, allow `Edit(./a.txt)` approves
+    /// `sub/a.txt`; allow `Edit(./lib/**)`, `Read(./src/lib/**)` and `/x` stay anchored.
+    #[test]
+    fn a_dot_slash_rule_reaches_into_subdirectories_like_a_plain_one() {
+        for (spec, deny, rel, want) in [
+            ("./.env", true, "sub/.env", true),
+            ("./a.txt", false, "sub/a.txt", true),
+            ("./*.pem", false, "sub/k.pem", true),
+            ("./src/**", true, "packages/api/src/x.ts", true),
+            ("./lib/**", false, "packages/api/lib/x.ts", false),
+            ("./src/lib/**", true, "packages/api/src/lib/x.ts", false),
+            ("./sub/cfg.txt", true, "x/sub/cfg.txt", false),
+            ("/cfg.txt", true, "sub/cfg.txt", false),
+            ("/lib/**", true, "packages/api/lib/x.ts", false),
+            ("lib/*", true, "packages/api/lib/x.ts", false),
+        ] {
+            assert_eq!(m(spec, deny, rel), want, "{spec} deny={deny} {rel}");
+            let plain = spec.strip_prefix("./").unwrap_or(spec);
+            assert_eq!(m(plain, deny, rel), want, "{plain} deny={deny} {rel}");
+        }
     }
 
     #[test]

@@ -9,9 +9,14 @@
 //! Two decisions follow the reference (§10.3): the text of a subcommand is kept **as written**
 //! (quotes are not removed, spaces are not normalised: `git 'push' origin main` is not
 //! `git push origin main`), and a command that cannot be parsed (a dangling `&&`, an unclosed
-//! quote, nesting deeper than [`MAX_NESTING`], more than [`MAX_COMMAND_CHARS`] characters) is
-//! reported as [`Parsed::error`] so that no allow rule ever approves it, while deny and ask rules
-//! still look at the best-effort parts (fail closed).
+//! double quote, backtick or `(`, a stray `(` in a command, nesting deeper than
+//! [`MAX_NESTING`], more than [`MAX_COMMAND_CHARS`] characters) is reported as
+//! [`Parsed::error`] so that no allow rule ever approves it, while deny and ask rules still look
+//! at the best-effort parts (fail closed), the commands of an unclosed `$(` or backtick
+//! included. An unclosed **single** quote is no error: it runs to the end of the command, as
+//! CLI 2.1.332 reads it (recorded: `cat 'README.md` runs, `echo 'a; rm -rf build` is not
+//! denied by `Bash(rm *)`). An unclosed `$(` is also flagged
+//! ([`Parsed::unclosed_substitution`]): the CLI prompts for it even in bypassPermissions.
 //!
 //! ```
 //! use permlab_core::claude_code::shell::parse;
@@ -120,6 +125,12 @@ pub struct Parsed {
     pub error: Option<String>,
     /// Some command runs in the background (a `&` operator, trailing or between commands).
     pub background: bool,
+    /// A `&` operator of the outer command list (`ls &`, `ls & cat a`), not one inside a
+    /// subshell or substitution (`(ls &)`).
+    pub top_background: bool,
+    /// A `$(` is never closed (`echo $(ls`). CLI 2.1.332 (recorded) prompts for such a
+    /// command even under a bare `Bash` allow and in `bypassPermissions`.
+    pub unclosed_substitution: bool,
 }
 
 /// Splits `source` into simple commands. Never panics; see [`Parsed::error`].
@@ -133,12 +144,16 @@ pub fn parse(source: &str) -> Parsed {
         heredocs: Vec::new(),
         saw_case: false,
         background: false,
+        top_background: false,
+        unclosed_substitution: false,
     };
     lx.list(0, false);
     let mut parsed = Parsed {
         commands: lx.out,
         error: lx.error,
         background: lx.background,
+        top_background: lx.top_background,
+        unclosed_substitution: lx.unclosed_substitution,
     };
     if parsed.error.is_none() && source.chars().count() > MAX_COMMAND_CHARS {
         parsed.error = Some(format!(
@@ -180,6 +195,8 @@ struct Lexer<'a> {
     heredocs: Vec<(String, bool)>,
     saw_case: bool,
     background: bool,
+    top_background: bool,
+    unclosed_substitution: bool,
 }
 
 #[derive(Default)]
@@ -213,7 +230,8 @@ impl Lexer<'_> {
     }
 
     /// Parses a command list until end of input, or until the `)` closing a nested list.
-    fn list(&mut self, depth: usize, closing: bool) {
+    /// Returns false when a `closing` list reached the end of input without its `)`.
+    fn list(&mut self, depth: usize, closing: bool) -> bool {
         let nested = depth > 0;
         let mut b = Builder::default();
         // After `&&`, `||`, `|`: a command must follow.
@@ -247,7 +265,7 @@ impl Lexer<'_> {
                             self.fail("an operator is not followed by a command");
                         }
                         self.finish(&mut b, nested);
-                        return;
+                        return true;
                     }
                     self.i += 1;
                     if !self.saw_case {
@@ -275,6 +293,7 @@ impl Lexer<'_> {
                     };
                     self.i += op.chars().count();
                     self.background |= op == "&";
+                    self.top_background |= op == "&" && depth == 0;
                     let empty = b.words.is_empty() && b.redirects.is_empty();
                     if empty && (need_command || (at_start && op != ";;")) {
                         self.fail(format!("`{op}` has no command before it"));
@@ -289,7 +308,7 @@ impl Lexer<'_> {
                         self.skip_arith();
                     } else {
                         self.i += 1;
-                        self.nested_list(depth);
+                        let _ = self.nested_list(depth);
                     }
                     need_command = false;
                     at_start = false;
@@ -333,16 +352,18 @@ impl Lexer<'_> {
             self.fail("an operator at the end is not followed by a command");
         }
         self.finish(&mut b, nested);
+        !closing
     }
 
-    fn nested_list(&mut self, depth: usize) {
+    /// A nested list after `(` or `$(`; false when its `)` never comes.
+    fn nested_list(&mut self, depth: usize) -> bool {
         if depth + 1 > MAX_NESTING {
             self.fail(NESTED_TOO_DEEPLY);
             // Skip the rest: fail closed, nothing more to split.
             self.i = self.chars.len();
-            return;
+            return true;
         }
-        self.list(depth + 1, true);
+        self.list(depth + 1, true)
     }
 
     fn skip_arith(&mut self) {
@@ -520,8 +541,11 @@ impl Lexer<'_> {
                 // `name()`: the parentheses of a function definition end the name.
                 '(' if self.peek_at(1) == Some(')') => break,
                 '(' => {
-                    // `<(…)`/`>(…)` are handled by the caller; `a(b` is a syntax error in
-                    // Bash but harmless here: keep it literal.
+                    // `<(…)`/`>(…)` are handled by the caller; `ls (` and `a(b` are syntax
+                    // errors in Bash: kept literal for deny rules, unparseable for allow
+                    // rules (recorded, CLI 2.1.332: `ls (` prompts, `rm -rf build (` is
+                    // denied by `Bash(rm *)`).
+                    self.fail("unexpected `(`");
                     value.push(c);
                     self.i += 1;
                 }
@@ -530,7 +554,7 @@ impl Lexer<'_> {
                         // Process substitution.
                         self.i += 2;
                         expansion = true;
-                        self.nested_list(depth);
+                        let _ = self.nested_list(depth);
                         continue;
                     }
                     break;
@@ -550,18 +574,18 @@ impl Lexer<'_> {
                 '\'' => {
                     quoted = true;
                     self.i += 1;
-                    let mut closed = false;
                     while let Some(n) = self.peek() {
                         self.i += 1;
                         if n == '\'' {
-                            closed = true;
                             break;
                         }
                         value.push(n);
                     }
-                    if !closed {
-                        self.fail("a single quote is never closed");
-                    }
+                    // An unclosed single quote runs to the end of the command, and the command
+                    // is parsed as that (recorded, CLI 2.1.332: `cat 'README.md` runs as a
+                    // read-only command, `echo 'a; rm -rf build` is not denied by
+                    // `Bash(rm *)`: the `rm` is inside the quote). An unclosed double quote
+                    // is unparseable.
                 }
                 '"' => {
                     quoted = true;
@@ -649,7 +673,9 @@ impl Lexer<'_> {
             }
             Some('(') => {
                 self.i += 2;
-                self.nested_list(depth);
+                if !self.nested_list(depth) {
+                    self.unclosed_substitution = true;
+                }
             }
             Some('{') => {
                 self.i += 2;
@@ -702,11 +728,13 @@ impl Lexer<'_> {
             self.i += 1;
         }
         let end = self.offset().min(self.src.len());
-        if !closed {
+        if closed {
+            self.i += 1;
+        } else {
+            // Unparseable, but what follows the backtick is still a command deny rules see
+            // (recorded, CLI 2.1.332: `echo `rm -rf build` is denied by `Bash(rm *)`).
             self.fail("a backtick is never closed");
-            return;
         }
-        self.i += 1;
         if depth + 1 > MAX_NESTING {
             self.fail(NESTED_TOO_DEEPLY);
             return;
@@ -721,9 +749,12 @@ impl Lexer<'_> {
             heredocs: Vec::new(),
             saw_case: false,
             background: false,
+            top_background: false,
+            unclosed_substitution: false,
         };
         sub.list(depth + 1, false);
         self.background |= sub.background;
+        self.unclosed_substitution |= sub.unclosed_substitution;
         for mut c in sub.out {
             c.nested = true;
             // Spans of nested backtick words are relative to the inner text: re-base them.
@@ -820,8 +851,9 @@ mod tests {
             "npm test &&",
             "&& ls",
             "a || ",
-            "echo 'x",
             "echo \"x",
+            "ls (",
+            "echo `ls",
             "a | | b",
             "(ls",
             "ls)",
@@ -832,6 +864,46 @@ mod tests {
         let deep = "$(".repeat(100);
         assert!(parse(&deep).error.is_some());
         assert!(parse(&"x".repeat(MAX_COMMAND_CHARS + 1)).error.is_some());
+    }
+
+    /// Recorded, CLI 2.1.332: `cat 'README.md` runs as a read-only command and
+    /// `echo 'a; rm -rf build` gets past `Bash(rm *)`: the quote runs to the end.
+    #[test]
+    fn an_unclosed_single_quote_runs_to_the_end_of_the_command() {
+        let p = parse("echo 'a; rm -rf build");
+        assert_eq!(p.error, None);
+        let texts: Vec<&str> = p.commands.iter().map(|c| c.text()).collect();
+        assert_eq!(texts, ["echo 'a; rm -rf build"]);
+        assert_eq!(p.commands[0].argv(), ["echo", "a; rm -rf build"]);
+    }
+
+    /// Recorded, CLI 2.1.332: `echo `rm -rf build` is denied by `Bash(rm *)`, `echo $(rm -rf
+    /// build` too; only the unclosed `$(` is flagged for the prompt even bypass keeps.
+    #[test]
+    fn unclosed_substitutions_still_show_their_commands() {
+        for src in [
+            "echo `rm -rf build",
+            "echo $(rm -rf build",
+            "echo \"$(rm -rf build",
+        ] {
+            let p = parse(src);
+            assert!(p.error.is_some(), "{src}");
+            assert!(
+                p.commands.iter().any(|c| c.text() == "rm -rf build"),
+                "{src}"
+            );
+            assert_eq!(p.unclosed_substitution, src.contains("$("), "{src}");
+        }
+        assert!(!parse("echo $(ls)").unclosed_substitution);
+        assert!(!parse("(ls").unclosed_substitution);
+    }
+
+    #[test]
+    fn only_an_outer_ampersand_is_a_top_level_background() {
+        assert!(parse("ls &").top_background);
+        assert!(parse("ls & cat a").top_background);
+        let nested = parse("(ls &)");
+        assert!(nested.background && !nested.top_background);
     }
 
     #[test]
