@@ -62,6 +62,7 @@ conformance!(
         "configLayers",
     ]
 );
+conformance!(opencode_bash_real, "opencode-bash-real.json", ["cases"]);
 conformance!(
     claude_code,
     "claude-code.json",
