@@ -96,6 +96,12 @@ pub fn commands(source: &str) -> Vec<Command> {
         out: Vec::new(),
         heredocs: Vec::new(),
         bt: 0,
+        open: 0,
+        missing: 0,
+        drop_current: false,
+        error_mode: None,
+        broken: false,
+        unclosed_group: false,
     };
     p.list(0, Stop::Eof);
     let mut out = p.out;
@@ -131,6 +137,20 @@ struct Parser<'a> {
     heredocs: Vec<(String, bool, bool, Option<usize>)>,
     /// Inside a `` `…` `` list (innermost level): a backtick closes it.
     bt: usize,
+    /// Lists open around the cursor (groups, subshells, substitutions, compound bodies).
+    open: usize,
+    /// Constructs that reached the end of the input without their closer.
+    missing: usize,
+    /// The command being read contains a string tree-sitter cannot close: no `command` node.
+    drop_current: bool,
+    /// After `esac|`: the rest is one ERROR node; only commands inside substitutions (lists
+    /// deeper than this level of [`Parser::open`]) remain.
+    error_mode: Option<usize>,
+    /// The word just read cannot be completed (`$((ls x))`, an unclosed `$(… { …; }`): the
+    /// command's text ends before it.
+    broken: bool,
+    /// The last `{ …` read had no `}`.
+    unclosed_group: bool,
 }
 
 /// How a word was written.
@@ -181,6 +201,68 @@ fn is_number(s: &str) -> bool {
         })
 }
 
+/// Whether tree-sitter-bash reads `text` (inside `((…))`) as an arithmetic expression: operands
+/// (names, numbers, `$x`, `${…}`, `$(…)`) and operators only, never two operands side by side.
+fn arithmetic(text: &str) -> bool {
+    let b = text.as_bytes();
+    let (mut i, mut operand) = (0, false);
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b' ' | b'\t' | b'\n' => i += 1,
+            b'(' | b')' => {
+                operand = c == b')';
+                i += 1;
+            }
+            b'$' if b.get(i + 1) == Some(&b'(') || b.get(i + 1) == Some(&b'{') => {
+                if operand {
+                    return false;
+                }
+                let (open, close) = if b[i + 1] == b'(' {
+                    (b'(', b')')
+                } else {
+                    (b'{', b'}')
+                };
+                let mut level = 0usize;
+                i += 1;
+                while i < b.len() {
+                    if b[i] == open {
+                        level += 1;
+                    } else if b[i] == close {
+                        level -= 1;
+                        if level == 0 {
+                            break;
+                        }
+                    }
+                    i += 1;
+                }
+                i += 1;
+                operand = true;
+            }
+            c if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'#' || c == b'@' => {
+                if operand {
+                    return false;
+                }
+                i += 1;
+                while i < b.len()
+                    && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'#' | b'@'))
+                {
+                    i += 1;
+                }
+                operand = true;
+            }
+            b'+' | b'-' if operand && b.get(i + 1) == Some(&c) => i += 2,
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'<' | b'>' | b'=' | b'!' | b'&' | b'|' | b'^'
+            | b'~' | b'?' | b':' | b',' => {
+                operand = false;
+                i += 1;
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
 fn is_meta(c: u8) -> bool {
     matches!(
         c,
@@ -199,6 +281,19 @@ impl Parser<'_> {
 
     fn starts(&self, s: &str) -> bool {
         self.b[self.i.min(self.b.len())..].starts_with(s.as_bytes())
+    }
+
+    /// Ends the input at `at`: tree-sitter's error recovery puts everything from there into an
+    /// ERROR node that holds no command.
+    fn cut(&mut self, at: usize) {
+        let at = at.min(self.b.len());
+        self.b = &self.b[..at];
+        self.src = self.src.get(..at).unwrap_or(self.src);
+        self.i = at;
+    }
+
+    fn in_error(&self) -> bool {
+        self.error_mode.is_some_and(|level| self.open <= level)
     }
 
     fn text(&self, from: usize, to: usize) -> String {
@@ -253,6 +348,13 @@ impl Parser<'_> {
 
     /// A list of statements until `stop`; the stop itself is not consumed.
     fn list(&mut self, depth: usize, stop: Stop) {
+        let inner = stop != Stop::Eof;
+        self.open += usize::from(inner);
+        self.list_items(depth, stop);
+        self.open -= usize::from(inner);
+    }
+
+    fn list_items(&mut self, depth: usize, stop: Stop) {
         loop {
             let before = self.i;
             loop {
@@ -298,11 +400,16 @@ impl Parser<'_> {
     fn and_or(&mut self, depth: usize, stop: Stop) {
         let mut first = true;
         loop {
+            let before = self.i;
             self.pipeline(depth, first, stop);
+            let something = self.i > before;
             self.blanks();
             if self.starts("&&") || self.starts("||") {
                 self.i += 2;
                 first = false;
+                if something && self.missing_operand(stop) {
+                    return;
+                }
                 loop {
                     self.blanks();
                     if self.peek() == Some(b'\n') {
@@ -318,14 +425,49 @@ impl Parser<'_> {
         }
     }
 
+    /// After `&&`, `||` or `|` with nothing left but blanks and comments before the end (of
+    /// the input or of the enclosing list), tree-sitter inserts a MISSING command name: a
+    /// `command` node with one empty token (pattern `""`, always `" *"`).
+    fn missing_operand(&mut self, stop: Stop) -> bool {
+        let at = self.i;
+        loop {
+            self.blanks();
+            match self.peek() {
+                Some(b'\n') => self.i += 1,
+                Some(b'#') => self.comment(),
+                _ => break,
+            }
+        }
+        let end = self.stopped(stop) || (self.peek() == Some(b')') && stop == Stop::Paren);
+        let pos = self.i;
+        self.i = at;
+        if end && !self.in_error() {
+            self.out.push(Command {
+                text: String::new(),
+                redirected: None,
+                tokens: vec![Token {
+                    text: String::new(),
+                    kind: TokenKind::CommandName,
+                }],
+                start: pos,
+            });
+        }
+        end
+    }
+
     fn pipeline(&mut self, depth: usize, first: bool, stop: Stop) {
         let mut own = first;
         loop {
+            let before = self.i;
             self.statement(depth, own, stop);
+            let something = self.i > before;
             self.blanks();
             if self.peek() == Some(b'|') && self.at(1) != Some(b'|') {
                 self.i += if self.at(1) == Some(b'&') { 2 } else { 1 };
                 own = false;
+                if something && self.missing_operand(stop) {
+                    return;
+                }
                 continue;
             }
             return;
@@ -346,8 +488,15 @@ impl Parser<'_> {
         let kw = self.keyword();
         match kw {
             Some("!") => {
+                // `negated_command` takes a command, an assignment, a test or a subshell; its
+                // redirects belong to the negation, not to the command. A reserved word after
+                // `!` is a plain command name (`! export X=1` → command `export X=1`).
                 self.i += 1;
-                self.statement(depth + 1, own_redirect, stop);
+                self.blanks();
+                match self.keyword() {
+                    Some("[[" | "[") | None => self.statement(depth + 1, false, stop),
+                    Some(_) => self.simple(depth + 1, false),
+                }
             }
             Some("if") => {
                 self.i += 2;
@@ -428,13 +577,26 @@ impl Parser<'_> {
                         }
                     }
                 }
-                self.expect("esac");
+                self.list_blank();
+                if self.keyword() == Some("esac") {
+                    self.i += 4;
+                    if self.peek() == Some(b'|') {
+                        // `esac|` lexes as an extglob pattern: the case statement never closes
+                        // and everything after it is one ERROR node.
+                        self.error_mode = Some(self.open);
+                    }
+                }
                 self.trailing(depth, None);
             }
             Some("{") => {
                 self.i += 1;
                 self.list(depth + 1, Stop::Words(&["}"]));
-                self.expect("}");
+                self.list_blank();
+                if self.keyword() == Some("}") {
+                    self.i += 1;
+                } else {
+                    self.unclosed_group = true;
+                }
                 self.trailing(depth, None);
             }
             Some("function") => {
@@ -475,12 +637,36 @@ impl Parser<'_> {
                 self.trailing(depth, None);
             }
             Some(_) => {
-                // A closer where a command should be: consumed as nothing.
-                self.i += kw.map_or(1, str::len);
+                // A closer nothing opened (`fi; ls`, `do ls`, `ls; done`): tree-sitter reads
+                // it as a command name.
+                self.simple(depth, own_redirect);
             }
             None => {
                 if self.starts("((") {
+                    let from = self.i;
                     self.skip_arith();
+                    let inner = self
+                        .src
+                        .get(from + 2..self.i.saturating_sub(2))
+                        .unwrap_or("");
+                    let word = inner.trim();
+                    let lone_name = !word.is_empty()
+                        && word.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+                        && !word.as_bytes()[0].is_ascii_digit();
+                    if (lone_name || !arithmetic(inner)) && !self.in_error() {
+                        // `((cp -r src /tmp/backup))` is neither arithmetic nor two
+                        // subshells for tree-sitter: one command whose only token is all of it.
+                        let text = self.text(from, self.i);
+                        self.out.push(Command {
+                            text: text.clone(),
+                            redirected: None,
+                            tokens: vec![Token {
+                                text,
+                                kind: TokenKind::CommandName,
+                            }],
+                            start: from,
+                        });
+                    }
                     self.trailing(depth, None);
                 } else if self.peek() == Some(b'(') {
                     self.i += 1;
@@ -583,6 +769,7 @@ impl Parser<'_> {
     /// One redirect: fd, operator, destination words (several for a file redirect, as
     /// tree-sitter-bash 0.25 reads `> f b`). `herestring`/heredoc handled here too.
     fn redirect(&mut self, depth: usize, trailing: bool, owner: Option<usize>) {
+        let op_start = self.i;
         while self.peek().is_some_and(|c| c.is_ascii_digit()) {
             self.i += 1;
         }
@@ -597,6 +784,10 @@ impl Parser<'_> {
         }
         self.blanks();
         match op {
+            "<<" | "<<-" if self.peek().is_none_or(is_meta) => {
+                // `<<` with no delimiter on its line: an ERROR from here to the end.
+                self.cut(op_start);
+            }
             "<<" | "<<-" => {
                 let start = self.i;
                 self.word_or_skip(depth);
@@ -618,6 +809,14 @@ impl Parser<'_> {
                     self.blanks();
                     match self.peek() {
                         None => break,
+                        // `2> >(tee err.log)`: a process substitution is a destination.
+                        Some(b'<' | b'>') if self.at(1) == Some(b'(') && n == 0 => {
+                            self.word_or_skip(depth);
+                            n += 1;
+                            if !trailing {
+                                break;
+                            }
+                        }
                         Some(c) if is_meta(c) || (c == b'`' && self.bt > 0) => break,
                         Some(b'#') if n > 0 => break,
                         _ => {
@@ -650,15 +849,23 @@ impl Parser<'_> {
                     line_end += 1;
                 }
                 let line = self.src.get(start..line_end).unwrap_or("");
-                let line_is_delim = {
-                    let l = if strip {
-                        line.trim_start_matches('\t')
-                    } else {
-                        line
-                    };
-                    l == delim
+                // tree-sitter-bash's scanner ends the body at a line that *starts* with the
+                // delimiter; the rest of that line is read as commands again.
+                let tabs = if strip {
+                    line.len() - line.trim_start_matches('\t').len()
+                } else {
+                    0
                 };
-                if expands && !line_is_delim {
+                if line[tabs..].starts_with(delim.as_str()) && !delim.is_empty() {
+                    let end = start + tabs + delim.len();
+                    self.i = end;
+                    let src = self.src;
+                    if let Some(c) = owner.and_then(|k| self.out.get_mut(k)) {
+                        c.redirected = Some(src.get(c.start..end).unwrap_or("").to_string());
+                    }
+                    break;
+                }
+                if expands {
                     // An unquoted here-document expands `$(…)` and backticks: their commands
                     // are nodes of the tree too.
                     while self.peek().is_some_and(|c| c != b'\n') {
@@ -675,23 +882,8 @@ impl Parser<'_> {
                 } else {
                     self.i = line_end;
                 }
-                let line = self.src.get(start..self.i).unwrap_or("");
-                let line = if strip {
-                    line.trim_start_matches('\t')
-                } else {
-                    line
-                };
-                let done = line == delim;
-                let end = self.i;
                 if self.peek() == Some(b'\n') {
                     self.i += 1;
-                }
-                if done {
-                    let src = self.src;
-                    if let Some(c) = owner.and_then(|k| self.out.get_mut(k)) {
-                        c.redirected = Some(src.get(c.start..end).unwrap_or("").to_string());
-                    }
-                    break;
                 }
             }
         }
@@ -723,14 +915,20 @@ impl Parser<'_> {
     fn simple(&mut self, depth: usize, own_redirect: bool) {
         let start = self.i;
         // Prefix: assignments and redirects.
+        let (mut assigned, mut redirect_after) = (false, false);
         loop {
             self.blanks();
             if self.redirect_ahead() {
                 self.redirect(depth, false, None);
+                redirect_after = assigned;
                 continue;
             }
             if self.assignment_ahead() {
+                assigned = true;
                 self.word_or_skip(depth);
+                if self.peek() == Some(b'(') && self.i > 0 && self.b[self.i - 1] == b'=' {
+                    self.array(depth);
+                }
                 continue;
             }
             break;
@@ -741,7 +939,23 @@ impl Parser<'_> {
             _ => None,
         };
         let Some(name) = name else {
-            // Assignments or redirects only: no `command` node.
+            // Assignments or redirects only: no `command` node, except for assignments
+            // followed by a redirect (`A=1 >f`): tree-sitter makes that a command whose name
+            // is MISSING (one empty token, always `" *"`).
+            if redirect_after && !std::mem::take(&mut self.drop_current) && !self.in_error() {
+                self.trailing(depth, None);
+                let end = self.last_end();
+                self.out.push(Command {
+                    text: self.text(start, end),
+                    redirected: None,
+                    tokens: vec![Token {
+                        text: String::new(),
+                        kind: TokenKind::CommandName,
+                    }],
+                    start,
+                });
+            }
+            self.drop_current = false;
             return;
         };
         let after_name = self.i;
@@ -751,7 +965,32 @@ impl Parser<'_> {
         } else {
             // `name() { … }`: a function definition; its body's commands are visited.
             self.i += 2;
+            let found = self.out.len();
+            self.unclosed_group = false;
             self.statement(depth + 1, false, Stop::Eof);
+            if std::mem::take(&mut self.unclosed_group) && !self.in_error() {
+                // `f() { ls; pwd` never closes: tree-sitter's recovery keeps `f` as a command
+                // and the body's commands, except a last one that is a single word.
+                if self.out.len() > found
+                    && self.out.last().is_some_and(|c| {
+                        c.tokens.len() == 1
+                            && c.tokens[0].kind == TokenKind::CommandName
+                            && c.redirected.is_none()
+                            && c.text == c.tokens[0].text
+                    })
+                {
+                    self.out.pop();
+                }
+                self.out.push(Command {
+                    text: self.text(name.start, name.end),
+                    redirected: None,
+                    tokens: vec![Token {
+                        text: self.text(name.start, name.end),
+                        kind: TokenKind::CommandName,
+                    }],
+                    start: name.start,
+                });
+            }
             return;
         }
         let mut tokens = vec![Token {
@@ -762,6 +1001,22 @@ impl Parser<'_> {
         loop {
             self.blanks();
             match self.peek() {
+                // `ls -a⏎\rm x`: a newline right before a backslash-escaped character is
+                // read into the next word, so the command goes on (tokens `ls`, `-a`,
+                // `⏎\rm`, `x`); bash itself runs `\rm x` as a second command.
+                Some(b'\n')
+                    if self.at(1) == Some(b'\\') && self.at(2).is_some_and(|c| c != b'\n') =>
+                {
+                    let from = self.i;
+                    self.i += 1;
+                    if let Some(w) = self.word(depth) {
+                        tokens.push(Token {
+                            text: self.text(from, w.end),
+                            kind: TokenKind::Word,
+                        });
+                        end = w.end;
+                    }
+                }
                 None | Some(b'\n' | b';' | b'&' | b'|' | b')') => break,
                 Some(b'`') if self.bt > 0 => break,
                 Some(b'#') => break,
@@ -772,19 +1027,25 @@ impl Parser<'_> {
                 }
                 _ if self.redirect_ahead() => break,
                 _ => {
+                    self.broken = false;
                     if let Some(w) = self.word(depth) {
-                        if let Some(kind) = w.kind(self.src) {
-                            tokens.push(Token {
-                                text: self.text(w.start, w.end),
-                                kind,
-                            });
+                        if !std::mem::take(&mut self.broken) {
+                            if let Some(kind) = w.kind(self.src) {
+                                tokens.push(Token {
+                                    text: self.text(w.start, w.end),
+                                    kind,
+                                });
+                            }
+                            end = w.end;
                         }
-                        end = w.end;
                     } else {
                         self.i += 1;
                     }
                 }
             }
+        }
+        if std::mem::take(&mut self.drop_current) || self.in_error() {
+            return;
         }
         let k = self.out.len();
         self.out.push(Command {
@@ -799,6 +1060,29 @@ impl Parser<'_> {
                 if let Some(c) = self.out.get_mut(k) {
                     c.redirected = Some(self.src.get(start..rend).unwrap_or("").to_string());
                 }
+            }
+        }
+    }
+
+    /// `a=(1 2 $(x))`: the elements of an array assignment (no command of their own).
+    fn array(&mut self, depth: usize) {
+        self.i += 1;
+        loop {
+            self.blanks();
+            match self.peek() {
+                None => return,
+                Some(b')') => {
+                    self.i += 1;
+                    return;
+                }
+                Some(b'\n') => {
+                    self.i += 1;
+                    self.read_heredocs();
+                }
+                Some(b'#') => self.comment(),
+                Some(b'<' | b'>') if self.at(1) == Some(b'(') => self.word_or_skip(depth),
+                Some(c) if is_meta(c) => self.i += 1,
+                _ => self.word_or_skip(depth),
             }
         }
     }
@@ -837,18 +1121,37 @@ impl Parser<'_> {
         while let Some(c) = self.peek() {
             match c {
                 b'\'' => {
-                    bare = false;
+                    let quote = self.i;
                     self.i += 1;
                     while self.peek().is_some_and(|c| c != b'\'') {
                         self.i += 1;
                     }
+                    if self.peek().is_none() {
+                        // An unclosed `'…`: tree-sitter makes it and everything after it an
+                        // ERROR; the command ends before it (`cat x 'open` → `cat x`).
+                        self.cut(quote);
+                        break;
+                    }
+                    bare = false;
                     self.i += 1;
                     parts.push(Part::Single);
                 }
                 b'"' => {
-                    bare = false;
+                    let (quote, open, missing, found) =
+                        (self.i, self.open, self.missing, self.out.len());
                     self.i += 1;
-                    self.double(depth);
+                    if !self.double(depth) && (open > 0 || self.missing > missing) {
+                        // An unclosed `"…` only gets a MISSING `"` at the very end when
+                        // nothing else is left open; otherwise it is an ERROR from the quote
+                        // on, its commands are lost, and inside a group, subshell or
+                        // substitution the command holding it is no `command` node at all.
+                        self.out.truncate(found);
+                        self.cut(quote);
+                        self.missing = missing;
+                        self.drop_current = open > 0;
+                        break;
+                    }
+                    bare = false;
                     parts.push(Part::Double);
                 }
                 b'`' => {
@@ -942,23 +1245,42 @@ impl Parser<'_> {
         let bt = std::mem::replace(&mut self.bt, usize::from(stop == Stop::Backtick));
         self.list(depth + 1, stop);
         self.bt = bt;
+        if self.peek().is_none() {
+            self.missing += 1;
+            // An unclosed `$(…` gets its MISSING `)` unless it ends with a group or subshell
+            // (`echo $(ls && { pwd; }`): then the command ends before it.
+            let last = self.src.trim_end().as_bytes().last().copied();
+            if matches!(last, Some(b'}' | b')')) {
+                self.broken = true;
+            }
+        }
         let inner = std::mem::replace(&mut self.heredocs, saved);
         self.heredocs.extend(inner);
     }
 
-    /// `"…"`: substitutions inside are visited.
-    fn double(&mut self, depth: usize) {
+    /// `"…"`: substitutions inside are visited. `false`: the string is not closed.
+    fn double(&mut self, depth: usize) -> bool {
         if depth > MAX_DEPTH {
-            return self.skip_to_end();
+            self.skip_to_end();
+            return true;
         }
         while let Some(c) = self.peek() {
             match c {
                 b'"' => {
                     self.i += 1;
-                    return;
+                    return true;
                 }
                 b'\\' => self.i += 2,
-                b'$' => self.dollar(depth),
+                b'$' => {
+                    let was = std::mem::take(&mut self.broken);
+                    self.dollar(depth);
+                    if self.broken && self.peek() == Some(b'"') {
+                        // `"$((ls x))"`: the ERROR ends at `))`, and the closing quote opens
+                        // a new string that holds the rest (only its substitutions count).
+                        self.i += 1;
+                    }
+                    self.broken |= was;
+                }
                 b'`' if self.bt == 0 => {
                     self.backtick(depth);
                 }
@@ -966,6 +1288,7 @@ impl Parser<'_> {
             }
         }
         self.i = self.i.min(self.b.len());
+        false
     }
 
     /// `$…` at the cursor.
@@ -975,7 +1298,18 @@ impl Parser<'_> {
         }
         self.i += 1;
         match self.peek() {
-            Some(b'(') if self.at(1) == Some(b'(') => self.skip_arith(),
+            Some(b'(') if self.at(1) == Some(b'(') => {
+                let from = self.i;
+                self.skip_arith();
+                if !arithmetic(
+                    self.src
+                        .get(from + 2..self.i.saturating_sub(2))
+                        .unwrap_or(""),
+                ) {
+                    // `$((ls x))` is no arithmetic: an ERROR the command does not reach over.
+                    self.broken = true;
+                }
+            }
             Some(b'(') => {
                 self.i += 1;
                 self.nested(depth, Stop::Paren);
@@ -1004,7 +1338,7 @@ impl Parser<'_> {
                         b'$' => self.dollar(depth + 1),
                         b'"' => {
                             self.i += 1;
-                            self.double(depth + 1);
+                            let _ = self.double(depth + 1);
                         }
                         b'\'' => {
                             self.i += 1;
@@ -1035,7 +1369,7 @@ impl Parser<'_> {
             }
             Some(b'"') => {
                 self.i += 1;
-                self.double(depth + 1);
+                let _ = self.double(depth + 1);
             }
             Some(c) if c.is_ascii_alphabetic() || c == b'_' => {
                 while self
