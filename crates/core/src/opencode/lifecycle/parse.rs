@@ -99,7 +99,6 @@ pub fn commands(source: &str) -> Vec<Command> {
         open: 0,
         missing: 0,
         drop_current: false,
-        error_mode: None,
         broken: false,
         unclosed_group: false,
     };
@@ -143,9 +142,6 @@ struct Parser<'a> {
     missing: usize,
     /// The command being read contains a string tree-sitter cannot close: no `command` node.
     drop_current: bool,
-    /// After `esac|`: the rest is one ERROR node; only commands inside substitutions (lists
-    /// deeper than this level of [`Parser::open`]) remain.
-    error_mode: Option<usize>,
     /// The word just read cannot be completed (`$((ls x))`, an unclosed `$(… { …; }`): the
     /// command's text ends before it.
     broken: bool,
@@ -292,8 +288,24 @@ impl Parser<'_> {
         self.i = at;
     }
 
-    fn in_error(&self) -> bool {
-        self.error_mode.is_some_and(|level| self.open <= level)
+    /// The rest of the input is an ERROR node: only its substitutions are parsed.
+    fn substitutions_only(&mut self, depth: usize) {
+        while let Some(c) = self.peek() {
+            match c {
+                b'\\' => self.i += 2,
+                b'\'' => {
+                    self.i += 1;
+                    while self.peek().is_some_and(|c| c != b'\'') {
+                        self.i += 1;
+                    }
+                    self.i += 1;
+                }
+                b'$' => self.dollar(depth + 1),
+                b'`' if self.bt == 0 => self.backtick(depth + 1),
+                _ => self.i += 1,
+            }
+        }
+        self.i = self.i.min(self.b.len());
     }
 
     fn text(&self, from: usize, to: usize) -> String {
@@ -400,14 +412,12 @@ impl Parser<'_> {
     fn and_or(&mut self, depth: usize, stop: Stop) {
         let mut first = true;
         loop {
-            let before = self.i;
-            self.pipeline(depth, first, stop);
-            let something = self.i > before;
+            let n = self.pipeline(depth, first, stop);
             self.blanks();
             if self.starts("&&") || self.starts("||") {
                 self.i += 2;
                 first = false;
-                if something && self.missing_operand(stop) {
+                if self.missing_operand(stop, n == 1) {
                     return;
                 }
                 loop {
@@ -428,7 +438,7 @@ impl Parser<'_> {
     /// After `&&`, `||` or `|` with nothing left but blanks and comments before the end (of
     /// the input or of the enclosing list), tree-sitter inserts a MISSING command name: a
     /// `command` node with one empty token (pattern `""`, always `" *"`).
-    fn missing_operand(&mut self, stop: Stop) -> bool {
+    fn missing_operand(&mut self, stop: Stop, insert: bool) -> bool {
         let at = self.i;
         loop {
             self.blanks();
@@ -441,7 +451,7 @@ impl Parser<'_> {
         let end = self.stopped(stop) || (self.peek() == Some(b')') && stop == Stop::Paren);
         let pos = self.i;
         self.i = at;
-        if end && !self.in_error() {
+        if end && insert {
             self.out.push(Command {
                 text: String::new(),
                 redirected: None,
@@ -455,22 +465,25 @@ impl Parser<'_> {
         end
     }
 
-    fn pipeline(&mut self, depth: usize, first: bool, stop: Stop) {
+    /// A pipeline; returns how many statements it has (an operand MISSING at the end is only
+    /// inserted after a single one: `a | b |` and `a | b &&` are ERRORs instead).
+    fn pipeline(&mut self, depth: usize, first: bool, stop: Stop) -> usize {
         let mut own = first;
+        let mut n = 0;
         loop {
             let before = self.i;
             self.statement(depth, own, stop);
-            let something = self.i > before;
+            n += usize::from(self.i > before);
             self.blanks();
             if self.peek() == Some(b'|') && self.at(1) != Some(b'|') {
                 self.i += if self.at(1) == Some(b'&') { 2 } else { 1 };
                 own = false;
-                if something && self.missing_operand(stop) {
-                    return;
+                if self.missing_operand(stop, n == 1) {
+                    return n;
                 }
                 continue;
             }
-            return;
+            return n;
         }
     }
 
@@ -582,8 +595,10 @@ impl Parser<'_> {
                     self.i += 4;
                     if self.peek() == Some(b'|') {
                         // `esac|` lexes as an extglob pattern: the case statement never closes
-                        // and everything after it is one ERROR node.
-                        self.error_mode = Some(self.open);
+                        // and everything after it is one ERROR node, where only the commands
+                        // inside `$(…)` and backticks are still nodes.
+                        self.substitutions_only(depth);
+                        return;
                     }
                 }
                 self.trailing(depth, None);
@@ -653,7 +668,7 @@ impl Parser<'_> {
                     let lone_name = !word.is_empty()
                         && word.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
                         && !word.as_bytes()[0].is_ascii_digit();
-                    if (lone_name || !arithmetic(inner)) && !self.in_error() {
+                    if (lone_name || !arithmetic(inner)) {
                         // `((cp -r src /tmp/backup))` is neither arithmetic nor two
                         // subshells for tree-sitter: one command whose only token is all of it.
                         let text = self.text(from, self.i);
@@ -857,7 +872,18 @@ impl Parser<'_> {
                     0
                 };
                 if line[tabs..].starts_with(delim.as_str()) && !delim.is_empty() {
-                    let end = start + tabs + delim.len();
+                    self.i = start + tabs + delim.len();
+                    // Redirects after the delimiter (`EOF 2>/dev/null`) still belong to the
+                    // redirected statement.
+                    let mut end = self.i;
+                    loop {
+                        self.blanks();
+                        if !self.redirect_ahead() || self.starts("<<") && !self.starts("<<<") {
+                            break;
+                        }
+                        self.redirect(1, true, None);
+                        end = self.last_end();
+                    }
                     self.i = end;
                     let src = self.src;
                     if let Some(c) = owner.and_then(|k| self.out.get_mut(k)) {
@@ -942,7 +968,7 @@ impl Parser<'_> {
             // Assignments or redirects only: no `command` node, except for assignments
             // followed by a redirect (`A=1 >f`): tree-sitter makes that a command whose name
             // is MISSING (one empty token, always `" *"`).
-            if redirect_after && !std::mem::take(&mut self.drop_current) && !self.in_error() {
+            if redirect_after && !std::mem::take(&mut self.drop_current) {
                 self.trailing(depth, None);
                 let end = self.last_end();
                 self.out.push(Command {
@@ -968,7 +994,7 @@ impl Parser<'_> {
             let found = self.out.len();
             self.unclosed_group = false;
             self.statement(depth + 1, false, Stop::Eof);
-            if std::mem::take(&mut self.unclosed_group) && !self.in_error() {
+            if std::mem::take(&mut self.unclosed_group) {
                 // `f() { ls; pwd` never closes: tree-sitter's recovery keeps `f` as a command
                 // and the body's commands, except a last one that is a single word.
                 if self.out.len() > found
@@ -1044,7 +1070,7 @@ impl Parser<'_> {
                 }
             }
         }
-        if std::mem::take(&mut self.drop_current) || self.in_error() {
+        if std::mem::take(&mut self.drop_current) {
             return;
         }
         let k = self.out.len();
@@ -1140,15 +1166,19 @@ impl Parser<'_> {
                     let (quote, open, missing, found) =
                         (self.i, self.open, self.missing, self.out.len());
                     self.i += 1;
-                    if !self.double(depth) && (open > 0 || self.missing > missing) {
-                        // An unclosed `"…` only gets a MISSING `"` at the very end when
-                        // nothing else is left open; otherwise it is an ERROR from the quote
-                        // on, its commands are lost, and inside a group, subshell or
+                    let closed = self.double(depth);
+                    let glued = quote > start && quote + 1 < self.b.len();
+                    if !closed && (open > 0 || self.missing > missing || !glued) {
+                        // An unclosed `"…` gets a MISSING `"` at the very end only inside a
+                        // word (`ca"rgo run`), with text after it, when nothing else is left
+                        // open; otherwise it is an ERROR from the quote on (`cp a "/tmp/` →
+                        // `cp a`), its commands are lost, and inside a group, subshell or
                         // substitution the command holding it is no `command` node at all.
                         self.out.truncate(found);
                         self.cut(quote);
                         self.missing = missing;
                         self.drop_current = open > 0;
+                        self.broken = open > 0;
                         break;
                     }
                     bare = false;
@@ -1264,6 +1294,7 @@ impl Parser<'_> {
             self.skip_to_end();
             return true;
         }
+        let mut reopened = false;
         while let Some(c) = self.peek() {
             match c {
                 b'"' => {
@@ -1278,6 +1309,7 @@ impl Parser<'_> {
                         // `"$((ls x))"`: the ERROR ends at `))`, and the closing quote opens
                         // a new string that holds the rest (only its substitutions count).
                         self.i += 1;
+                        reopened = true;
                     }
                     self.broken |= was;
                 }
@@ -1288,7 +1320,7 @@ impl Parser<'_> {
             }
         }
         self.i = self.i.min(self.b.len());
-        false
+        reopened
     }
 
     /// `$…` at the cursor.
