@@ -64,6 +64,11 @@ conformance!(
 );
 conformance!(opencode_bash_real, "opencode-bash-real.json", ["cases"]);
 conformance!(
+    opencode_bash_recorded,
+    "opencode-bash-recorded.json",
+    ["cases"]
+);
+conformance!(
     claude_code,
     "claude-code.json",
     ["cases", "matched", "drift"]

@@ -101,6 +101,7 @@ pub fn commands(source: &str) -> Vec<Command> {
         drop_current: false,
         broken: false,
         unclosed_group: false,
+        flag_before: false,
     };
     p.list(0, Stop::Eof);
     let mut out = p.out;
@@ -147,6 +148,8 @@ struct Parser<'a> {
     broken: bool,
     /// The last `{ …` read had no `}`.
     unclosed_group: bool,
+    /// The word being read follows a `-x` flag of the same command.
+    flag_before: bool,
 }
 
 /// How a word was written.
@@ -201,7 +204,7 @@ fn is_number(s: &str) -> bool {
 /// (names, numbers, `$x`, `${…}`, `$(…)`) and operators only, never two operands side by side.
 fn arithmetic(text: &str) -> bool {
     let b = text.as_bytes();
-    let (mut i, mut operand) = (0, false);
+    let (mut i, mut operand, mut ternary) = (0, false, 0usize);
     while i < b.len() {
         let c = b[i];
         match c {
@@ -248,8 +251,20 @@ fn arithmetic(text: &str) -> bool {
                 operand = true;
             }
             b'+' | b'-' if operand && b.get(i + 1) == Some(&c) => i += 2,
+            b'?' | b':' => {
+                // `:` only closes a `?`.
+                if c == b'?' {
+                    ternary += 1;
+                } else if ternary == 0 {
+                    return false;
+                } else {
+                    ternary -= 1;
+                }
+                operand = false;
+                i += 1;
+            }
             b'+' | b'-' | b'*' | b'/' | b'%' | b'<' | b'>' | b'=' | b'!' | b'&' | b'|' | b'^'
-            | b'~' | b'?' | b':' | b',' => {
+            | b'~' | b',' => {
                 operand = false;
                 i += 1;
             }
@@ -665,10 +680,15 @@ impl Parser<'_> {
                         .get(from + 2..self.i.saturating_sub(2))
                         .unwrap_or("");
                     let word = inner.trim();
+                    // `((curl https://x))`: a `:` inside a word makes it one ERROR, no command.
+                    let colon = inner
+                        .as_bytes()
+                        .windows(2)
+                        .any(|w| w[0] == b':' && !w[1].is_ascii_whitespace());
                     let lone_name = !word.is_empty()
                         && word.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
                         && !word.as_bytes()[0].is_ascii_digit();
-                    if (lone_name || !arithmetic(inner)) {
+                    if (lone_name || !arithmetic(inner)) && !colon {
                         // `((cp -r src /tmp/backup))` is neither arithmetic nor two
                         // subshells for tree-sitter: one command whose only token is all of it.
                         let text = self.text(from, self.i);
@@ -1054,7 +1074,13 @@ impl Parser<'_> {
                 _ if self.redirect_ahead() => break,
                 _ => {
                     self.broken = false;
-                    if let Some(w) = self.word(depth) {
+                    self.flag_before = tokens.iter().skip(1).any(|t| {
+                        let b = t.text.as_bytes();
+                        b.len() > 1 && b[0] == b'-' && b[1].is_ascii_alphabetic()
+                    });
+                    let w = self.word(depth);
+                    self.flag_before = false;
+                    if let Some(w) = w {
                         if !std::mem::take(&mut self.broken) {
                             if let Some(kind) = w.kind(self.src) {
                                 tokens.push(Token {
@@ -1167,7 +1193,14 @@ impl Parser<'_> {
                         (self.i, self.open, self.missing, self.out.len());
                     self.i += 1;
                     let closed = self.double(depth);
-                    let glued = quote > start && quote + 1 < self.b.len();
+                    // Recorded: `ca"rgo run` and `ls -l "x` keep the string (closed at the end),
+                    // `ls x"`, `cp a "/tmp/x` do not; a string starting a word needs an
+                    // earlier `-x` flag in the command.
+                    let glued = if quote > start {
+                        quote + 1 < self.b.len()
+                    } else {
+                        self.flag_before
+                    };
                     if !closed && (open > 0 || self.missing > missing || !glued) {
                         // An unclosed `"…` gets a MISSING `"` at the very end only inside a
                         // word (`ca"rgo run`), with text after it, when nothing else is left
