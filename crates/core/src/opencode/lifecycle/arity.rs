@@ -160,8 +160,12 @@ pub fn arity(prefix: &str) -> Option<usize> {
 }
 
 /// `BashArity.prefix(tokens)`: the tokens kept for "always".
+///
+/// OpenCode tries every prefix from the longest; no listed prefix has more than three words
+/// and a token never holds a bare space, so only the first three can match: trying those alone
+/// gives the same answer without joining a long command's tokens thousands of times.
 pub fn prefix<'a>(tokens: &[&'a str]) -> Vec<&'a str> {
-    for len in (1..=tokens.len()).rev() {
+    for len in (1..=tokens.len().min(3)).rev() {
         if let Some(n) = arity(&tokens[..len].join(" ")) {
             return tokens[..n.min(tokens.len())].to_vec();
         }

@@ -89,6 +89,20 @@ impl Command {
 
 /// Every `command` node of `source`, in document order.
 pub fn commands(source: &str) -> Vec<Command> {
+    commands_with_work(source).0
+}
+
+/// [`commands`], with the parser's work: how many times it looked at the input. It grows
+/// linearly with the input's length whatever the input (nesting is cut at [`MAX_DEPTH`], every
+/// loop makes progress, nothing is re-read), which a test checks on hostile 200 KB inputs.
+///
+/// ```
+/// use permlab_core::opencode::lifecycle::parse::commands_with_work;
+/// let (c, work) = commands_with_work("git status && npm test");
+/// assert_eq!(c.len(), 2);
+/// assert!(work < 40 * 22);
+/// ```
+pub fn commands_with_work(source: &str) -> (Vec<Command>, usize) {
     let mut p = Parser {
         src: source,
         b: source.as_bytes(),
@@ -102,11 +116,13 @@ pub fn commands(source: &str) -> Vec<Command> {
         broken: false,
         unclosed_group: false,
         flag_before: false,
+        work: std::cell::Cell::new(0),
     };
     p.list(0, Stop::Eof);
+    let work = p.work.get();
     let mut out = p.out;
     out.sort_by_key(|c| c.start);
-    out
+    (out, work)
 }
 
 /// What ends a list.
@@ -150,6 +166,8 @@ struct Parser<'a> {
     unclosed_group: bool,
     /// The word being read follows a `-x` flag of the same command.
     flag_before: bool,
+    /// Looks at the input so far (a measure of the parser's work, see [`commands_with_work`]).
+    work: std::cell::Cell<usize>,
 }
 
 /// How a word was written.
@@ -283,14 +301,17 @@ fn is_meta(c: u8) -> bool {
 
 impl Parser<'_> {
     fn peek(&self) -> Option<u8> {
+        self.work.set(self.work.get() + 1);
         self.b.get(self.i).copied()
     }
 
     fn at(&self, k: usize) -> Option<u8> {
+        self.work.set(self.work.get() + 1);
         self.b.get(self.i + k).copied()
     }
 
     fn starts(&self, s: &str) -> bool {
+        self.work.set(self.work.get() + 1);
         self.b[self.i.min(self.b.len())..].starts_with(s.as_bytes())
     }
 
@@ -1044,6 +1065,8 @@ impl Parser<'_> {
             kind: TokenKind::CommandName,
         }];
         let mut end = name.end;
+        // An argument so far is a `-x` flag (decides how an unclosed `"` ends).
+        let mut flag = false;
         loop {
             self.blanks();
             match self.peek() {
@@ -1074,14 +1097,13 @@ impl Parser<'_> {
                 _ if self.redirect_ahead() => break,
                 _ => {
                     self.broken = false;
-                    self.flag_before = tokens.iter().skip(1).any(|t| {
-                        let b = t.text.as_bytes();
-                        b.len() > 1 && b[0] == b'-' && b[1].is_ascii_alphabetic()
-                    });
+                    self.flag_before = flag;
                     let w = self.word(depth);
                     self.flag_before = false;
                     if let Some(w) = w {
                         if !std::mem::take(&mut self.broken) {
+                            let b = &self.b[w.start..w.end];
+                            flag |= b.len() > 1 && b[0] == b'-' && b[1].is_ascii_alphabetic();
                             if let Some(kind) = w.kind(self.src) {
                                 tokens.push(Token {
                                     text: self.text(w.start, w.end),
