@@ -375,10 +375,9 @@ impl Parser<'_> {
         const KW2: [&str; 3] = ["local", "unset", "unsetenv"];
         KW.iter().chain(KW2.iter()).copied().find(|k| {
             self.starts(k)
-                && self
-                    .b
-                    .get(self.i + k.len())
-                    .is_none_or(|&c| is_meta(c) || (*k == "{" || *k == "!"))
+                && self.b.get(self.i + k.len()).is_none_or(|&c| {
+                    is_meta(c) || (c == b'`' && self.bt > 0) || *k == "{" || *k == "!"
+                })
                 && !(*k == "{" && self.at(1).is_some_and(|c| !is_meta(c)))
                 && !(*k == "!" && self.at(1).is_some_and(|c| !is_meta(c)))
         })
@@ -453,16 +452,18 @@ impl Parser<'_> {
             if self.starts("&&") || self.starts("||") {
                 self.i += 2;
                 first = false;
-                if self.missing_operand(stop, n == 1) {
+                if self.missing_operand(stop, n == 1, false) {
                     return;
                 }
                 loop {
                     self.blanks();
-                    if self.peek() == Some(b'\n') {
-                        self.i += 1;
-                        self.read_heredocs();
-                    } else {
-                        break;
+                    match self.peek() {
+                        Some(b'\n') => {
+                            self.i += 1;
+                            self.read_heredocs();
+                        }
+                        Some(b'#') => self.comment(),
+                        _ => break,
                     }
                 }
                 continue;
@@ -474,7 +475,10 @@ impl Parser<'_> {
     /// After `&&`, `||` or `|` with nothing left but blanks and comments before the end (of
     /// the input or of the enclosing list), tree-sitter inserts a MISSING command name: a
     /// `command` node with one empty token (pattern `""`, always `" *"`).
-    fn missing_operand(&mut self, stop: Stop, insert: bool) -> bool {
+    ///
+    /// Also recorded: `a && ;` and `a | && b` get the empty command, but not an operator left
+    /// at the end of an unclosed group, subshell or substitution (`(a && b &&`).
+    fn missing_operand(&mut self, stop: Stop, insert: bool, after_pipe: bool) -> bool {
         let at = self.i;
         loop {
             self.blanks();
@@ -485,9 +489,15 @@ impl Parser<'_> {
             }
         }
         let end = self.stopped(stop) || (self.peek() == Some(b')') && stop == Stop::Paren);
+        let unclosed = self.peek().is_none() && self.open > 0;
+        let empty = if after_pipe {
+            self.starts("&&") || self.starts("||")
+        } else {
+            self.peek() == Some(b';') && self.at(1) != Some(b';')
+        };
         let pos = self.i;
         self.i = at;
-        if end && insert {
+        if ((end && !unclosed) || empty) && insert {
             self.out.push(Command {
                 text: String::new(),
                 redirected: None,
@@ -514,8 +524,20 @@ impl Parser<'_> {
             if self.peek() == Some(b'|') && self.at(1) != Some(b'|') {
                 self.i += if self.at(1) == Some(b'&') { 2 } else { 1 };
                 own = false;
-                if self.missing_operand(stop, n == 1) {
+                if self.missing_operand(stop, n == 1, true) {
                     return n;
+                }
+                // `a |⏎ b`, `a | # note⏎ b`: the pipeline goes on.
+                loop {
+                    self.blanks();
+                    match self.peek() {
+                        Some(b'\n') => {
+                            self.i += 1;
+                            self.read_heredocs();
+                        }
+                        Some(b'#') => self.comment(),
+                        _ => break,
+                    }
                 }
                 continue;
             }
