@@ -20,8 +20,27 @@
 //! `unset`/`unsetenv` (an `unset_command`), `[ … ]`/`[[ … ]]` (a `test_command`), `(( … ))`.
 //! Commands nested inside them still are.
 //!
-//! Total and bounded: nesting deeper than [`MAX_DEPTH`] is not descended into, unclosed
-//! quotes run to the end, and nothing panics.
+//! **Syntax errors** follow tree-sitter's error recovery as recorded from the real tool
+//! (`fixtures/conformance/opencode-bash-real.json`, `…-recorded.json`) and checked against the
+//! real tree-sitter-bash on thousands of generated lines (about 97 % of recombined recorded
+//! commands agree; 100 % of the recordings):
+//!
+//! | input | commands |
+//! |---|---|
+//! | `git push &&`, `a \| `, `a && ;` | `git push`, then an empty command (MISSING name: pattern `""`) — not after a pipeline of two (`a \| b \|`) nor inside an unclosed group |
+//! | `cat x 'open`, `ls <<` | `cat x`, `ls`: the rest of the input is an ERROR |
+//! | `ca"rgo run`, `ls -l "x` / `cp a "/tmp/x`, `ls x"` | the string runs to the end / ERROR from the quote |
+//! | `{ curl "x; }` | no command: an unclosed string inside a group loses its command |
+//! | `fi; ls`, `do ls`, `ls; done`, `! if x` | reserved words nothing opened are command names |
+//! | `A=1 >f` | a command with a MISSING name (one empty token) |
+//! | `echo $((ls x))`, `"$((ls x))" && b` | `echo` only; in a string the rest is a new unclosed string |
+//! | `((cp -r a b))` | one command, one token, the whole text |
+//! | `f() { ls; pwd` | `f`, `ls` (a last one-word command is lost) |
+//! | `case … esac\| x $(y)` | the case's commands and `y` only |
+//! | `ls -a⏎\rm x` | one command `ls -a⏎\rm x` (tokens `ls`, `-a`, `⏎\rm`, `x`) |
+//!
+//! Total and bounded: nesting deeper than [`MAX_DEPTH`] is not descended into, and nothing
+//! panics; the work is linear in the input ([`commands_with_work`]).
 //!
 //! ```
 //! use permlab_core::opencode::lifecycle::parse::commands;
