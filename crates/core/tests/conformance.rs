@@ -62,6 +62,12 @@ conformance!(
         "configLayers",
     ]
 );
+conformance!(opencode_bash_real, "opencode-bash-real.json", ["cases"]);
+conformance!(
+    opencode_bash_recorded,
+    "opencode-bash-recorded.json",
+    ["cases"]
+);
 conformance!(
     claude_code,
     "claude-code.json",

@@ -31,5 +31,5 @@ fn conformance_fixtures_are_byte_identical_to_the_shared_reference() {
         );
         compared += 1;
     }
-    assert_eq!(compared, 7, "expected the seven conformance files");
+    assert_eq!(compared, 8, "expected the eight conformance files");
 }

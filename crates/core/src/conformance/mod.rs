@@ -17,6 +17,7 @@ mod codex_approvals;
 mod corecoder;
 mod lcc;
 mod opencode;
+mod opencode_bash;
 
 /// One case whose result differs from the expected value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -158,12 +159,13 @@ pub fn run_value(doc: &Value) -> Result<Vec<SectionReport>, Error> {
         None => {
             return Err(Error::shape(
                 "",
-                "a conformance file needs a top-level \"engine\" (opencode, claude-code, codex, corecoder or lcc)",
+                "a conformance file needs a top-level \"engine\" (opencode, opencode-bash, claude-code, codex, corecoder or lcc)",
             ))
         }
     };
     match engine {
         "opencode" => opencode::run(doc),
+        "opencode-bash" => opencode_bash::run(doc),
         "claude-code" => claude_code::run(doc),
         "codex" => codex::run(doc),
         "corecoder" => corecoder::run(doc),
@@ -172,7 +174,7 @@ pub fn run_value(doc: &Value) -> Result<Vec<SectionReport>, Error> {
         other => Err(Error::shape(
             "engine",
             format!(
-                "unknown engine \"{other}\": expected opencode, claude-code, codex, codex-approvals, corecoder or lcc"
+                "unknown engine \"{other}\": expected opencode, opencode-bash, claude-code, codex, codex-approvals, corecoder or lcc"
             ),
         )),
     }

@@ -54,7 +54,8 @@ pub mod wildcard;
 pub use agents::{agent_ruleset, defaults, disabled, visible_tools, Agent, AgentEnv};
 pub use approvals::{Approvals, AskOutcome};
 pub use bash_call::{
-    bash_call, bash_call_with, lesson_place, AskedRequest, BashDecision, PatternCheck, RequestKind,
+    bash_call, bash_call_with, lesson_place, AskedRequest, BashDecision, PatternCheck, Place,
+    RequestKind,
 };
 pub use config::{expand, from_config, PermissionConfig, PermissionEntry};
 pub use engine::{deciding_check, OpenCodeEngine, Scope};

@@ -160,18 +160,12 @@ pub fn arity(prefix: &str) -> Option<usize> {
 }
 
 /// `BashArity.prefix(tokens)`: the tokens kept for "always".
+///
+/// OpenCode tries every prefix from the longest; no listed prefix has more than three words
+/// and a token never holds a bare space, so only the first three can match: trying those alone
+/// gives the same answer without joining a long command's tokens thousands of times.
 pub fn prefix<'a>(tokens: &[&'a str]) -> Vec<&'a str> {
-    // A token never holds a bare space (a quoted one keeps its quotes), so `len` tokens joined
-    // have at least `len - 1` spaces: no listed prefix is longer than the longest entry's word
-    // count. Starting there keeps this linear in a command of thousands of words.
-    let longest = ARITY_1
-        .iter()
-        .chain(ARITY_2.iter())
-        .chain(ARITY_3.iter())
-        .map(|p| p.split(' ').count())
-        .max()
-        .unwrap_or(1);
-    for len in (1..=tokens.len().min(longest)).rev() {
+    for len in (1..=tokens.len().min(3)).rev() {
         if let Some(n) = arity(&tokens[..len].join(" ")) {
             return tokens[..n.min(tokens.len())].to_vec();
         }

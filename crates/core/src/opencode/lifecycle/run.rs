@@ -449,6 +449,14 @@ pub(crate) fn parse_classic(command: &str, place: &Place) -> Parsing {
         cwd_outside: false,
         advisory_dirs: Vec::new(),
     };
+    // Membership sets beside the ordered lists: a long command with thousands of distinct
+    // sub-commands stays linear.
+    let mut seen: [std::collections::HashSet<String>; 3] = Default::default();
+    let mut add = |v: &mut Vec<String>, k: usize, s: &String| {
+        if seen[k].insert(s.clone()) {
+            v.push(s.clone());
+        }
+    };
     for c in parse::commands(command) {
         let tokens = c.token_texts();
         if tokens.is_empty() {
@@ -459,13 +467,13 @@ pub(crate) fn parse_classic(command: &str, place: &Place) -> Parsing {
         let always = (!no_pattern).then(|| arity::always_pattern(&tokens));
         let dirs = paths::outside_dirs(&tokens, place);
         if let Some(x) = &pattern {
-            push_unique(&mut p.patterns, x.clone());
+            add(&mut p.patterns, 0, x);
         }
         if let Some(x) = &always {
-            push_unique(&mut p.always, x.clone());
+            add(&mut p.always, 1, x);
         }
         for d in &dirs {
-            push_unique(&mut p.dirs, d.clone());
+            add(&mut p.dirs, 2, d);
         }
         p.commands.push(SubCommand {
             text: c.pattern_text().to_string(),

@@ -241,7 +241,9 @@ fn parse_survives_hostile_input() {
         let _ = commands(s);
         let _ = commands(&s.repeat(1000));
     }
-    assert_eq!(texts("echo 'unclosed"), ["echo 'unclosed"]);
+    // The recording (opencode-bash-real.json, reference/opencode-bash.md "syntax errors"): an
+    // unclosed `'` is an ERROR node from the quote on, the command ends before it.
+    assert_eq!(texts("echo 'unclosed"), ["echo"]);
 }
 
 /// §8: `rm -rf /tmp/cache`, default build agent, no permission config.
