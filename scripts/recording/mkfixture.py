@@ -1,4 +1,48 @@
-import json
+import json, sys
+
+# `mkfixture.py --append NAME`: splice one more batch (target/recording/NAME-in.json and
+# NAME-out.json) into the existing fixture, replacing cases with the same ids, without the
+# scratch files of the earlier batches; the batch's how_made sentence is appended once.
+APPEND_HOW = {
+    'rec6': ' A sixth batch of 15 cases (scripts/recording/gen6.py, ids truth-*, 23 s + 4 s, --jobs 1, recorded 2026-12-06): sandbox.enabled alone vs autoAllowBashIfSandboxed written out, excludedCommands, and defaultMode written in a settings file with no --permission-mode flag (context.mode_flag: false), which the shared recorder cannot express: those ran through a copy of it patched to leave the flag out (see scripts/recording/README.md).',
+}
+if len(sys.argv) == 3 and sys.argv[1] == '--append':
+    name = sys.argv[2]
+    path = './fixtures/conformance/claude-code-recorded.json'
+    doc = json.load(open(path))
+    bi = json.load(open(f'target/recording/{name}-in.json'))
+    bo = json.load(open(f'target/recording/{name}-out.json'))
+    new = []
+    for c in bi['cases']:
+        r = bo['results'][c['id']]
+        assert r['decision'] in ('allow', 'ask', 'deny', 'unavailable'), (c['id'], r)
+        out = {'id': c['id'], 'settings': c['settings']}
+        for k in ('layers', 'context'):
+            if k in c: out[k] = c[k]
+        out['call'] = c['call']
+        if 'variant_of' in c: out['variant_of'] = c['variant_of']
+        out['decision'] = r['decision']
+        out['real_reason'] = r['reason']
+        if 'doc_decision' in c: out['doc_decision'] = c['doc_decision']
+        notes = ([c['note']] if c.get('note') else []) + list(r.get('notes', []))
+        if notes: out['note'] = '; '.join(notes)
+        if 'harness' in c: out['harness'] = c['harness']
+        new.append(out)
+    ids = {c['id'] for c in new}
+    doc['cases'] = [c for c in doc['cases'] if c['id'] not in ids] + new
+    flag = ' mode_flag: false = the run had no --permission-mode flag; the settings files alone set the mode.'
+    mode = " Cases with context.mode_flag: false (truth-modeflag-*) do exercise it: their mode is the one the settings files start the session in."
+    if name == 'rec6' and flag not in doc['conventions']['context']:
+        doc['conventions']['context'] += flag
+        doc['conventions']['mode'] = doc['conventions']['mode'].replace(' is not exercised here.', ' is not exercised by the other cases.') + mode
+    how = APPEND_HOW.get(name, '')
+    if how and how not in doc['how_made']:
+        doc['how_made'] += how
+    json.dump(doc, open(path, 'w'), indent=1, ensure_ascii=False)
+    open(path, 'a').write('\n')
+    print(len(doc['cases']), f'(+{len(new)} from {name})')
+    sys.exit(0)
+
 o=json.load(open('target/recording/rec-out.json'))
 i=json.load(open('target/recording/rec-in.keep.json'))
 o2=json.load(open('target/recording/rec2-out.json'))
