@@ -10,7 +10,7 @@
 
 use permlab_core::claude_code::eval::{Blocker, Decider, Hook, Via};
 use permlab_core::claude_code::flow::{
-    boundary_drift, flow, seed_001, Containment, Flow, RuleCheck, Seed001, Stage, StageKind,
+    boundary_drift, flow_with, seed_001, Containment, Flow, RuleCheck, Seed001, Stage, StageKind,
     StageStatus, Unsandboxed, GETS_PAST_CURL_DENY, NOT_A_BOUNDARY,
 };
 use permlab_core::claude_code::{Mode, Outcome, ToolCall};
@@ -64,6 +64,8 @@ pub struct ClaudeFlow {
     pub mode: Mode,
     /// The sandbox switch.
     pub sandbox: bool,
+    /// `autoAllowBashIfSandboxed: true` written out (the seed's settings do not write it).
+    pub auto_allow: bool,
     /// The request.
     pub pick: Pick,
     /// The stage shown (0-based, [`StageKind::ORDER`]).
@@ -134,15 +136,21 @@ impl ClaudeFlow {
                     .map(str::to_string)
             })
             .unwrap_or_default();
-        let (mode, sandbox) = seed
-            .as_ref()
-            .map_or((Mode::AcceptEdits, true), |s| (s.mode, s.sandbox));
+        let (mode, sandbox, auto_allow) =
+            seed.as_ref().map_or((Mode::AcceptEdits, true, false), |s| {
+                (
+                    s.mode,
+                    s.sandbox,
+                    s.settings.policy.auto_allow_bash_if_sandboxed,
+                )
+            });
         ClaudeFlow {
             lang,
             seed,
             settings_text,
             mode,
             sandbox,
+            auto_allow,
             pick: Pick::Seed(0),
             step: 0,
         }
@@ -162,7 +170,13 @@ impl ClaudeFlow {
     /// The core's flow for the current choices.
     pub fn flow(&self) -> Option<Flow> {
         let seed = self.seed.as_ref()?;
-        Some(flow(&seed.settings, self.mode, self.sandbox, &self.call()?))
+        Some(flow_with(
+            &seed.settings,
+            self.mode,
+            self.sandbox,
+            self.auto_allow,
+            &self.call()?,
+        ))
     }
 
     fn request_label(&self, pick: Pick) -> String {
@@ -249,6 +263,11 @@ impl ClaudeFlow {
     /// The sandbox on or off.
     pub fn set_sandbox(&mut self, on: bool) {
         self.sandbox = on;
+    }
+
+    /// `autoAllowBashIfSandboxed: true` written out or not.
+    pub fn set_auto_allow(&mut self, on: bool) {
+        self.auto_allow = on;
     }
 
     /// A request by its option value (`s0`…, `b0`…); an unknown one changes nothing.
@@ -345,10 +364,16 @@ pub fn ClaudeFlowScene(
             <div class="pl-cf-controls">
                 <Choices class="pl-cf-modes" label=t(T::Mode) options=modes pressed press=set_mode/>
                 <p class="pl-hint pl-cf-mode-text">{move || t(mode_text(model.with(|m| m.mode)))}</p>
+                {move || model.with(|m| matches!(m.mode, Mode::BypassPermissions | Mode::Auto)).then(|| view! {
+                    <p class="pl-hint pl-cf-mode-where">{t(T::ModeNotFromProject)}</p>
+                })}
                 <div class="pl-cf-pick">
                     <Checkbox class="pl-cf-sandbox" label=t(T::Sandbox)
                         on=Signal::derive(move || model.with(|m| m.sandbox))
                         set=Callback::new(move |on: bool| model.update(|m| m.set_sandbox(on)))/>
+                    <Checkbox class="pl-cf-autoallow" label=t(T::AutoAllow)
+                        on=Signal::derive(move || model.with(|m| m.auto_allow))
+                        set=Callback::new(move |on: bool| model.update(|m| m.set_auto_allow(on)))/>
                     <RequestSelect model/>
                 </div>
             </div>
@@ -575,9 +600,22 @@ fn result_view(m: &ClaudeFlow, f: &Flow) -> impl IntoView {
             let note = (matches!(f.stage(f.decided_by).decider, Some(Decider::Sandbox))
                 && allow_matched)
                 .then(|| view! { <p class="pl-cf-note">{t(T::SandboxFirst)}</p> });
+            let says = r.seed_says();
+            let drift = r.drift.map(|d| {
+                let key = (d.sandbox == "on").then(|| view! { " "{t(T::NeedsKey)} });
+                view! {
+                    <p class="pl-cf-drift" data-docs=d.docs.as_str() data-cli=d.cli.as_str()>
+                        {t(T::Drift)}" "<strong>{lang.drift_label(d)}</strong>{key}
+                    </p>
+                }
+            });
             view! {
-                <p class="pl-cf-seed" data-agrees=if agrees { "true" } else { "false" }>
-                    {t(T::SeedSays)}" "{ui::verdict(r.expect, lang.decision(r.expect))}" "
+                <p class="pl-cf-seed" data-seed=says.as_str()>
+                    {t(T::SeedSays)}" "{ui::verdict(says, lang.decision(says))}
+                </p>
+                {drift}
+                <p class="pl-cf-cli" data-agrees=if agrees { "true" } else { "false" }>
+                    {t(T::CliSays)}" "{ui::verdict(r.expect, lang.decision(r.expect))}" "
                     {t(if agrees { T::Agrees } else { T::Differs })}
                 </p>
                 {note}
@@ -591,7 +629,7 @@ fn result_view(m: &ClaudeFlow, f: &Flow) -> impl IntoView {
         match m.pick {
             Pick::Boundary(i) => {
                 let drift = NOT_A_BOUNDARY.get(i).and_then(|c| boundary_drift(c)).map(|d| {
-                let label = if lang == Lang::Zh { d.label_zh() } else { d.label() };
+                let label = lang.drift_label(d);
                 view! {
                     <p class="pl-cf-drift" data-docs=d.docs.as_str() data-cli=d.cli.as_str()>
                         {t(T::Drift)}" "<strong>{label}</strong>
@@ -720,7 +758,7 @@ mod tests {
 
         let mut z = ClaudeFlow::new(Lang::Zh);
         z.set_pick("b1");
-        assert!(render(&z).contains("文档写的是 ask · CLI 2.1.332 实测 deny"));
+        assert!(render(&z).contains("文档:问人 · CLI 2.1.332 实测:拒绝"));
     }
 
     #[test]
