@@ -761,6 +761,35 @@ mod tests {
         assert!(render(&z).contains("文档:问人 · CLI 2.1.332 实测:拒绝"));
     }
 
+    /// The seed's `node scripts/sync.js`: the seed (after the docs) says it runs in the
+    /// sandbox, CLI 2.1.332 asks under the seed's settings, which lack
+    /// `autoAllowBashIfSandboxed: true`; the scene says both, and the key's switch makes the
+    /// sandbox decide.
+    #[test]
+    fn the_seeds_sandboxed_command_needs_the_key() {
+        let mut s = ClaudeFlow::new(Lang::Zh);
+        s.set_pick("s5");
+        assert!(!s.auto_allow);
+        assert_eq!(decided(&s), ("callback".into(), "ask".into()));
+        let html = render(&s);
+        assert!(html.contains("data-seed=\"allow\""), "{html}");
+        assert!(html.contains("文档:放行 · CLI 2.1.332 实测:问人"), "{html}");
+        assert!(html.contains("要写明 autoAllowBashIfSandboxed: true 才放行"));
+        assert!(html.contains("data-agrees=\"true\""));
+        assert!(html.contains("pl-cf-autoallow"));
+        s.set_auto_allow(true);
+        assert_eq!(decided(&s), ("mode".into(), "allow".into()));
+        assert!(render(&s).contains("data-agrees=\"false\""));
+        // Sandbox off: the key changes nothing.
+        s.set_sandbox(false);
+        assert_eq!(decided(&s).1, "ask");
+        // A picked bypassPermissions says where such a mode comes from.
+        s.set_mode(Mode::BypassPermissions);
+        assert!(render(&s).contains("pl-cf-mode-where"));
+        s.set_mode(Mode::AcceptEdits);
+        assert!(!render(&s).contains("pl-cf-mode-where"));
+    }
+
     #[test]
     fn stepping_with_keys() {
         let mut s = ClaudeFlow::new(Lang::Zh);
