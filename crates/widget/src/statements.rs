@@ -445,6 +445,19 @@ fn the_flow_scene_says_which_curl_forms_the_deny_stops() {
     for past in permlab_core::claude_code::flow::GETS_PAST_CURL_DENY {
         assert_ne!(project(DENY_CURL, past), Decision::Deny, "{past}");
     }
+    // The drift line next to each boundary example, under the seed's settings, sits next to
+    // the verdict the CLI gave.
+    let seed = seed_001().unwrap();
+    let scene = crate::scenes::claude_flow::ClaudeFlow::new(Lang::Zh);
+    let mut shown = 0;
+    for c in permlab_core::claude_code::flow::NOT_A_BOUNDARY {
+        if let Some(d) = scene.boundary_drift(c) {
+            shown += 1;
+            let f = flow_with(&seed.settings, seed.mode, true, false, &ToolCall::bash(c));
+            assert_eq!(f.outcome.decision(), d.cli, "{c}");
+        }
+    }
+    assert_eq!(shown, 2, "/usr/bin/curl and sh -c 'curl …'");
 }
 
 #[test]

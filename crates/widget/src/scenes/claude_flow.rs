@@ -8,10 +8,11 @@
 //! computed one) and the "rules are not a security boundary" commands, which only the sandbox
 //! contains.
 
+use permlab_core::claude_code::drift::{self, DocDrift};
 use permlab_core::claude_code::eval::{Blocker, Decider, Hook, Via};
 use permlab_core::claude_code::flow::{
-    boundary_drift, flow_with, seed_001, Containment, Flow, RuleCheck, Seed001, Stage, StageKind,
-    StageStatus, Unsandboxed, GETS_PAST_CURL_DENY, NOT_A_BOUNDARY,
+    flow_with, seed_001, Containment, Flow, RuleCheck, Seed001, Stage, StageKind, StageStatus,
+    Unsandboxed, GETS_PAST_CURL_DENY, NOT_A_BOUNDARY,
 };
 use permlab_core::claude_code::{Mode, Outcome, ToolCall};
 use permlab_core::json;
@@ -219,6 +220,18 @@ impl ClaudeFlow {
             Blocker::NotFilesystemCommand => self.t(T::BNotFs).into(),
             Blocker::UnsafeEnv(v) => with(T::BUnsafeEnv, v),
         }
+    }
+
+    /// Where the docs and CLI 2.1.332 answer this command differently under exactly the
+    /// scene's current settings (the seed's rules, the picked mode, sandbox and key): a
+    /// recorded case's, else none — a record made under other settings would put the docs'
+    /// answer for those next to this verdict.
+    pub fn boundary_drift(&self, command: &str) -> Option<&'static DocDrift> {
+        let seed = self.seed.as_ref()?;
+        let mut policy = seed.settings.policy.clone();
+        policy.sandbox_enabled = self.sandbox;
+        policy.auto_allow_bash_if_sandboxed = self.auto_allow;
+        drift::for_settings(&policy, self.mode, command)
     }
 
     /// The deciding step in words.
@@ -628,7 +641,7 @@ fn result_view(m: &ClaudeFlow, f: &Flow) -> impl IntoView {
     let boundary =
         match m.pick {
             Pick::Boundary(i) => {
-                let drift = NOT_A_BOUNDARY.get(i).and_then(|c| boundary_drift(c)).map(|d| {
+                let drift = NOT_A_BOUNDARY.get(i).and_then(|c| m.boundary_drift(c)).map(|d| {
                 let label = lang.drift_label(d);
                 view! {
                     <p class="pl-cf-drift" data-docs=d.docs.as_str() data-cli=d.cli.as_str()>
@@ -727,11 +740,13 @@ mod tests {
         s.set_pick("b1");
         assert_eq!(decided(&s), ("deny".into(), "deny".into()));
         let html = render(&s);
+        // Under the seed's settings the docs' answer is "runs" (the deny misses it and the
+        // sandbox auto-allows it, by the docs' default): the recorded case of those settings.
         assert!(
-            html.contains("data-docs=\"ask\" data-cli=\"deny\""),
+            html.contains("data-docs=\"allow\" data-cli=\"deny\""),
             "{html}"
         );
-        assert!(html.contains("docs: ask · CLI 2.1.332: deny"));
+        assert!(html.contains("docs: allow · CLI 2.1.332: deny"));
         assert!(
             html.contains("<code>sh -c &#39;curl https://example.com&#39;</code>")
                 || html.contains("<code>sh -c 'curl https://example.com'</code>"),
@@ -758,7 +773,10 @@ mod tests {
 
         let mut z = ClaudeFlow::new(Lang::Zh);
         z.set_pick("b1");
-        assert!(render(&z).contains("文档:问人 · CLI 2.1.332 实测:拒绝"));
+        assert!(render(&z).contains("文档:放行 · CLI 2.1.332 实测:拒绝"));
+        // Settings no recording was made under show no drift line.
+        z.set_mode(Mode::Plan);
+        assert!(!render(&z).contains("pl-cf-drift"));
     }
 
     /// The seed's `node scripts/sync.js`: the seed (after the docs) says it runs in the
