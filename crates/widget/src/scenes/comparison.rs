@@ -314,6 +314,21 @@ mod tests {
         assert!(!html.contains("data-matches=\"false\""));
         // The seed's own five rules: OpenCode allows rm -rf /tmp/cache (its deny claim fails).
         assert!(html.contains("bash: rm -rf /tmp/cache"));
+        // /usr/bin/curl: the docs' answer next to the recorded CLI's, which the engine gives.
+        assert_eq!(html.matches("class=\"pl-cmp-drift\"").count(), 1);
+        assert!(html.contains("data-docs=\"ask\" data-cli=\"deny\""));
+        assert!(html.contains("文档:问人 · CLI 2.1.332 实测:拒绝"));
+        // Each cell names its basis in the learner's words, never a file.
+        for file in [
+            "claude-code.md",
+            "opencode.md",
+            ".rs ",
+            "exec_policy",
+            "seed 0",
+            "permlab ",
+        ] {
+            assert!(!html.contains(file), "{file}");
+        }
     }
 
     #[test]
