@@ -9,7 +9,10 @@
 //! - `allowManagedPermissionRulesOnly` (managed settings only) ignores every non-managed rule.
 //!
 //! A settings file that is not JSON is rejected with the position; a value of the wrong shape
-//! or an unusable rule is a [`Warning`] and the rest still applies.
+//! or an unusable rule is a [`Warning`] and the rest still applies. So is what a learner would
+//! otherwise not see (never silently ignored): a sandbox without `autoAllowBashIfSandboxed:
+//! true` (CLI 2.1.332, recorded, then auto-allows nothing), `excludedCommands`, a project
+//! `defaultMode` that does not take effect, and keys no verdict here depends on ([`Note`]).
 //!
 //! ```
 //! use permlab_core::claude_code::settings::{Scope, SettingsFile};
