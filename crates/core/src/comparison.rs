@@ -212,6 +212,55 @@ impl Demo {
         }
     }
 
+    /// Where the docs and the recorded CLI disagree on this case (a Claude Code table case
+    /// whose rules, mode and call are a recorded case's, no sandbox): the scene shows both
+    /// answers next to the engine's.
+    ///
+    /// ```
+    /// use permlab_core::comparison::{cells, Dimension, Product};
+    /// let cell = cells().into_iter()
+    ///     .find(|c| c.dimension == Dimension::SafetyBoundary && c.product == Product::ClaudeCode)
+    ///     .unwrap();
+    /// let d = cell.demos.iter().find_map(|d| d.drift()).unwrap();
+    /// assert_eq!(d.label(), "docs: ask · CLI 2.1.332: deny");
+    /// ```
+    pub fn drift(&self) -> Option<&'static claude_code::drift::DocDrift> {
+        let Demo::Table {
+            engine: EngineId::ClaudeCode,
+            mode,
+            rules,
+            call: ("bash", command),
+            ..
+        } = self
+        else {
+            return None;
+        };
+        let table = RuleTable::new(rules.iter().copied());
+        let settings = claude_code::translate(&table);
+        let mut text: [Vec<String>; 3] = Default::default();
+        for (rule, (_, _, action)) in settings.rules.iter().zip(rules.iter()) {
+            let k = match action {
+                Deny => 0,
+                Ask => 1,
+                Allow => 2,
+            };
+            text[k].push(format!("{} {}", action.as_str(), rule.as_deref()?));
+        }
+        let text = text.concat().join("; ");
+        let text = if text.is_empty() {
+            "(no rules)".to_string()
+        } else {
+            text
+        };
+        let mode = mode.unwrap_or(claude_code::Mode::Default);
+        claude_code::drift::all().iter().find(|d| {
+            d.rules == text
+                && d.mode == mode.as_str()
+                && d.sandbox == "off"
+                && d.call.strip_prefix("Bash: ") == Some(*command)
+        })
+    }
+
     /// What the cell says the code answers.
     pub fn expect(&self) -> DemoResult {
         match self {
@@ -576,15 +625,29 @@ pub fn cells() -> Vec<Cell> {
             dimension: D::SafetyBoundary,
             product: P::ClaudeCode,
             claim_zh: "白名单简单但粗粒度",
-            code: "Not only a whitelist, and not coarse: deny and ask lists with command specifiers; rules see only the command's text (Bash(curl *) does not catch /usr/bin/curl), so the sandbox is the boundary.",
+            code: "Not only a whitelist, and not coarse: deny and ask lists with command specifiers. Rules see the command's words: CLI 2.1.332 drops the path, so Bash(curl *) stops /usr/bin/curl (the docs say it does not), but a command hidden in an argument (sh -c 'curl …') gets past and only asks, so the sandbox is the boundary.",
             status: Status::Wrong,
-            source: "reference claude-code.md; seed 001 (规则不是安全边界)",
-            demos: vec![table(
-                CC,
-                &[("bash", "git *", Allow), ("bash", "git push *", Ask)],
-                ("bash", "git push origin main"),
-                Decision::Ask,
-            )],
+            source: "Claude Code CLI 2.1.332, recorded (rec-path-usr-bin-curl, limits-curl-sh-c); docs 2026-10-08 §2.4",
+            demos: vec![
+                table(
+                    CC,
+                    &[("bash", "git *", Allow), ("bash", "git push *", Ask)],
+                    ("bash", "git push origin main"),
+                    Decision::Ask,
+                ),
+                table(
+                    CC,
+                    &[("bash", "curl *", Deny)],
+                    ("bash", "/usr/bin/curl https://example.com"),
+                    Decision::Deny,
+                ),
+                table(
+                    CC,
+                    &[("bash", "curl *", Deny)],
+                    ("bash", "sh -c 'curl https://example.com'"),
+                    Decision::Ask,
+                ),
+            ],
         },
         Cell {
             dimension: D::SafetyBoundary,

@@ -234,7 +234,7 @@ impl Preset {
     }
 
     /// For a native Claude Code settings preset: where Claude Code's docs and the recorded
-    /// CLI disagree on this `bash` call under exactly these settings' rules (a recorded case,
+    /// CLI disagree on this `bash` call under exactly these settings' rules, mode and sandbox (a recorded case,
     /// [`crate::claude_code::drift`]), so the lesson can show both answers.
     pub fn claude_drift(
         &self,
@@ -249,7 +249,8 @@ impl Preset {
             std::slice::from_ref(settings),
             self.claude.trusted.unwrap_or(true),
         );
-        drift::for_rules(&drift::rules_text(&policy), &call.input)
+        let mode = self.claude.mode.unwrap_or_else(|| policy.session_mode());
+        drift::for_settings(&policy, mode, &call.input)
     }
 
     /// One evaluation (builds the engine; for many calls keep [`Preset::engine`]).

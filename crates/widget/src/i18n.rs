@@ -117,10 +117,17 @@ strings! {
     Translations => "翻译成各家的原生配置", "The table in each harness's native config";
     Untranslatable => "无法翻译的行", "Rows that cannot be translated";
     RemovesTool => "不带参数的 deny:整个工具从模型的上下文里被拿掉,后面的 allow 再也救不回来", "a bare deny: the whole tool is removed from the model's context; no later allow can rescue it";
-    SelfCheck => "自检:对照真实实现", "Self-check against the real code";
+    SelfCheck => "自检:移植的求值器对照各自的依据", "Self-check: each ported engine against its basis";
     RunSelfCheck => "运行自检(加载 fixtures)", "Run the self-check (loads the fixtures)";
     Running => "正在运行……", "Running…";
-    AgreeWith => "与真实实现一致", "agree with the real code";
+    BasisRecorded => "CLI 实测录制", "recorded from the CLI";
+    BasisSource => "对照固定版本的源码", "pinned to the source";
+    BasisDocs => "依据官方文档", "from the documentation";
+    AgreeRecorded => "与实测一致", "agree with the recording";
+    AgreeSource => "与源码运行结果一致", "agree with the source";
+    AgreeDocs => "与文档所写一致", "agree with what the docs state";
+    DriftDocs => "另有 {n} 条文档与 CLI 实测不同,这里按实测算", "{n} more where the docs and the recorded CLI differ, computed as the CLI does";
+    DriftRecorded => "其中 {n} 条与文档说的不同", "{n} of them differ from what the docs say";
     LoadFailed => "无法加载", "could not load";
     EditTable => "编辑规则表(JSON,fixtures 格式)", "Edit the rule table (JSON, fixtures format)";
     Apply => "应用", "Apply";
@@ -217,6 +224,69 @@ impl Lang {
     }
 
     /// A verdict word, including Claude Code's "tool unavailable".
+    /// One self-check line in this language: the label (product · basis), the tally of the
+    /// cases (drift and `matched` sections apart), what they agree with, and for the docs and
+    /// the recordings how many cases the docs and the CLI answer differently. `key` is a
+    /// [`crate::protocol::Fixture::key`]; anything else (an error line) is its own label.
+    ///
+    /// ```
+    /// use permlab_widget::i18n::Lang;
+    /// let s = vec![("cases".to_string(), 108, 108), ("matched".into(), 90, 90), ("drift".into(), 10, 10)];
+    /// let line = Lang::Zh.check_line("claude-code-docs", &s);
+    /// assert_eq!(line.label, "Claude Code · 依据官方文档");
+    /// assert_eq!((line.passed, line.total), (108, 108));
+    /// assert_eq!(line.agree, "与文档所写一致");
+    /// assert_eq!(line.drift.as_deref(), Some("另有 10 条文档与 CLI 实测不同,这里按实测算"));
+    /// ```
+    pub fn check_line(self, key: &str, sections: &[(String, usize, usize)]) -> CheckLine {
+        use crate::protocol::{fixture, Basis};
+        let counted = |name: &str| name != "drift" && name != "matched";
+        let passed = sections.iter().filter(|s| counted(&s.0)).map(|s| s.1).sum();
+        let total = sections.iter().filter(|s| counted(&s.0)).map(|s| s.2).sum();
+        let drift: usize = sections
+            .iter()
+            .filter(|s| s.0 == "drift")
+            .map(|s| s.2)
+            .sum();
+        let Some(f) = fixture(key) else {
+            return CheckLine {
+                label: key.to_string(),
+                passed,
+                total,
+                agree: "",
+                drift: None,
+            };
+        };
+        let (basis, agree, drift_text) = match f.basis {
+            Basis::Recorded => (S::BasisRecorded, S::AgreeRecorded, Some(S::DriftRecorded)),
+            Basis::Source => (S::BasisSource, S::AgreeSource, None),
+            Basis::Docs => (S::BasisDocs, S::AgreeDocs, Some(S::DriftDocs)),
+        };
+        CheckLine {
+            label: format!("{} · {}", f.product, self.s(basis)),
+            passed,
+            total,
+            agree: self.s(agree),
+            drift: drift_text
+                .filter(|_| drift > 0)
+                .map(|k| self.s(k).replace("{n}", &drift.to_string())),
+        }
+    }
+
+    /// Where the docs and the recorded CLI disagree, both answers with the version, in this
+    /// language: `文档:问人 · CLI 2.1.332 实测:拒绝` / `docs: ask · CLI 2.1.332: deny`.
+    pub fn drift_label(self, d: &permlab_core::claude_code::drift::DocDrift) -> String {
+        use permlab_core::claude_code::drift::CLI_VERSION;
+        match self {
+            Lang::Zh => format!(
+                "文档:{} · CLI {CLI_VERSION} 实测:{}",
+                self.decision(d.docs),
+                self.decision(d.cli)
+            ),
+            Lang::En => d.label(),
+        }
+    }
+
     pub fn decision(self, d: Decision) -> &'static str {
         match (self, d) {
             (Lang::Zh, Decision::Allow) => "放行",
@@ -1110,4 +1180,19 @@ mod tests {
         assert_eq!(Lang::Zh.s(S::Log), "重排记录");
         assert_eq!(one_line("a\nb\tc"), "a⏎b⇥c");
     }
+}
+
+/// One self-check line, worded ([`Lang::check_line`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckLine {
+    /// `Claude Code CLI 2.1.332 · CLI 实测录制`.
+    pub label: String,
+    /// Cases that agree.
+    pub passed: usize,
+    /// Cases.
+    pub total: usize,
+    /// What they agree with (`与实测一致`).
+    pub agree: &'static str,
+    /// How many cases the docs and the CLI answer differently, when any.
+    pub drift: Option<String>,
 }

@@ -39,6 +39,8 @@ pub mod protocol;
 pub mod rows_window;
 pub mod scenes;
 pub mod state;
+#[cfg(test)]
+mod statements;
 pub mod store;
 mod store_text;
 pub mod tasks;

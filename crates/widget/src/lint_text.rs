@@ -291,17 +291,12 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
             }
         }
         ("wrapper-bypass", _) => {
-            if zh {
-                (
-                    format!("`{}` 匹配的是写出来的命令文字,不是实际运行的程序:`{call}` 绕过了它;Claude Code 的文档也说 Bash 规则不是安全边界。", r(0)),
-                    format!("把要紧的写法也拒绝(`{}`、`{}`),或打开沙箱,它对每个进程都执行 Read/Edit 的拒绝。", w(0), w(1)),
-                )
-            } else {
-                (
-                    format!("`{}` matches the command text as written, not what runs: `{call}` gets past it; Claude Code's docs say Bash rules are not a security boundary.", r(0)),
-                    format!("Also deny the forms that matter (`{}`, `{}`), or turn on the sandbox, which enforces Read/Edit denies for every process.", w(0), w(1)),
-                )
-            }
+            let sandbox = f
+                .sandbox
+                .as_deref()
+                .and_then(permlab_core::lint::Sandboxing::from_slug)
+                .unwrap_or(permlab_core::lint::Sandboxing::Off);
+            wrapper_bypass(zh, sandbox, r(0), w(0), call)
         }
         ("flag-after-prefix", _) => {
             if zh {
@@ -412,5 +407,38 @@ pub fn agent_note(lang: Lang, agent: &str) -> String {
         format!("这条是 agent `{agent}` 自己的规则(OpenCode 把它接在顶层规则之后);表里只导入了顶层规则,所以这里不载入它的调用。")
     } else {
         format!("This is about agent `{agent}`'s own rules (OpenCode appends them to the top-level ones); the table holds the top-level rules only, so its call is not loaded here.")
+    }
+}
+
+/// A deny rule a wrapper gets past: what happens, and advice that depends on the config's
+/// sandbox (turn it on only when it is off) and is about this rule's command.
+fn wrapper_bypass(
+    zh: bool,
+    sandbox: permlab_core::lint::Sandboxing,
+    rule: &str,
+    write: &str,
+    call: &str,
+) -> (String, String) {
+    use permlab_core::lint::Sandboxing;
+    if zh {
+        let fix = match sandbox {
+            Sandboxing::Off => format!("把这种写法也拒绝(`{write}`),或打开沙箱(`sandbox.enabled`):不管命令怎么写,它都限制每个进程能碰到的路径和域名。"),
+            Sandboxing::On => format!("把这种写法也拒绝(`{write}`)。沙箱已经开着:`{call}` 被批准后在沙箱里运行,只能碰到沙箱允许的路径和域名。"),
+            Sandboxing::OnAutoAllow => format!("把这种写法也拒绝(`{write}`)。沙箱开着并且自动放行沙箱内的命令:`{call}` 不问就会运行,只受沙箱允许的路径和域名限制。"),
+        };
+        (
+            format!("`{rule}` 匹配的是写出来的命令文字,不是实际运行的程序:`{call}` 绕过了它;Claude Code 的文档也说 Bash 规则不是安全边界。"),
+            fix,
+        )
+    } else {
+        let fix = match sandbox {
+            Sandboxing::Off => format!("Also deny this form (`{write}`), or turn on the sandbox (`sandbox.enabled`): whatever form the command takes, it bounds the paths and domains every process can reach."),
+            Sandboxing::On => format!("Also deny this form (`{write}`). The sandbox is already on: once approved, `{call}` runs inside it, bounded by its paths and allowed domains."),
+            Sandboxing::OnAutoAllow => format!("Also deny this form (`{write}`). The sandbox is on and auto-allows sandboxed commands: `{call}` runs without a prompt, bounded only by the sandbox's paths and allowed domains."),
+        };
+        (
+            format!("`{rule}` matches the command text as written, not what runs: `{call}` gets past it; Claude Code's docs say Bash rules are not a security boundary."),
+            fix,
+        )
     }
 }

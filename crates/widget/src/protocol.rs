@@ -20,6 +20,83 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Where a conformance file's expected answers come from, as the self-check names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Basis {
+    /// Recorded from the real CLI, black-box.
+    Recorded,
+    /// Computed by running (or reading) the real code at a pinned version.
+    Source,
+    /// What the documentation states (where the recorded CLI differs, the engine follows the
+    /// CLI and the file's `drift` section lists those cases).
+    Docs,
+}
+
+/// One line of the self-check: a product, the basis of its expected answers, and the fixture
+/// files that hold them (served under the page's fixtures URL).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fixture {
+    /// A stable key (the panel's `data-check`).
+    pub key: &'static str,
+    /// The product and version as the learner reads it.
+    pub product: &'static str,
+    /// Where its answers come from.
+    pub basis: Basis,
+    /// Its files, without `.json`.
+    pub files: &'static [&'static str],
+}
+
+/// The self-check's lines, in the panel's order.
+pub const FIXTURES: [Fixture; 7] = [
+    Fixture {
+        key: "opencode",
+        product: "OpenCode v1.18.32",
+        basis: Basis::Source,
+        files: &["opencode"],
+    },
+    Fixture {
+        key: "claude-code-docs",
+        product: "Claude Code",
+        basis: Basis::Docs,
+        files: &["claude-code"],
+    },
+    Fixture {
+        key: "claude-code-cli",
+        product: "Claude Code CLI 2.1.332",
+        basis: Basis::Recorded,
+        files: &["claude-code-real", "claude-code-recorded"],
+    },
+    Fixture {
+        key: "corecoder",
+        product: "CoreCoder 0.7.0",
+        basis: Basis::Source,
+        files: &["corecoder"],
+    },
+    Fixture {
+        key: "codex",
+        product: "Codex execpolicy",
+        basis: Basis::Source,
+        files: &["codex"],
+    },
+    Fixture {
+        key: "codex-cli",
+        product: "Codex CLI 0.171.0",
+        basis: Basis::Recorded,
+        files: &["codex-real", "codex-recorded"],
+    },
+    Fixture {
+        key: "lcc",
+        product: "learn-claude-code",
+        basis: Basis::Source,
+        files: &["lcc"],
+    },
+];
+
+/// The self-check line with this key.
+pub fn fixture(key: &str) -> Option<&'static Fixture> {
+    FIXTURES.iter().find(|f| f.key == key)
+}
+
 /// What the page asks the worker.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -59,9 +136,10 @@ pub enum Request {
 pub enum Reply {
     /// The worker's handler exists: send the request now.
     Ready,
-    /// One fixture file's result: its sections, or why it could not run.
+    /// One self-check line's result ([`FIXTURES`]): its files' sections, or why they could
+    /// not run.
     Check {
-        /// The harness's name as the panel shows it.
+        /// The line's [`Fixture::key`].
         name: String,
         /// Sections (name, passed, total) or the error.
         result: Result<Vec<Section>, String>,
@@ -204,6 +282,9 @@ pub struct LintFinding {
     pub count: usize,
     /// `Facts::from` as a format slug.
     pub from: Option<String>,
+    /// `Facts::sandbox` as a slug (`off`, `on`, `on-auto-allow`).
+    #[serde(default)]
+    pub sandbox: Option<String>,
     /// `Facts::agent`: the OpenCode agent whose rules it is about (the imported table holds the
     /// top-level rules only, so its call is not loaded).
     pub agent: Option<String>,
@@ -261,6 +342,7 @@ pub fn lint(format: &str, text: &str) -> Result<Vec<LintFinding>, String> {
             negated: f.facts.negated,
             count: f.facts.count,
             from: f.facts.from.map(|h| h.slug().into()),
+            sandbox: f.facts.sandbox.map(|x| x.slug().into()),
             agent: f.facts.agent.clone(),
         })
         .collect())

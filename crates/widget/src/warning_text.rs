@@ -140,6 +140,13 @@ fn settings_note_zh(n: &Note) -> Option<String> {
         ),
         Note::UntrustedDirectories => "工作区被信任之前不生效".into(),
         Note::ManagedOnlyOutsideManaged => "只在托管(managed)设置里生效".into(),
+        Note::SandboxWithoutAutoAllow => "文档说开了沙箱,沙箱内的 Bash 命令默认自动放行;CLI 2.1.332 实测:要写明 `autoAllowBashIfSandboxed: true` 才自动放行,没写时照常问人,和没开沙箱一样".into(),
+        Note::ExcludedFromSandbox => "这些命令在沙箱外执行,沙箱不会自动放行它们:由规则和模式决定(CLI 2.1.332 实测)".into(),
+        Note::ModeNotFromProject(m) => format!(
+            "\"{}\" 写在项目或本地设置里不生效:会话从 default 模式开始(CLI 2.1.332 实测);要用它,写进用户设置或用 --permission-mode",
+            m.as_str()
+        ),
+        Note::NotModelled => "Claude Code 会读这些设置,但这里的判定不考虑它们".into(),
         _ => return None,
     })
 }

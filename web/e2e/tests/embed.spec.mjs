@@ -228,7 +228,7 @@ test('strict CSP page: the widget and its self-check work, no policy violation',
   await expect(host.locator('.pl-engine[data-engine="opencode"]')).toHaveAttribute('data-verdict', 'deny');
   await host.locator('.pl-run-check').click();
   await expect(host.locator('.pl-check')).toHaveCount(7, { timeout: 30_000 });
-  for (const name of ['OpenCode', 'Claude Code', 'CoreCoder']) {
+  for (const name of ['opencode', 'claude-code-docs', 'claude-code-cli', 'corecoder']) {
     const tally = await host.locator(`.pl-check[data-check="${name}"] .pl-check-tally`).textContent();
     const [a, b] = tally.split('/').map(Number);
     expect(b).toBeGreaterThan(0);
@@ -475,7 +475,7 @@ test('dist/ under a sub-path: the demo page loads the widget and the self-check 
     await page.locator('#naive details.pl-more > summary').click();
     await page.locator('#naive .pl-run-check').click();
     await expect(page.locator('#naive .pl-check')).toHaveCount(7, { timeout: 30_000 });
-    await expect(page.locator('#naive .pl-check[data-check="OpenCode"]')).toContainText(/(\d+)\/\1 /);
+    await expect(page.locator('#naive .pl-check[data-check="opencode"]')).toContainText(/(\d+)\/\1 /);
     expect(bad).toEqual([]);
     expect(paths.filter((p) => !p.startsWith(prefix))).toEqual([]);
     expect(paths.some((p) => p.startsWith(`${prefix}conformance/`))).toBe(true);

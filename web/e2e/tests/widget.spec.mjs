@@ -383,10 +383,10 @@ test('9 self-check loads the fixtures on demand and runs them in the browser', a
   await open(page);
   expect(fetched).toEqual([]);
   await page.locator('.pl-run-check').click();
-  const oc = page.locator('.pl-check[data-check="OpenCode"]');
-  await expect(oc).toContainText(/\d+\/\d+ 与真实实现一致/, { timeout: 20_000 });
+  const oc = page.locator('.pl-check[data-check="opencode"]');
+  await expect(oc).toContainText(/\d+\/\d+ 与源码运行结果一致/, { timeout: 20_000 });
   await expect(page.locator('.pl-check')).toHaveCount(7, { timeout: 20_000 });
-  for (const name of ['OpenCode', 'Claude Code', 'CoreCoder']) {
+  for (const name of ['opencode', 'claude-code-docs', 'claude-code-cli', 'corecoder']) {
     const tally = await page.locator(`.pl-check[data-check="${name}"] .pl-check-tally`).textContent();
     const [a, b] = tally.split('/').map(Number);
     console.log(`self-check ${name}: ${tally}`);

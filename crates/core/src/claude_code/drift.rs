@@ -42,6 +42,11 @@ pub struct DocDrift {
     pub call: &'static str,
     /// The case's permission rules, `deny Bash(rm *); allow …` (`(no rules)` when none).
     pub rules: &'static str,
+    /// The mode the case ran in (`default` when its settings name none).
+    pub mode: &'static str,
+    /// The case's sandbox settings, as [`sandbox_text`] writes them (`off`, `on`,
+    /// `on; autoAllowBashIfSandboxed`…).
+    pub sandbox: &'static str,
     /// What the documentation states.
     pub docs: Decision,
     /// What CLI [`CLI_VERSION`] did (and the engine computes).
@@ -120,12 +125,50 @@ pub fn rules_text(policy: &super::Policy) -> String {
     }
 }
 
-/// The drift recorded for this Bash `command` under exactly these rules (see [`rules_text`]):
-/// what a lesson whose settings are a recorded case's shows next to the CLI's verdict.
-pub fn for_rules(rules: &str, command: &str) -> Option<&'static DocDrift> {
-    data::DRIFT
-        .iter()
-        .find(|d| d.rules == rules && d.call.strip_prefix("Bash: ") == Some(command))
+/// A policy's sandbox settings as the drift data writes them: `off`, or `on` followed by
+/// `; autoAllowBashIfSandboxed`, `; allowUnsandboxedCommands: false` and
+/// `; excludedCommands: a, b` where they are set.
+///
+/// ```
+/// use permlab_core::claude_code::{drift, Policy, Scope, SettingsFile};
+/// let f = SettingsFile::from_json(r#"{"sandbox": {"enabled": true, "autoAllowBashIfSandboxed": true}}"#, Scope::Project).unwrap();
+/// assert_eq!(drift::sandbox_text(&Policy::merge(&[f], true)), "on; autoAllowBashIfSandboxed");
+/// ```
+pub fn sandbox_text(policy: &super::Policy) -> String {
+    if !policy.sandbox_enabled {
+        return "off".into();
+    }
+    let mut out = String::from("on");
+    if policy.auto_allow_bash_if_sandboxed {
+        out.push_str("; autoAllowBashIfSandboxed");
+    }
+    if !policy.allow_unsandboxed_commands {
+        out.push_str("; allowUnsandboxedCommands: false");
+    }
+    if !policy.excluded_commands.is_empty() {
+        out.push_str("; excludedCommands: ");
+        out.push_str(&policy.excluded_commands.join(", "));
+    }
+    out
+}
+
+/// The drift recorded for this Bash `command` under exactly these settings — the same rules
+/// ([`rules_text`]), mode and sandbox ([`sandbox_text`]): what a lesson whose settings are a
+/// recorded case's shows next to the CLI's verdict. Settings that differ in any of these
+/// never borrow a case's drift (`npm test` asks with a sandbox lacking the auto-allow key,
+/// against the docs, but without a sandbox the docs say ask too).
+pub fn for_settings(
+    policy: &super::Policy,
+    mode: super::Mode,
+    command: &str,
+) -> Option<&'static DocDrift> {
+    let (rules, sandbox) = (rules_text(policy), sandbox_text(policy));
+    data::DRIFT.iter().find(|d| {
+        d.rules == rules
+            && d.mode == mode.as_str()
+            && d.sandbox == sandbox
+            && d.call.strip_prefix("Bash: ") == Some(command)
+    })
 }
 
 #[cfg(test)]
@@ -184,13 +227,42 @@ mod tests {
                 let Some(stated) = stated else { continue };
                 let removed = stated == "deny" && cli == "unavailable";
                 if stated != cli && !removed {
-                    want.push((id.to_string(), decision(stated), decision(cli), file));
+                    let settings = c.get("settings").unwrap();
+                    let f = crate::claude_code::SettingsFile::from_value(
+                        settings,
+                        crate::claude_code::Scope::Project,
+                    )
+                    .unwrap();
+                    let policy = crate::claude_code::Policy::merge(&[f], true);
+                    let mode = settings
+                        .get("permissions")
+                        .and_then(|p| p.get("defaultMode"))
+                        .and_then(Value::as_str)
+                        .unwrap_or("default")
+                        .to_string();
+                    want.push((
+                        id.to_string(),
+                        decision(stated),
+                        decision(cli),
+                        file,
+                        mode,
+                        sandbox_text(&policy),
+                    ));
                 }
             }
         }
-        let got: Vec<(String, Decision, Decision, &str)> = all()
+        let got: Vec<(String, Decision, Decision, &str, String, String)> = all()
             .iter()
-            .map(|d| (d.id.to_string(), d.docs, d.cli, d.file))
+            .map(|d| {
+                (
+                    d.id.to_string(),
+                    d.docs,
+                    d.cli,
+                    d.file,
+                    d.mode.to_string(),
+                    d.sandbox.to_string(),
+                )
+            })
             .collect();
         assert_eq!(got, want, "regenerate drift_data.rs from the fixtures");
         assert!(all().iter().all(|d| d.docs != d.cli));

@@ -339,8 +339,32 @@ fn allowed_domains(settings: &Value) -> Vec<String> {
 /// Steps `call` through the flow under `settings` in `mode`, with the sandbox switched on or
 /// off (overriding the settings' `sandbox.enabled`).
 pub fn flow(settings: &FlowSettings, mode: Mode, sandbox: bool, call: &ToolCall) -> Flow {
+    let auto_allow = settings.policy.auto_allow_bash_if_sandboxed;
+    flow_with(settings, mode, sandbox, auto_allow, call)
+}
+
+/// [`flow`] with `autoAllowBashIfSandboxed` set too (overriding the settings'): CLI 2.1.332
+/// (recorded) auto-allows sandboxed Bash commands only when it is written `true`, so a lesson
+/// can show the seed's "在沙箱里执行" happening only with the key.
+///
+/// ```
+/// use permlab_core::claude_code::flow::{flow_with, seed_001};
+/// use permlab_core::claude_code::{Outcome, ToolCall};
+/// let seed = seed_001().unwrap();
+/// let sync = ToolCall::bash("node scripts/sync.js");
+/// assert_eq!(flow_with(&seed.settings, seed.mode, true, false, &sync).outcome, Outcome::Ask);
+/// assert_eq!(flow_with(&seed.settings, seed.mode, true, true, &sync).outcome, Outcome::Allow);
+/// ```
+pub fn flow_with(
+    settings: &FlowSettings,
+    mode: Mode,
+    sandbox: bool,
+    auto_allow: bool,
+    call: &ToolCall,
+) -> Flow {
     let mut policy = settings.policy.clone();
     policy.sandbox_enabled = sandbox;
+    policy.auto_allow_bash_if_sandboxed = auto_allow;
     let ctx = &settings.context;
     let verdict = evaluate(&policy, mode, ctx, call);
     let decided_by = StageKind::of(&verdict.decider);
@@ -537,8 +561,22 @@ pub struct SeedRequest {
     pub call: crate::table::Call,
     /// The Claude Code tool call it stands for.
     pub tool_call: ToolCall,
-    /// The seed's verdict.
+    /// The verdict CLI 2.1.332 gives it under the seed's settings (recorded; the lesson's
+    /// expected value).
     pub expect: crate::Decision,
+    /// Where the seed's table, which follows the docs, says otherwise (the docs' answer and
+    /// the CLI's): `node scripts/sync.js`, which the seed runs in the sandbox ("沙箱开启时,
+    /// 沙箱内命令默认自动放行") and the CLI asks for, as the seed's settings do not write
+    /// `autoAllowBashIfSandboxed: true`.
+    pub drift: Option<&'static super::drift::DocDrift>,
+}
+
+impl SeedRequest {
+    /// What the seed's table says: the docs' answer where they and the CLI disagree, else
+    /// the CLI's.
+    pub fn seed_says(&self) -> crate::Decision {
+        self.drift.map_or(self.expect, |d| d.docs)
+    }
 }
 
 /// Seed 001's worked example: its settings (read from the lesson fixture
@@ -596,10 +634,14 @@ pub fn seed_001() -> Result<Seed001, Error> {
                 .iter()
                 .find(|(e, _)| *e == crate::EngineId::ClaudeCode)?
                 .1;
+            let drift = (c.call.tool == "bash")
+                .then(|| super::drift::for_settings(&settings.policy, mode, &c.call.input))
+                .flatten();
             Some(SeedRequest {
                 call: c.call.clone(),
                 tool_call: super::table::to_tool_call(&c.call),
                 expect,
+                drift,
             })
         })
         .collect();

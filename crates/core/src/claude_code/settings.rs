@@ -9,7 +9,10 @@
 //! - `allowManagedPermissionRulesOnly` (managed settings only) ignores every non-managed rule.
 //!
 //! A settings file that is not JSON is rejected with the position; a value of the wrong shape
-//! or an unusable rule is a [`Warning`] and the rest still applies.
+//! or an unusable rule is a [`Warning`] and the rest still applies. So is what a learner would
+//! otherwise not see (never silently ignored): a sandbox without `autoAllowBashIfSandboxed:
+//! true` (CLI 2.1.332, recorded, then auto-allows nothing), `excludedCommands`, a project
+//! `defaultMode` that does not take effect, and keys no verdict here depends on ([`Note`]).
 //!
 //! ```
 //! use permlab_core::claude_code::settings::{Scope, SettingsFile};
@@ -101,6 +104,20 @@ pub enum Note {
     UntrustedDirectories,
     /// `allowManagedPermissionRulesOnly` outside managed settings.
     ManagedOnlyOutsideManaged,
+    /// `sandbox.enabled: true` without `autoAllowBashIfSandboxed`: the docs say sandboxed Bash
+    /// commands are then auto-allowed; CLI 2.1.332 (recorded) auto-allows them only when
+    /// `autoAllowBashIfSandboxed: true` is written out, and otherwise asks as without a sandbox.
+    SandboxWithoutAutoAllow,
+    /// `sandbox.excludedCommands`: the listed commands run outside the sandbox, so the sandbox
+    /// never auto-allows them (recorded, CLI 2.1.332).
+    ExcludedFromSandbox,
+    /// A `defaultMode` of `bypassPermissions` or `auto` in project or local settings: it does not
+    /// take effect, the session starts in `default` (recorded, CLI 2.1.332, no
+    /// `--permission-mode` flag); user settings or the flag set it.
+    ModeNotFromProject(Mode),
+    /// Keys Claude Code reads but no verdict here depends on (`hooks`, `env`,
+    /// `sandbox.network`…; the warning's `at` names them): shown, never silently dropped.
+    NotModelled,
 }
 
 impl std::fmt::Display for Warning {
@@ -112,6 +129,35 @@ impl std::fmt::Display for Warning {
         f.write_str(&self.message)
     }
 }
+
+/// Top-level settings keys a verdict here depends on (`$schema` changes nothing).
+const TOP_KEYS: [&str; 6] = [
+    "$schema",
+    "permissions",
+    "sandbox",
+    "allowManagedPermissionRulesOnly",
+    "disableBypassPermissionsMode",
+    "disableAutoMode",
+];
+/// `permissions` keys a verdict here depends on.
+const PERMISSIONS_KEYS: [&str; 7] = [
+    "allow",
+    "ask",
+    "deny",
+    "defaultMode",
+    "additionalDirectories",
+    "disableBypassPermissionsMode",
+    "disableAutoMode",
+];
+/// `sandbox` keys a verdict here depends on (`network` bounds what runs, never the verdict).
+const SANDBOX_KEYS: [&str; 4] = [
+    "enabled",
+    "autoAllowBashIfSandboxed",
+    "allowUnsandboxedCommands",
+    "excludedCommands",
+];
+const NOT_MODELLED: &str =
+    "Claude Code reads these settings, but no verdict here takes them into account";
 
 /// `sandbox` settings; `None` = not set in this file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -232,7 +278,18 @@ impl SettingsFile {
                 match p.get("defaultMode") {
                     None => {}
                     Some(Value::String(s)) => match Mode::parse(s) {
-                        Some(m) => default_mode = Some(m),
+                        Some(m) => {
+                            default_mode = Some(m);
+                            if matches!(m, Mode::BypassPermissions | Mode::Auto)
+                                && matches!(scope, Scope::Project | Scope::Local)
+                            {
+                                warn(
+                                    "permissions.defaultMode".into(),
+                                    Note::ModeNotFromProject(m),
+                                    format!("\"{s}\" does not take effect from project or local settings: the session starts in default (CLI 2.1.332, recorded); user settings or --permission-mode set it"),
+                                );
+                            }
+                        }
                         None => warn(
                             "permissions.defaultMode".into(),
                             Note::UnknownMode(s.to_string()),
@@ -265,6 +322,15 @@ impl SettingsFile {
                         format!("expected an array of strings, found {}", other.kind()),
                     ),
                 }
+                for (key, _) in p.as_object().into_iter().flatten() {
+                    if !PERMISSIONS_KEYS.contains(&key.as_str()) {
+                        warn(
+                            format!("permissions.{key}"),
+                            Note::NotModelled,
+                            NOT_MODELLED.into(),
+                        );
+                    }
+                }
             }
             Some(other) => warn(
                 "permissions".into(),
@@ -291,11 +357,48 @@ impl SettingsFile {
                 sandbox.enabled = flag("enabled");
                 sandbox.auto_allow_bash_if_sandboxed = flag("autoAllowBashIfSandboxed");
                 sandbox.allow_unsandboxed_commands = flag("allowUnsandboxedCommands");
-                if let Some(Value::Array(items)) = s.get("excludedCommands") {
-                    sandbox.excluded_commands = items
-                        .iter()
-                        .filter_map(|i| i.as_str().map(String::from))
-                        .collect();
+                match s.get("excludedCommands") {
+                    None => {}
+                    Some(Value::Array(items)) => {
+                        for (i, item) in items.iter().enumerate() {
+                            match item.as_str() {
+                                Some(c) => sandbox.excluded_commands.push(c.to_string()),
+                                None => warn(
+                                    format!("sandbox.excludedCommands[{i}]"),
+                                    wrong(Expected::String, item),
+                                    format!("expected a string, found {}", item.kind()),
+                                ),
+                            }
+                        }
+                        if !sandbox.excluded_commands.is_empty() {
+                            warn(
+                                "sandbox.excludedCommands".into(),
+                                Note::ExcludedFromSandbox,
+                                "these commands run outside the sandbox, so the sandbox never auto-allows them: the rules and the mode decide them (CLI 2.1.332, recorded)".into(),
+                            );
+                        }
+                    }
+                    Some(other) => warn(
+                        "sandbox.excludedCommands".into(),
+                        wrong(Expected::Strings, other),
+                        format!("expected an array of strings, found {}", other.kind()),
+                    ),
+                }
+                if sandbox.enabled == Some(true) && sandbox.auto_allow_bash_if_sandboxed.is_none() {
+                    warn(
+                        "sandbox.enabled".into(),
+                        Note::SandboxWithoutAutoAllow,
+                        "the docs say sandboxed Bash commands are then auto-allowed; CLI 2.1.332 (recorded) auto-allows them only with `autoAllowBashIfSandboxed: true` written out, and without it they ask as without a sandbox".into(),
+                    );
+                }
+                for (key, _) in s.as_object().into_iter().flatten() {
+                    if !SANDBOX_KEYS.contains(&key.as_str()) {
+                        warn(
+                            format!("sandbox.{key}"),
+                            Note::NotModelled,
+                            NOT_MODELLED.into(),
+                        );
+                    }
                 }
             }
             Some(other) => warn(
@@ -316,6 +419,18 @@ impl SettingsFile {
                 false
             }
         };
+        // One note for every top-level key no verdict here depends on (`hooks`, `model`…),
+        // named where it sits: shown, never silently dropped, without a line per key.
+        let other: Vec<&str> = v
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(k, _)| k.as_str())
+            .filter(|k| !TOP_KEYS.contains(k))
+            .collect();
+        if !other.is_empty() {
+            warn(other.join(", "), Note::NotModelled, NOT_MODELLED.into());
+        }
         let [allow, ask, deny] = lists;
         f.allow = allow;
         f.ask = ask;
@@ -461,6 +576,10 @@ impl Policy {
                     note: Note::ManagedOnlyOutsideManaged,
                 });
             }
+        }
+        if auto.is_some() {
+            p.warnings
+                .retain(|w| w.note != Note::SandboxWithoutAutoAllow);
         }
         p.sandbox_enabled = enabled.unwrap_or(false);
         p.auto_allow_bash_if_sandboxed = auto.unwrap_or(false);

@@ -5,7 +5,8 @@
 //!
 //! Per case: the context is `defaults.context` overlaid key by key with the case's `context`;
 //! the mode is `settings.permissions.defaultMode` (`manual` = `default`; absent →
-//! `defaults.defaultMode`); rules come from `layers` when present (trust,
+//! `defaults.defaultMode`; with `context.mode_flag: false`, the mode the settings files start
+//! the session in, [`Policy::session_mode`]); rules come from `layers` when present (trust,
 //! `allowManagedPermissionRulesOnly` and `/path` anchors depend on the source), else from
 //! `settings` attributed to `context.rule_source`. The pass criterion is `decision`.
 //!
@@ -240,6 +241,8 @@ pub(crate) fn read_case(
         }
     };
     let policy = Policy::merge(&files, trusted);
+    // `context.mode_flag: false`: the run had no `--permission-mode` flag, so the mode is the
+    // one the settings files start the session in (a project `bypassPermissions` does not).
     let mode = match settings
         .get("permissions")
         .and_then(|p| p.get("defaultMode"))
@@ -252,6 +255,11 @@ pub(crate) fn read_case(
             )
         })?,
         None => policy.default_mode.unwrap_or(default_mode),
+    };
+    let mode = if field("mode_flag").and_then(Value::as_bool) == Some(false) {
+        policy.session_mode()
+    } else {
+        mode
     };
     let call = case
         .get("call")

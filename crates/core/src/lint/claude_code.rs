@@ -4,7 +4,8 @@
 use super::glob::{text, witness, Lang, Search};
 use super::locate::{self, Seg};
 use super::{
-    claude_scope, file_error, Demo, Facts, Finding, Kind, Place, RuleRef, Severity, Source,
+    claude_scope, file_error, Demo, Facts, Finding, Kind, Place, RuleRef, Sandboxing, Severity,
+    Source,
 };
 use crate::claude_code::rule::{Specifier, ToolSelector};
 use crate::claude_code::{
@@ -518,6 +519,15 @@ fn bare_denies(s: &Session, out: &mut Vec<Finding>) -> Vec<usize> {
     found
 }
 
+/// How `policy`'s sandbox stands (what a wrapper finding's advice depends on).
+fn sandboxing(policy: &Policy) -> Sandboxing {
+    match (policy.sandbox_enabled, policy.auto_allow_bash_if_sandboxed) {
+        (false, _) => Sandboxing::Off,
+        (true, false) => Sandboxing::On,
+        (true, true) => Sandboxing::OnAutoAllow,
+    }
+}
+
 fn hazards(s: &Session, i: usize) -> Vec<Finding> {
     let a = &s.policy.rules[i];
     let mut out = Vec::new();
@@ -599,7 +609,26 @@ fn hazards(s: &Session, i: usize) -> Vec<Finding> {
                         let call = ToolCall::bash(&t);
                         let e = effect(&call);
                         if e != Decision::Deny && e != Decision::Unavailable {
-                            out.push(finding(
+                            // The rule for the form that got past, not for one the deny
+                            // already stops (CLI 2.1.332 drops `/usr/bin/` before matching).
+                            let rule = if t.starts_with("sh -c") {
+                                format!("Bash(sh -c *{first}*)")
+                            } else {
+                                format!("Bash(/usr/bin/{first} *)")
+                            };
+                            let sandbox = sandboxing(&s.policy);
+                            let fix = match sandbox {
+                                Sandboxing::Off => format!(
+                                    "also deny `{rule}`, or turn on the sandbox (`sandbox.enabled`), which bounds the paths and domains every process can reach, whatever form the command takes"
+                                ),
+                                Sandboxing::On => format!(
+                                    "also deny `{rule}`; the sandbox is already on: once approved, `{t}` runs inside it, bounded by its paths and allowed domains"
+                                ),
+                                Sandboxing::OnAutoAllow => format!(
+                                    "also deny `{rule}`; the sandbox is on and auto-allows sandboxed commands, so `{t}` runs without a prompt, bounded only by the sandbox's paths and allowed domains"
+                                ),
+                            };
+                            let mut f = finding(
                                 Kind::WrapperBypass,
                                 Severity::Note,
                                 format!(
@@ -607,14 +636,11 @@ fn hazards(s: &Session, i: usize) -> Vec<Finding> {
                                     a.text
                                 ),
                                 &call,
-                                format!(
-                                    "also deny the forms that matter (`Bash(sh -c *{first}*)`, `Bash(/usr/bin/{first} *)`), or turn on the sandbox, which enforces Read/Edit denies for every process"
-                                ),
-                                vec![
-                                    format!("Bash(sh -c *{first}*)"),
-                                    format!("Bash(/usr/bin/{first} *)"),
-                                ],
-                            ));
+                                fix,
+                                vec![rule],
+                            );
+                            f.facts.sandbox = Some(sandbox);
+                            out.push(f);
                             break;
                         }
                     }

@@ -238,10 +238,43 @@ pub struct Facts {
     pub count: usize,
     /// [`Kind::Translation`]: the harness the config comes from.
     pub from: Option<Format>,
+    /// [`Kind::WrapperBypass`]: how the config's sandbox stands, which decides the advice
+    /// (turn it on, or what it already does with the form that gets past).
+    pub sandbox: Option<Sandboxing>,
     /// OpenCode: the agent (`agent.<name>.permission`) whose rules the finding is about; its
     /// call was judged with the top-level rules followed by that agent's. `None`: the
     /// top-level rules alone (what the widget's import panel turns into the table).
     pub agent: Option<String>,
+}
+
+/// A Claude Code config's sandbox, as a finding's advice depends on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sandboxing {
+    /// `sandbox.enabled` is not `true`.
+    Off,
+    /// On, without `autoAllowBashIfSandboxed: true`: sandboxed commands still ask (CLI
+    /// 2.1.332, recorded) and, once approved, run inside the sandbox.
+    On,
+    /// On, with `autoAllowBashIfSandboxed: true`: sandboxed commands run without a prompt.
+    OnAutoAllow,
+}
+
+impl Sandboxing {
+    /// `off`, `on`, `on-auto-allow`.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Sandboxing::Off => "off",
+            Sandboxing::On => "on",
+            Sandboxing::OnAutoAllow => "on-auto-allow",
+        }
+    }
+
+    /// The state named by `slug`.
+    pub fn from_slug(slug: &str) -> Option<Sandboxing> {
+        [Sandboxing::Off, Sandboxing::On, Sandboxing::OnAutoAllow]
+            .into_iter()
+            .find(|x| x.slug() == slug)
+    }
 }
 
 impl std::fmt::Display for Finding {

@@ -1,5 +1,6 @@
-//! The self-check worker: runs the conformance fixtures (expected values from the real
-//! harnesses) through `permlab_core::conformance::run`, off the page's main thread.
+//! The self-check worker: runs the conformance fixtures (`protocol::FIXTURES`: each named by
+//! where its expected values come from — recorded from the CLI, pinned to the source, or from
+//! the documentation) through `permlab_core::conformance::run`, off the page's main thread.
 //!
 //! It is a separate wasm, loaded only when the learner asks for the self-check: the runners
 //! (and Codex's `.rules` interpreter they need) stay out of the widget's own download, and the
@@ -13,21 +14,10 @@
 //! worker answers (`SelfCheck`: one `Reply::Check` per fixture file; `Import`, `Lesson`: one
 //! reply) and ends with `Reply::Done`.
 
-use permlab_widget::protocol::{self, Reply, Request, Section};
+use permlab_widget::protocol::{self, Fixture, Reply, Request, Section, FIXTURES};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-
-/// The fixture files and the names the panel shows.
-const FILES: [(&str, &str); 7] = [
-    ("OpenCode", "opencode"),
-    ("Claude Code", "claude-code"),
-    ("Claude Code CLI 2.1.332", "claude-code-real"),
-    ("CoreCoder", "corecoder"),
-    ("Codex", "codex"),
-    ("Codex CLI 0.171.0", "codex-real"),
-    ("lcc", "lcc"),
-];
 
 async fn fetch_text(scope: &web_sys::WorkerGlobalScope, url: &str) -> Result<String, String> {
     let resp = JsFuture::from(scope.fetch_with_str(url))
@@ -43,23 +33,29 @@ async fn fetch_text(scope: &web_sys::WorkerGlobalScope, url: &str) -> Result<Str
     text.as_string().ok_or_else(|| "not text".to_string())
 }
 
-async fn check(scope: &web_sys::WorkerGlobalScope, base: &str, name: &str, file: &str) -> Reply {
-    let result = match fetch_text(scope, &format!("{base}{file}.json")).await {
-        Ok(text) => permlab_core::conformance::run(&text).map_err(|e| e.to_string()),
-        Err(e) => Err(e),
-    };
+async fn check(scope: &web_sys::WorkerGlobalScope, base: &str, fixture: &Fixture) -> Reply {
+    let mut sections = Vec::new();
+    let mut failed = None;
+    for file in fixture.files {
+        let result = match fetch_text(scope, &format!("{base}{file}.json")).await {
+            Ok(text) => permlab_core::conformance::run(&text).map_err(|e| e.to_string()),
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(reports) => sections.extend(reports.iter().map(|r| Section {
+                name: r.section.clone(),
+                passed: r.passed,
+                total: r.passed + r.failed(),
+            })),
+            Err(e) => failed = Some(e),
+        }
+    }
     Reply::Check {
-        name: name.to_string(),
-        result: result.map(|reports| {
-            reports
-                .iter()
-                .map(|r| Section {
-                    name: r.section.clone(),
-                    passed: r.passed,
-                    total: r.passed + r.failed(),
-                })
-                .collect()
-        }),
+        name: fixture.key.to_string(),
+        result: match failed {
+            Some(e) => Err(e),
+            None => Ok(sections),
+        },
     }
 }
 
@@ -99,8 +95,8 @@ fn main() {
             };
             wasm_bindgen_futures::spawn_local(async move {
                 let global: &web_sys::WorkerGlobalScope = scope.unchecked_ref();
-                for (name, file) in FILES {
-                    let reply = check(global, &base, name, file).await;
+                for fixture in &FIXTURES {
+                    let reply = check(global, &base, fixture).await;
                     post(&scope, &reply);
                 }
                 post(&scope, &Reply::Done);

@@ -8,10 +8,11 @@
 //! computed one) and the "rules are not a security boundary" commands, which only the sandbox
 //! contains.
 
+use permlab_core::claude_code::drift::{self, DocDrift};
 use permlab_core::claude_code::eval::{Blocker, Decider, Hook, Via};
 use permlab_core::claude_code::flow::{
-    boundary_drift, flow, seed_001, Containment, Flow, RuleCheck, Seed001, Stage, StageKind,
-    StageStatus, Unsandboxed, GETS_PAST_CURL_DENY, NOT_A_BOUNDARY,
+    flow_with, seed_001, Containment, Flow, RuleCheck, Seed001, Stage, StageKind, StageStatus,
+    Unsandboxed, GETS_PAST_CURL_DENY, NOT_A_BOUNDARY,
 };
 use permlab_core::claude_code::{Mode, Outcome, ToolCall};
 use permlab_core::json;
@@ -64,6 +65,8 @@ pub struct ClaudeFlow {
     pub mode: Mode,
     /// The sandbox switch.
     pub sandbox: bool,
+    /// `autoAllowBashIfSandboxed: true` written out (the seed's settings do not write it).
+    pub auto_allow: bool,
     /// The request.
     pub pick: Pick,
     /// The stage shown (0-based, [`StageKind::ORDER`]).
@@ -134,15 +137,21 @@ impl ClaudeFlow {
                     .map(str::to_string)
             })
             .unwrap_or_default();
-        let (mode, sandbox) = seed
-            .as_ref()
-            .map_or((Mode::AcceptEdits, true), |s| (s.mode, s.sandbox));
+        let (mode, sandbox, auto_allow) =
+            seed.as_ref().map_or((Mode::AcceptEdits, true, false), |s| {
+                (
+                    s.mode,
+                    s.sandbox,
+                    s.settings.policy.auto_allow_bash_if_sandboxed,
+                )
+            });
         ClaudeFlow {
             lang,
             seed,
             settings_text,
             mode,
             sandbox,
+            auto_allow,
             pick: Pick::Seed(0),
             step: 0,
         }
@@ -162,7 +171,13 @@ impl ClaudeFlow {
     /// The core's flow for the current choices.
     pub fn flow(&self) -> Option<Flow> {
         let seed = self.seed.as_ref()?;
-        Some(flow(&seed.settings, self.mode, self.sandbox, &self.call()?))
+        Some(flow_with(
+            &seed.settings,
+            self.mode,
+            self.sandbox,
+            self.auto_allow,
+            &self.call()?,
+        ))
     }
 
     fn request_label(&self, pick: Pick) -> String {
@@ -207,6 +222,18 @@ impl ClaudeFlow {
         }
     }
 
+    /// Where the docs and CLI 2.1.332 answer this command differently under exactly the
+    /// scene's current settings (the seed's rules, the picked mode, sandbox and key): a
+    /// recorded case's, else none — a record made under other settings would put the docs'
+    /// answer for those next to this verdict.
+    pub fn boundary_drift(&self, command: &str) -> Option<&'static DocDrift> {
+        let seed = self.seed.as_ref()?;
+        let mut policy = seed.settings.policy.clone();
+        policy.sandbox_enabled = self.sandbox;
+        policy.auto_allow_bash_if_sandboxed = self.auto_allow;
+        drift::for_settings(&policy, self.mode, command)
+    }
+
     /// The deciding step in words.
     pub fn decider(&self, d: &Decider, rule: Option<&str>) -> String {
         let r = rule.unwrap_or("");
@@ -249,6 +276,11 @@ impl ClaudeFlow {
     /// The sandbox on or off.
     pub fn set_sandbox(&mut self, on: bool) {
         self.sandbox = on;
+    }
+
+    /// `autoAllowBashIfSandboxed: true` written out or not.
+    pub fn set_auto_allow(&mut self, on: bool) {
+        self.auto_allow = on;
     }
 
     /// A request by its option value (`s0`…, `b0`…); an unknown one changes nothing.
@@ -345,10 +377,16 @@ pub fn ClaudeFlowScene(
             <div class="pl-cf-controls">
                 <Choices class="pl-cf-modes" label=t(T::Mode) options=modes pressed press=set_mode/>
                 <p class="pl-hint pl-cf-mode-text">{move || t(mode_text(model.with(|m| m.mode)))}</p>
+                {move || model.with(|m| matches!(m.mode, Mode::BypassPermissions | Mode::Auto)).then(|| view! {
+                    <p class="pl-hint pl-cf-mode-where">{t(T::ModeNotFromProject)}</p>
+                })}
                 <div class="pl-cf-pick">
                     <Checkbox class="pl-cf-sandbox" label=t(T::Sandbox)
                         on=Signal::derive(move || model.with(|m| m.sandbox))
                         set=Callback::new(move |on: bool| model.update(|m| m.set_sandbox(on)))/>
+                    <Checkbox class="pl-cf-autoallow" label=t(T::AutoAllow)
+                        on=Signal::derive(move || model.with(|m| m.auto_allow))
+                        set=Callback::new(move |on: bool| model.update(|m| m.set_auto_allow(on)))/>
                     <RequestSelect model/>
                 </div>
             </div>
@@ -575,9 +613,22 @@ fn result_view(m: &ClaudeFlow, f: &Flow) -> impl IntoView {
             let note = (matches!(f.stage(f.decided_by).decider, Some(Decider::Sandbox))
                 && allow_matched)
                 .then(|| view! { <p class="pl-cf-note">{t(T::SandboxFirst)}</p> });
+            let says = r.seed_says();
+            let drift = r.drift.map(|d| {
+                let key = (d.sandbox == "on").then(|| view! { " "{t(T::NeedsKey)} });
+                view! {
+                    <p class="pl-cf-drift" data-docs=d.docs.as_str() data-cli=d.cli.as_str()>
+                        {t(T::Drift)}" "<strong>{lang.drift_label(d)}</strong>{key}
+                    </p>
+                }
+            });
             view! {
-                <p class="pl-cf-seed" data-agrees=if agrees { "true" } else { "false" }>
-                    {t(T::SeedSays)}" "{ui::verdict(r.expect, lang.decision(r.expect))}" "
+                <p class="pl-cf-seed" data-seed=says.as_str()>
+                    {t(T::SeedSays)}" "{ui::verdict(says, lang.decision(says))}
+                </p>
+                {drift}
+                <p class="pl-cf-cli" data-agrees=if agrees { "true" } else { "false" }>
+                    {t(T::CliSays)}" "{ui::verdict(r.expect, lang.decision(r.expect))}" "
                     {t(if agrees { T::Agrees } else { T::Differs })}
                 </p>
                 {note}
@@ -590,8 +641,8 @@ fn result_view(m: &ClaudeFlow, f: &Flow) -> impl IntoView {
     let boundary =
         match m.pick {
             Pick::Boundary(i) => {
-                let drift = NOT_A_BOUNDARY.get(i).and_then(|c| boundary_drift(c)).map(|d| {
-                let label = if lang == Lang::Zh { d.label_zh() } else { d.label() };
+                let drift = NOT_A_BOUNDARY.get(i).and_then(|c| m.boundary_drift(c)).map(|d| {
+                let label = lang.drift_label(d);
                 view! {
                     <p class="pl-cf-drift" data-docs=d.docs.as_str() data-cli=d.cli.as_str()>
                         {t(T::Drift)}" "<strong>{label}</strong>
@@ -689,11 +740,13 @@ mod tests {
         s.set_pick("b1");
         assert_eq!(decided(&s), ("deny".into(), "deny".into()));
         let html = render(&s);
+        // Under the seed's settings the docs' answer is "runs" (the deny misses it and the
+        // sandbox auto-allows it, by the docs' default): the recorded case of those settings.
         assert!(
-            html.contains("data-docs=\"ask\" data-cli=\"deny\""),
+            html.contains("data-docs=\"allow\" data-cli=\"deny\""),
             "{html}"
         );
-        assert!(html.contains("docs: ask · CLI 2.1.332: deny"));
+        assert!(html.contains("docs: allow · CLI 2.1.332: deny"));
         assert!(
             html.contains("<code>sh -c &#39;curl https://example.com&#39;</code>")
                 || html.contains("<code>sh -c 'curl https://example.com'</code>"),
@@ -720,7 +773,39 @@ mod tests {
 
         let mut z = ClaudeFlow::new(Lang::Zh);
         z.set_pick("b1");
-        assert!(render(&z).contains("文档写的是 ask · CLI 2.1.332 实测 deny"));
+        assert!(render(&z).contains("文档:放行 · CLI 2.1.332 实测:拒绝"));
+        // Settings no recording was made under show no drift line.
+        z.set_mode(Mode::Plan);
+        assert!(!render(&z).contains("pl-cf-drift"));
+    }
+
+    /// The seed's `node scripts/sync.js`: the seed (after the docs) says it runs in the
+    /// sandbox, CLI 2.1.332 asks under the seed's settings, which lack
+    /// `autoAllowBashIfSandboxed: true`; the scene says both, and the key's switch makes the
+    /// sandbox decide.
+    #[test]
+    fn the_seeds_sandboxed_command_needs_the_key() {
+        let mut s = ClaudeFlow::new(Lang::Zh);
+        s.set_pick("s5");
+        assert!(!s.auto_allow);
+        assert_eq!(decided(&s), ("callback".into(), "ask".into()));
+        let html = render(&s);
+        assert!(html.contains("data-seed=\"allow\""), "{html}");
+        assert!(html.contains("文档:放行 · CLI 2.1.332 实测:问人"), "{html}");
+        assert!(html.contains("要写明 autoAllowBashIfSandboxed: true 才放行"));
+        assert!(html.contains("data-agrees=\"true\""));
+        assert!(html.contains("pl-cf-autoallow"));
+        s.set_auto_allow(true);
+        assert_eq!(decided(&s), ("mode".into(), "allow".into()));
+        assert!(render(&s).contains("data-agrees=\"false\""));
+        // Sandbox off: the key changes nothing.
+        s.set_sandbox(false);
+        assert_eq!(decided(&s).1, "ask");
+        // A picked bypassPermissions says where such a mode comes from.
+        s.set_mode(Mode::BypassPermissions);
+        assert!(render(&s).contains("pl-cf-mode-where"));
+        s.set_mode(Mode::AcceptEdits);
+        assert!(!render(&s).contains("pl-cf-mode-where"));
     }
 
     #[test]

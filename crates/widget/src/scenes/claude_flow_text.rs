@@ -90,9 +90,13 @@ texts! {
     None => "没有", "none";
     Label => "一致性词汇:", "Conformance label:";
     Inferred => "(这一结论依据文档推断)", "(this verdict rests on an inferred point of the docs)";
-    SeedSays => "课程表格:", "The lesson's table:";
+    SeedSays => "课程表格(依据文档):", "The lesson's table (after the docs):";
+    CliSays => "课程的配置下,CLI 2.1.332 实测:", "Under the lesson's settings, CLI 2.1.332 (recorded):";
     Agrees => "✓ 与现算一致", "✓ agrees with the computation";
     Differs => "✗ 与现算不同(模式或沙箱和课程设定不一样)", "✗ differs (mode or sandbox differ from the lesson's settings)";
+    NeedsKey => "文档说开了沙箱就默认自动放行沙箱内的命令;CLI 2.1.332 实测要写明 autoAllowBashIfSandboxed: true 才放行,课程的配置没写。勾上「写明 autoAllowBashIfSandboxed」再看一次。", "The docs say a sandbox auto-allows sandboxed commands by default; CLI 2.1.332 (recorded) does so only with autoAllowBashIfSandboxed: true written out, which the lesson's settings do not write. Tick \"write autoAllowBashIfSandboxed\" and look again.";
+    AutoAllow => "写明 autoAllowBashIfSandboxed: true(CLI 2.1.332 实测:不写就不自动放行)", "Write autoAllowBashIfSandboxed: true (CLI 2.1.332, recorded: without it nothing is auto-allowed)";
+    ModeNotFromProject => "这里像 --permission-mode 那样直接选模式。写在项目的 .claude/settings.json 里的 defaultMode 为 bypassPermissions 或 auto 时不生效(CLI 2.1.332 实测:会话从 default 开始),要写进用户设置或用 --permission-mode。", "Here the mode is picked as with --permission-mode. Written as defaultMode in the project's .claude/settings.json, bypassPermissions or auto does not take effect (CLI 2.1.332, recorded: the session starts in default); user settings or --permission-mode set it.";
     SandboxFirst => "课程表格写的是「命中 allow」;评估器在 allow 规则之前先检查沙箱自动放行,所以这里由「权限模式」一关定案,结果同样是直接执行。关掉沙箱再看一次。", "The lesson's table says \"matches allow\"; the evaluator checks sandbox auto-allow before allow rules, so the mode stage decides here, with the same result. Switch the sandbox off and look again.";
     NotBoundary => "规则只看命令的字面。CLI 2.1.332 会先把命令名规范化(/usr/bin/curl、\\curl、\"curl\" 都算 curl),所以 Bash(curl *) 拦得住它们;可把命令藏进参数里的写法(sh -c 'curl …')仍然绕得过。真正兜底的是沙箱。", "Rules only see the command's text. CLI 2.1.332 normalises the command name first (/usr/bin/curl, \\curl, \"curl\" all count as curl), so Bash(curl *) stops them; a command hidden in an argument (sh -c 'curl …') still gets past. The sandbox is what contains it.";
     Drift => "文档与实测不一致:", "The docs and the real CLI disagree:";

@@ -184,7 +184,7 @@ fn cell_view(lang: Lang, model: RwSignal<Comparison>, i: usize, c: &Cell) -> imp
                 <strong><span aria-hidden="true">{status_icon(c.status)}" "</span>{t(status_text(c.status))}</strong>
             </p>
             <p><span class="pl-label">{t(T::CodeDoes)}</span>" "{text::code(lang, i)}</p>
-            <p class="pl-hint"><small>{t(T::Source)}" "<code>{c.source}</code></small></p>
+            <p class="pl-hint pl-cmp-basis"><small>{t(T::Source)}" "{text::basis(lang, c.product, !c.demos.is_empty())}</small></p>
             {demos}
         </article>
     }
@@ -256,11 +256,19 @@ fn demo_view(
                 }
                 .into_any(),
             };
+            let drift = d2.drift().map(|d| {
+                view! {
+                    <p class="pl-cmp-drift" data-docs=d.docs.as_str() data-cli=d.cli.as_str()>
+                        {t(T::Drift)}" "<strong>{lang.drift_label(d)}</strong>
+                    </p>
+                }
+            });
             view! {
                 <p class="pl-cmp-result" data-matches=if holds { "true" } else { "false" }>
                     {t(T::Engine)}" "{verdict}" "
                     <small>{t(if holds { T::AsSaid } else { T::NotAsSaid })}</small>
                 </p>
+                {drift}
             }
         })
     };
@@ -306,6 +314,21 @@ mod tests {
         assert!(!html.contains("data-matches=\"false\""));
         // The seed's own five rules: OpenCode allows rm -rf /tmp/cache (its deny claim fails).
         assert!(html.contains("bash: rm -rf /tmp/cache"));
+        // /usr/bin/curl: the docs' answer next to the recorded CLI's, which the engine gives.
+        assert_eq!(html.matches("class=\"pl-cmp-drift\"").count(), 1);
+        assert!(html.contains("data-docs=\"ask\" data-cli=\"deny\""));
+        assert!(html.contains("文档:问人 · CLI 2.1.332 实测:拒绝"));
+        // Each cell names its basis in the learner's words, never a file.
+        for file in [
+            "claude-code.md",
+            "opencode.md",
+            ".rs ",
+            "exec_policy",
+            "seed 0",
+            "permlab ",
+        ] {
+            assert!(!html.contains(file), "{file}");
+        }
     }
 
     #[test]

@@ -19,7 +19,7 @@ texts! {
     NotChecked => "这里没法验证", "not checkable here";
     SeedSays => "课程说:", "The lesson says:";
     CodeDoes => "代码实际:", "What the code does:";
-    Source => "出处:", "Source:";
+    Source => "依据:", "Basis:";
     NoRules => "(没有规则)", "(no rules)";
     Mode => "模式", "mode";
     Call => "调用", "call";
@@ -29,6 +29,12 @@ texts! {
     AsSaid => "(与上面「代码实际」说的一致)", "(as \"what the code does\" says)";
     NotAsSaid => "(与上面说的不一致)", "(not what it says above)";
     Progress => "已运行 {k} / {n} 个例子", "{k} of {n} cases run";
+    Drift => "文档与实测不一致:", "The docs and the real CLI disagree:";
+    BasisClaude => "Claude Code CLI 2.1.332 实测录制;文档说法不同的地方并列给出", "Claude Code CLI 2.1.332, recorded; where the docs say otherwise, both are shown";
+    BasisClaudeDocs => "Claude Code 官方文档(2026-10-08);这里没有移植,无法现算", "Claude Code's documentation (2026-10-08); not ported, nothing to compute";
+    BasisOpenCode => "OpenCode v1.18.32 的源码,移植后现算", "OpenCode v1.18.32's source, ported and computed here";
+    BasisCodex => "Codex 0.171.0 的源码与实测,移植后现算", "Codex 0.171.0's source and recordings, ported and computed here";
+    BasisNone => "这里没有移植,无法现算", "not ported, nothing to compute";
 }
 
 /// A row heading: the seed's in zh, translated in en.
@@ -139,8 +145,8 @@ const CODE: [(&str, &str); 21] = [
         "Without a matching rule every call asks; the verdict is only as good as the list and its order.",
     ),
     (
-        "不只是白名单,也不粗:有 deny 和 ask 列表,还能写到命令参数;规则只看命令字面(Bash(curl *) 拦不住 /usr/bin/curl),所以边界是沙箱。",
-        "Not only a whitelist, and not coarse: deny and ask lists with command specifiers; rules see only the command's text (Bash(curl *) does not catch /usr/bin/curl), so the sandbox is the boundary.",
+        "不只是白名单,也不粗:有 deny 和 ask 列表,还能写到命令参数。规则看的是命令的词:CLI 2.1.332 先去掉路径,所以 Bash(curl *) 拦得住 /usr/bin/curl(文档说拦不住);可藏在参数里的命令(sh -c 'curl …')绕得过,只会问人,所以边界是沙箱。",
+        "Not only a whitelist, and not coarse: deny and ask lists with command specifiers. Rules see the command's words: CLI 2.1.332 drops the path, so Bash(curl *) stops /usr/bin/curl (the docs say it does not), but a command hidden in an argument (sh -c 'curl …') gets past and only asks, so the sandbox is the boundary.",
     ),
     (
         "是操作系统沙箱,不是容器,而且灵活:三种沙箱模式、五种审批策略,前缀规则还能把命令提到沙箱外。",
@@ -168,4 +174,21 @@ pub fn code(lang: Lang, i: usize) -> &'static str {
     } else {
         en
     }
+}
+
+/// Where a cell's "what the code does" comes from, in the learner's words.
+pub fn basis(
+    lang: Lang,
+    product: permlab_core::comparison::Product,
+    computed: bool,
+) -> &'static str {
+    use permlab_core::comparison::Product;
+    match (product, computed) {
+        (Product::ClaudeCode, true) => T::BasisClaude,
+        (Product::ClaudeCode, false) => T::BasisClaudeDocs,
+        (Product::OpenCode, true) => T::BasisOpenCode,
+        (Product::Codex, true) => T::BasisCodex,
+        (_, false) => T::BasisNone,
+    }
+    .get(lang)
 }

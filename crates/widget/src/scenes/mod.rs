@@ -35,11 +35,11 @@ macro_rules! texts {
 }
 
 pub mod claude_flow;
-mod claude_flow_text;
+pub(crate) mod claude_flow_text;
 pub mod codex_approvals;
 mod codex_approvals_text;
 pub mod comparison;
-mod comparison_text;
+pub(crate) mod comparison_text;
 pub mod design;
 mod design_text;
 pub mod host;

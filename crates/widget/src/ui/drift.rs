@@ -1,6 +1,6 @@
 //! Where Claude Code's docs and the recorded CLI disagree on the current call (issue 13): once
 //! the learner has revealed Claude Code's verdict, its panel shows both answers with the
-//! version ("文档写的是 allow · CLI 2.1.332 实测 deny"), as the claude-flow scene does. The
+//! version ("文档:放行 · CLI 2.1.332 实测:拒绝"), as the claude-flow scene does. The
 //! record comes from the core (`lesson::Preset::claude_drift`, `claude_code::drift`): only a
 //! lesson whose settings are a recorded case's, on that case's call, has one.
 
@@ -20,11 +20,7 @@ pub(crate) fn DriftNote(ctx: Ctx, id: EngineId) -> impl IntoView {
     });
     move || {
         drift.get().map(|d| {
-            let label = if lang == Lang::Zh {
-                d.label_zh()
-            } else {
-                d.label()
-            };
+            let label = lang.drift_label(d);
             view! {
                 <p class="pl-drift" data-docs=d.docs.as_str() data-cli=d.cli.as_str() data-case=d.id>
                     {lang.s(S::DriftLead)}" "<strong>{label}</strong>

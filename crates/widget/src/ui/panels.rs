@@ -288,21 +288,20 @@ pub(crate) fn SelfCheck(ctx: Ctx) -> impl IntoView {
             <ul class="pl-check-results" aria-live="polite">
                 {move || results.get().into_iter().map(|(name, r)| match r {
                     Ok(sections) => {
-                        let passed: usize = sections.iter().map(|s| s.1).sum();
-                        let total: usize = sections.iter().map(|s| s.2).sum();
-                        let ok = passed == total;
-                        let detail = sections.iter().map(|(s, p, t)| format!("{s} {p}/{t}")).collect::<Vec<_>>().join(" · ");
+                        let line = lang.check_line(&name, &sections);
+                        let ok = line.passed == line.total;
+                        let drift = line.drift.map(|d| view! { <small class="pl-check-drift">{format!(" ({d})")}</small> });
                         view! {
                             <li class="pl-check" data-check=name.clone() data-ok=ok.to_string()>
                                 <span aria-hidden="true">{if ok { "✓ " } else { "✗ " }}</span>
-                                <strong>{name.clone()}</strong>": "
-                                <span class="pl-check-tally">{format!("{passed}/{total}")}</span>" "{lang.s(S::AgreeWith)}
-                                <small class="pl-check-detail">{format!(" ({detail})")}</small>
+                                <strong>{line.label}</strong>": "
+                                <span class="pl-check-tally">{format!("{}/{}", line.passed, line.total)}</span>" "{line.agree}
+                                {drift}
                             </li>
                         }.into_any()
                     }
                     Err(e) => view! {
-                        <li class="pl-check" data-check=name.clone() data-ok="false">"✗ "<strong>{name.clone()}</strong>": "{e}</li>
+                        <li class="pl-check" data-check=name.clone() data-ok="false">"✗ "<strong>{lang.check_line(&name, &[]).label}</strong>": "{e}</li>
                     }.into_any(),
                 }).collect_view()}
             </ul>
