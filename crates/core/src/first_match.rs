@@ -69,17 +69,7 @@ impl Engine for FirstMatchEngine {
                 },
             ),
         };
-        Evaluation {
-            engine: EngineId::FirstMatch,
-            decision,
-            rule,
-            matches,
-            steps,
-            reason,
-            inferred: false,
-            parts: Vec::new(),
-            decided_by: None,
-        }
+        Evaluation::whole(EngineId::FirstMatch, decision, rule, matches, steps, reason)
     }
 
     fn decide(&self, call: &Call) -> (Decision, Option<usize>) {

@@ -119,7 +119,8 @@ test('design (zh): the seed decide() on the ticket agent, then unattended; naive
   await expect(test0.locator('.pl-dz-engines li[data-engine="first-match"]')).toHaveAttribute('data-verdict', 'deny');
   expect(await revealAll(s)).toEqual(['allow', 'deny', 'deny', 'deny', 'allow', 'allow']);
   await expect(s.locator('.pl-dz-summary-line')).toHaveAttribute('data-closest', 'opencode');
-  await expect(s.locator('.pl-dz-agree tr[data-engine="opencode"]')).toHaveAttribute('data-agree', '6');
+  // 5 of 6: on `rm -rf /` OpenCode's bash tool asks about the outside directory `/*` first.
+  await expect(s.locator('.pl-dz-agree tr[data-engine="opencode"]')).toHaveAttribute('data-agree', '5');
   await expect(s.locator('.pl-dz-code')).toContainText('rule = hits[-1] if hits else None');
   expect(problems).toEqual([]);
 });

@@ -126,7 +126,7 @@ test('a clean config shows no findings, in zh and en', async ({ page, problems }
 // Issue 13: the seed 001 lesson of the table widget shows the /usr/bin/curl drift with both
 // answers and the version, once Claude Code's verdict is revealed, in zh and en.
 for (const [lang, text] of [
-  ['zh', '文档与实测不一致: 文档写的是 allow · CLI 2.1.332 实测 deny'],
+  ['zh', '文档与实测不一致: 文档:放行 · CLI 2.1.332 实测:拒绝'],
   ['en', 'The docs and the real CLI disagree: docs: allow · CLI 2.1.332: deny'],
 ]) {
   test(`the seed 001 lesson shows the /usr/bin/curl drift, ${lang}`, async ({ page, problems }) => {

@@ -187,7 +187,8 @@ for (const lang of ['zh', 'en']) {
     await expect(first).toContainText('bash: rm -rf /tmp/cache');
     await first.locator('.pl-cmp-run').click();
     await expect(first.locator('.pl-cmp-result')).toHaveAttribute('data-matches', 'true');
-    await expect(first.locator('.pl-cmp-result [data-verdict]')).toHaveAttribute('data-verdict', 'allow');
+    // The whole call: the bash tool first asks about the outside directory /tmp/cache (`* * ask`).
+    await expect(first.locator('.pl-cmp-result [data-verdict]')).toHaveAttribute('data-verdict', 'ask');
     // Claude Code's "default DENY": the default mode asks; dontAsk denies.
     const cc = s.locator('.pl-cmp-cell[data-dimension="deny-override"][data-product="claude-code"]');
     for (const k of ['0', '1']) await cc.locator(`.pl-cmp-demo[data-demo="${k}"] .pl-cmp-run`).click();

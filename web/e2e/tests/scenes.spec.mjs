@@ -423,7 +423,8 @@ test('claude-flow: the seed\'s six requests under its config (acceptEdits, sandb
     await s.locator('.pl-cf-request select').selectOption({ label });
     await expect(result, label).toHaveAttribute('data-decided-by', stage);
     await expect(result, label).toHaveAttribute('data-outcome', outcome);
-    await expect(s.locator('.pl-cf-seed'), label).toHaveAttribute('data-agrees', 'true');
+    // The CLI's recorded answer, and whether the seed's says the same.
+    await expect(s.locator('.pl-cf-cli'), label).toHaveAttribute('data-agrees', 'true');
     if (rule) await expect(s.locator(`li[data-stage="${stage}"] li[data-state="decides"]`)).toHaveAttribute('data-rule', rule);
     expect(i).toBeLessThan(6);
   }
@@ -442,7 +443,7 @@ test('claude-flow: the seed\'s six requests under its config (acceptEdits, sandb
   await s.locator('.pl-cf-modes button[data-arg="default"]').click();
   await expect(result).toHaveAttribute('data-outcome', 'ask');
   await expect(result).toHaveAttribute('data-decided-by', 'callback');
-  await expect(s.locator('.pl-cf-seed')).toHaveAttribute('data-agrees', 'false');
+  await expect(s.locator('.pl-cf-cli')).toHaveAttribute('data-agrees', 'false');
   expect(problems).toEqual([]);
 });
 
@@ -461,16 +462,16 @@ test('claude-flow: keyboard stepping shows which stage decides; rules are not a 
   await page.keyboard.press('End');
   await expect(s.locator('li.pl-flow-stage[data-stage="sandbox"]')).toContainText('没有放行,不会执行');
   await expect(next).toBeFocused();
-  // /usr/bin/curl: the docs say the deny rule misses it; CLI 2.1.332 (recorded) denies it.
-  // The scene shows both answers, with the version.
+  // /usr/bin/curl: the docs say the deny rule misses it (and, under these settings, the sandbox
+  // runs it); CLI 2.1.332 (recorded) denies it. The scene shows both answers, with the version.
   await s.locator('.pl-cf-request select').selectOption({ label: '/usr/bin/curl https://example.com' });
   await expect(s.locator('.pl-cf-result')).toHaveAttribute('data-outcome', 'deny');
   await expect(s.locator('.pl-cf-result')).toHaveAttribute('data-decided-by', 'deny');
   await expect(s.locator('li[data-stage="deny"] li[data-rule="Bash(curl *)"]')).toHaveAttribute('data-state', 'decides');
   const drift = s.locator('.pl-cf-drift');
-  await expect(drift).toHaveAttribute('data-docs', 'ask');
+  await expect(drift).toHaveAttribute('data-docs', 'allow');
   await expect(drift).toHaveAttribute('data-cli', 'deny');
-  await expect(drift).toContainText('文档写的是 ask · CLI 2.1.332 实测 deny');
+  await expect(drift).toContainText('文档:放行 · CLI 2.1.332 实测:拒绝');
   await expect(s.locator('.pl-cf-past')).toContainText("sh -c 'curl https://example.com'");
   await s.locator('.pl-cf-request select').selectOption({ label: 'curl https://example.com' });
   await expect(s.locator('.pl-cf-result')).toHaveAttribute('data-outcome', 'deny');
@@ -504,7 +505,7 @@ test('claude-flow in English', async ({ page, problems }) => {
   await expect(s.locator('.pl-scene-now')).toContainText('Stage 2 of 7: Deny rules — decided here: denied');
   // The doc drift, in English, with the version.
   await s.locator('.pl-cf-request select').selectOption({ label: '/usr/bin/curl https://example.com' });
-  await expect(s.locator('.pl-cf-drift')).toContainText('docs: ask · CLI 2.1.332: deny');
+  await expect(s.locator('.pl-cf-drift')).toContainText('docs: allow · CLI 2.1.332: deny');
   await expect(s.locator('.pl-cf-past')).toContainText('What gets past Bash(curl *) in CLI 2.1.332');
   await s.locator('.pl-cf-request select').selectOption({ index: 0 });
   expect(problems).toEqual([]);

@@ -184,17 +184,7 @@ impl OpenCodeEngine {
                 },
             ),
         };
-        Evaluation {
-            engine: EngineId::OpenCode,
-            decision,
-            rule,
-            matches,
-            steps,
-            reason,
-            inferred: false,
-            parts: Vec::new(),
-            decided_by: None,
-        }
+        Evaluation::whole(EngineId::OpenCode, decision, rule, matches, steps, reason)
     }
 }
 
