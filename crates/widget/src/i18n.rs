@@ -807,13 +807,13 @@ impl Lang {
                 let label = self.part_label(e, k);
                 match (all_allowed, zh) {
                     (true, true) => format!(
-                        "bash 工具把这行当作 {what} 逐个检查,每一个都放行 —— 最后检查的是{label}:{why}"
+                        "bash 工具把这行当作 {what}逐个检查,每一个都放行 —— 最后检查的是{label}:{why}"
                     ),
                     (true, false) => format!(
                         "the bash tool checks this line as {what}, in order, and every one is allowed — the last checked is {label}: {why}"
                     ),
                     (false, true) => format!(
-                        "bash 工具把这行当作 {what} 逐个检查,第一个没被放行的决定结果 —— {label}:{why}"
+                        "bash 工具把这行当作 {what}逐个检查,第一个没被放行的决定结果 —— {label}:{why}"
                     ),
                     (false, false) => format!(
                         "the bash tool checks this line as {what}, in order, and the first that is not allowed decides — {label}: {why}"
