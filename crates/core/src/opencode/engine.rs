@@ -336,31 +336,30 @@ impl OpenCodeEngine {
         let (rule, reason) = (part.rule, part.reason.clone());
         let one_piece =
             parts.len() == 1 && matches!(&parts[0].subject, Subject::Command(c) if c == command);
-        if one_piece {
-            let steps = steps
+        // A call checked as one piece, as written, has no parts (and its steps none either).
+        let steps = if one_piece {
+            steps
                 .into_iter()
                 .map(|s| Step { part: None, ..s })
-                .collect();
-            return Evaluation::whole(
-                EngineId::OpenCode,
-                Decision::from(d.decision),
-                rule,
-                matches,
-                steps,
-                reason,
-            );
+                .collect()
+        } else {
+            steps
+        };
+        let whole = Evaluation::whole(
+            EngineId::OpenCode,
+            Decision::from(d.decision),
+            rule,
+            matches,
+            steps,
+            reason,
+        );
+        if one_piece {
+            return whole;
         }
         Evaluation {
             parts,
             decided_by: Some((deciding, Combine::FirstNotAllowed)),
-            ..Evaluation::whole(
-                EngineId::OpenCode,
-                Decision::from(d.decision),
-                rule,
-                matches,
-                steps,
-                reason,
-            )
+            ..whole
         }
     }
 }
