@@ -621,10 +621,21 @@ impl Widget {
             .collect()
     }
 
-    /// Whether the stepper at step `k` would show `engine`'s last step (where it stops, which
-    /// tells its verdict): that waits until the engine is revealed.
+    /// Whether the stepper at step `k` would show something that tells `engine`'s verdict:
+    /// that waits until the engine is revealed. Where an engine stops tells it, and so does
+    /// any row it finds matching: Codex takes the strictest match without stopping (a match
+    /// on a forbidden row is the answer), and a split call stops once per part. So every
+    /// step from the first match or stop on waits, and the last step always does.
     pub fn withholds_step(&self, engine: EngineId, k: usize) -> bool {
-        !self.revealed(engine) && self.eval(engine).is_some_and(|e| k >= e.steps.len())
+        !self.revealed(engine)
+            && self.eval(engine).is_some_and(|e| {
+                let telling = e
+                    .steps
+                    .iter()
+                    .position(|s| s.stop || s.pattern_matched == Some(true))
+                    .map_or(e.steps.len(), |i| i + 1);
+                k >= telling.min(e.steps.len())
+            })
     }
 
     /// The engine's evaluation of the current call.
@@ -1842,6 +1853,35 @@ mod tests {
         assert_eq!(w.cursors(), [(7, EngineId::FirstMatch)]);
         // Step 1 tells nothing yet (a miss, or the next row to check).
         assert!(!w.withholds_step(EngineId::OpenCode, 1));
+    }
+
+    const SPLIT: &str = r#"{"title": "split", "language": "en", "mode": "quiz", "engines": ["codex"],
+        "presets": [{"id": "s", "rules": [{"tool": "bash", "pattern": "git *", "action": "allow"},
+                     {"tool": "bash", "pattern": "curl *", "action": "deny"}],
+                     "calls": [{"tool": "bash", "input": "curl https://x.example; git status"}]}]}"#;
+
+    #[test]
+    fn the_stepper_withholds_a_split_calls_steps_from_its_first_part_stop() {
+        let mut w = with_lesson(SPLIT);
+        let e = w.eval(EngineId::Codex).unwrap().clone();
+        assert_eq!(e.parts.len(), 2, "{e:?}");
+        // Codex finds `curl *` for part 1 (forbidden, the strictest: the answer) and then
+        // walks part 2: that match must not be shown before the reveal.
+        let first_stop = e
+            .steps
+            .iter()
+            .position(|s| s.pattern_matched == Some(true))
+            .unwrap()
+            + 1;
+        assert!(first_stop < e.steps.len(), "{:?}", e.steps);
+        w.act(Msg::ToggleStepper);
+        assert!(!w.withholds_step(EngineId::Codex, first_stop - 1));
+        for k in first_stop..=e.steps.len() {
+            assert!(w.withholds_step(EngineId::Codex, k), "step {k}");
+        }
+        w.act(Msg::Guess(EngineId::Codex, Guess::Skip));
+        w.act(Msg::Reveal(EngineId::Codex));
+        assert!(!w.withholds_step(EngineId::Codex, first_stop));
     }
 
     const NAIVE: &str = r#"{"title": "naive", "language": "zh", "mode": "quiz", "engines": ["first-match", "opencode"],

@@ -141,6 +141,7 @@ strings! {
     Differ => "不同 → 按规则读,OpenCode 与 Claude Code 对这次调用给出相反的答案", "They differ → read as rules, OpenCode and Claude Code give opposite answers for this call";
     Coincide => "相同(或都没命中)→ 两家按规则读一致", "They coincide (or nothing matches) → read as rules, the two agree";
     Actual => "实际裁决:", "Actual verdicts:";
+    DisagreePart => "OpenCode 把这行拆开检查;两种读法比较的是决定它结果的", "OpenCode checks this line in parts; both readings are compared on the one that decided its verdict: ";
     Caveat => "Claude Code 的实际裁决和「优先级最高的动作」不同:规则翻译成 Claude Code 语法后含义变了(例如 bash * deny 变成不带参数的 deny Bash,整个工具被拿掉)。", "Claude Code's actual verdict is not the highest-priority action: the rows mean something else once translated to its syntax (e.g. bash * deny becomes a bare deny Bash, removing the tool).";
     TermFindLast => "findLast:从数组末尾往前找,返回第一条满足条件的规则。所以「最后写的」先被看到——这就是 last-match。", "findLast: searches from the end of the array and returns the first rule that satisfies the test — so the rule written last is seen first: last match.";
     TermPermission => "match(permission, r.permission):请求的权限(工具名,如 bash)要匹配规则的 permission,规则这一侧可以带通配符(如 * 或 edit*)。", "match(permission, r.permission): the requested permission (the tool, e.g. bash) must match the rule's permission, which may be a wildcard (* or edit*).";
@@ -411,7 +412,7 @@ impl Lang {
             )
         } else {
             format!(
-                "rule #{from} `{r}` moved to position {to} of {total}",
+                "rule #{from} “{r}” moved to position {to} of {total}",
                 from = rule_label(rule, from)
             )
         }
@@ -766,7 +767,7 @@ impl Lang {
     /// assert_eq!(
     ///     Lang::En.explain(&t, &e),
     ///     "the bash tool checks this line as 2 commands, in order, and the first that is not \
-    ///      allowed decides — part 2, `curl https://x.example`: the last match (findLast) is \
+    ///      allowed decides — part 2, “curl https://x.example”: the last match (findLast) is \
     ///      #2 bash curl * deny"
     /// );
     /// let e = engines::build(EngineId::Codex, &t).evaluate(&call);
@@ -776,7 +777,15 @@ impl Lang {
         use permlab_core::evaluation::{Combine, Subject};
         let zh = self.zh();
         let Some((k, how)) = e.decided_by else {
-            return self.reason(table, e.engine, &e.reason);
+            let why = self.reason(table, e.engine, &e.reason);
+            // The naive design never splits: say so, since the products beside it do.
+            return match (e.engine, zh) {
+                (EngineId::FirstMatch, true) => format!("整行当作一个字符串来匹配,{why}"),
+                (EngineId::FirstMatch, false) => {
+                    format!("matching the whole line as one string, {why}")
+                }
+                _ => why,
+            };
         };
         let Some(part) = e.parts.get(k) else {
             return self.reason(table, e.engine, &e.reason);
@@ -827,7 +836,7 @@ impl Lang {
                     )
                 } else {
                     format!(
-                        "the script is not plain commands only (a redirect, $( ), a variable prefix, a quoted command name…), so Codex does not split it and checks the whole line as one command, `{subject}` — {why}"
+                        "the script is not plain commands only (a redirect, $( ), a variable prefix, a quoted command name…), so Codex does not split it and checks the whole line as one command, “{subject}” — {why}"
                     )
                 }
             }
@@ -847,7 +856,7 @@ impl Lang {
         }
     }
 
-    /// A part of a split call: "第 2 部分「curl x」" / "part 2, `curl x`"; an outside
+    /// A part of a split call: "第 2 部分「curl x」" / "part 2, “curl x”"; an outside
     /// directory says so.
     pub fn part_label(self, e: &permlab_core::Evaluation, k: usize) -> String {
         use permlab_core::evaluation::Subject;
@@ -857,13 +866,13 @@ impl Lang {
         let text = one_line(part.subject.text());
         match (&part.subject, self.zh()) {
             (Subject::Command(_), true) => format!("第 {} 部分「{text}」", k + 1),
-            (Subject::Command(_), false) => format!("part {}, `{text}`", k + 1),
+            (Subject::Command(_), false) => format!("part {}, “{text}”", k + 1),
             (Subject::OutsideDirectory(_), true) => {
                 format!("第 {} 部分:项目外目录「{text}」(external_directory)", k + 1)
             }
             (Subject::OutsideDirectory(_), false) => {
                 format!(
-                    "part {}, the outside directory `{text}` (external_directory)",
+                    "part {}, the outside directory “{text}” (external_directory)",
                     k + 1
                 )
             }
@@ -901,7 +910,7 @@ impl Lang {
                 if zh {
                     format!("#{}「{r}」:第 {from} 位 → 第 {to} 位", rule.0)
                 } else {
-                    format!("#{} `{r}`: position {from} → {to}", rule.0)
+                    format!("#{} “{r}”: position {from} → {to}", rule.0)
                 }
             }
             Change::Reverse => self.s(S::Reverse).to_string(),
@@ -1054,7 +1063,7 @@ mod tests {
         let r = &t.rules()[7];
         assert_eq!(
             Lang::En.moved(r, 8, 10, 10),
-            "rule #8 `bash * deny` moved to position 10 of 10"
+            "rule #8 “bash * deny” moved to position 10 of 10"
         );
         assert_eq!(
             Lang::Zh.moved(r, 8, 10, 10),

@@ -25,8 +25,8 @@ const WORDS = {
     parts: '[共 2 部分]',
   },
   en: {
-    ocWhy: 'the bash tool checks this line as 2 commands, in order, and the first that is not allowed decides — part 2, `curl https://example.com`',
-    cxWhy: 'Codex splits the bash -lc script into 2 commands, checks each and takes the strictest — part 2, `curl https://example.com`',
+    ocWhy: 'the bash tool checks this line as 2 commands, in order, and the first that is not allowed decides — part 2, “curl https://example.com”',
+    cxWhy: 'Codex splits the bash -lc script into 2 commands, checks each and takes the strictest — part 2, “curl https://example.com”',
     cxWhole: 'Codex does not split it and checks the whole line as one command',
     outside: 'the outside directory `/home/user/*` (external_directory)',
     parts: '[2 parts]',

@@ -137,7 +137,7 @@ test.describe('touch', () => {
     expect(await orderOf(w)).toEqual([1, 2, 3, 4, 5, 6, 7, 9, 10, 8]);
     const log = w.locator('.pl-log-entry');
     await expect(log).toHaveCount(2);
-    await expect(log.nth(1)).toContainText('#8 `bash * deny`: position 9 → 10');
+    await expect(log.nth(1)).toContainText('#8 “bash * deny”: position 9 → 10');
     await shot(w, '2-twice-tap-en');
     expect(problems).toEqual([]);
   });
@@ -233,7 +233,7 @@ test('12.4 zh /: #8 keeps its name after moving to the end; positions are said a
   await expect(rowOf(w, 8).locator('.pl-up')).toHaveAttribute('aria-label', /#8$/);
   await expect(w.locator('.pl-log-entry')).toContainText('#8「bash * 拒绝」');
   await guessAndReveal(w, 'first-match', 'allow');
-  await expect(panelOf(w, 'first-match').locator('.pl-why')).toHaveText('从上往下第一条命中的是 #9 bash python -m unittest* 放行(第 8 行)');
+  await expect(panelOf(w, 'first-match').locator('.pl-why')).toHaveText('整行当作一个字符串来匹配,从上往下第一条命中的是 #9 bash python -m unittest* 放行(第 8 行)');
   await guessAndReveal(w, 'opencode', 'deny');
   await expect(panelOf(w, 'opencode').locator('.pl-why')).toContainText('#8 bash * 拒绝(第 10 行)');
   await w.locator('.pl-step-toggle').click();
@@ -251,7 +251,7 @@ test('12.4 en lesson: #8 keeps its name, positions are rows', async ({ page, pro
   await page.keyboard.press('Alt+ArrowDown');
   await expect(rowOf(w, 8)).toHaveAttribute('data-position', '10');
   await guessAndReveal(w, 'first-match', 'allow');
-  await expect(panelOf(w, 'first-match').locator('.pl-why')).toHaveText('the first match from the top is #9 bash python -m unittest* allow (row 8)');
+  await expect(panelOf(w, 'first-match').locator('.pl-why')).toHaveText('matching the whole line as one string, the first match from the top is #9 bash python -m unittest* allow (row 8)');
   await guessAndReveal(w, 'opencode', 'deny');
   await expect(panelOf(w, 'opencode').locator('.pl-why')).toContainText('#8 bash * deny (row 10)');
   await w.locator('.pl-step-toggle').click();

@@ -433,7 +433,7 @@ test('English from data-lang, same string table; announcement in English', async
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
-  await expect(page.locator('.pl-announce')).toHaveText('rule #8 `bash * deny` moved to position 10 of 10');
+  await expect(page.locator('.pl-announce')).toHaveText('rule #8 “bash * deny” moved to position 10 of 10');
   await expect(page.locator('.pl-log-entry')).toContainText('CoreCoder ignores rules');
   expect(problems).toEqual([]);
 });

@@ -193,6 +193,8 @@ pub(crate) struct DisagreeView {
     differ: bool,
     actual: String,
     caveat: bool,
+    /// The part both readings are about, when OpenCode split the call.
+    part: Option<String>,
 }
 
 /// OpenCode's last match against Claude Code's strongest match.
@@ -234,6 +236,7 @@ pub(crate) fn DisagreementBox(ctx: Ctx) -> impl IntoView {
                     lang.decision(cc.decision)
                 ),
                 caveat: strong.is_some() && strong != Some(cc.decision),
+                part: oc.decided_by.map(|(k, _)| lang.part_label(oc, k)),
             })
         })
     });
@@ -248,6 +251,7 @@ pub(crate) fn DisagreementBox(ctx: Ctx) -> impl IntoView {
                 <p class="pl-disagree-locked">{lang.s(S::DisagreeLocked)}</p>
             </Show>
             {move || data.get().map(|d| view! {
+                {d.part.map(|p| view! { <p class="pl-disagree-part">{lang.s(S::DisagreePart)}{p}</p> })}
                 <dl class="pl-disagree-list" data-differ=d.differ.to_string()>
                     <dt>{lang.s(S::LastMatch)}</dt><dd class="pl-last">{d.last}</dd>
                     <dt>{lang.s(S::Strongest)}</dt><dd class="pl-strongest">{d.strongest}</dd>
