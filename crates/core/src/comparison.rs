@@ -493,7 +493,7 @@ pub fn cells() -> Vec<Cell> {
             dimension: D::DenyOverride,
             product: P::OpenCode,
             claim_zh: "configured DENY 优先",
-            code: "Saved rules come after configured ones in the same findLast list, so a saved allow beats a configured deny — with the seed's own five rules the bash tool first asks about the outside directory /tmp/cache (by `* * ask`), then allows rm -rf /tmp/cache by #4, never by the configured deny; inside the project, rm -rf build is allowed by #4 at once.",
+            code: "Saved rules come after configured ones in the same findLast list, so a saved allow beats a configured deny — with the seed's own five rules the bash tool first asks about /tmp, a directory outside the project (by `* * ask`), then allows rm -rf /tmp/cache by #4, never by the configured deny; inside the project, rm -rf build is allowed by #4 at once.",
             status: Status::Wrong,
             source: "opencode permission evaluate over [...configured, ...approved] (reference opencode.md §6: approvals beat config denies)",
             demos: vec![
@@ -749,14 +749,15 @@ mod tests {
     #[test]
     fn the_seeds_own_rules_contradict_its_deny_claim() {
         // findLast over [...configured, ...saved]: #4 (saved `bash rm -rf * allow`) decides the
-        // bash request; before it the tool asks about the outside directory (`* * ask`).
+        // bash request; before it the tool asks about the outside directory (`* * ask`): /tmp,
+        // since /tmp/cache is not among the default context's directories.
         let t = RuleTable::new(SEED_RULES);
         let e =
             engines::build(EngineId::OpenCode, &t).evaluate(&Call::new(SEED_CALL.0, SEED_CALL.1));
         assert_eq!((e.decision, e.rule), (Decision::Ask, Some(0)));
         assert_eq!(
             e.parts[0].subject,
-            crate::evaluation::Subject::OutsideDirectory("/tmp/cache/*".into())
+            crate::evaluation::Subject::OutsideDirectory("/tmp/*".into())
         );
         assert_eq!(
             (e.parts[1].decision, e.parts[1].rule),

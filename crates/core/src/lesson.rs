@@ -36,8 +36,9 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::claude_code::eval::{self, Context};
-use crate::claude_code::table::{evaluation_from_verdict, lesson_context, to_tool_call};
+use crate::claude_code::table::{context_in, evaluation_from_verdict, to_tool_call};
 use crate::claude_code::{ClaudeCodeEngine, Mode, Policy};
+use crate::context::CallContext;
 use crate::engines;
 use crate::evaluation::{Decision, Engine, EngineId, Evaluation};
 use crate::import::{self, Format, Imported};
@@ -165,6 +166,8 @@ pub struct Preset {
     /// The preset's own texts (`question`, …) by key: shown instead of the lesson's while the
     /// preset is the table shown.
     pub texts: Vec<(String, Text)>,
+    /// Where its calls run: the lesson's `"context"`, with the preset's own written over it.
+    pub context: CallContext,
 }
 
 impl Preset {
@@ -172,8 +175,14 @@ impl Preset {
     /// sandbox and every rule as Claude Code read them); everything else runs on the table
     /// through [`engines::build`].
     pub fn engine(&self, id: EngineId) -> Box<dyn Engine> {
+        if id == EngineId::OpenCode {
+            return Box::new(
+                crate::opencode::OpenCodeEngine::new(&self.table)
+                    .in_place(crate::opencode::Place::of(&self.context)),
+            );
+        }
         if id == EngineId::ClaudeCode {
-            let mut ctx = lesson_context();
+            let mut ctx = context_in(&self.context);
             if let Some(i) = self.claude.interactive {
                 ctx.interactive = i;
             }
@@ -206,7 +215,7 @@ impl Preset {
                     });
                 }
             }
-            if self.claude != ClaudeOptions::default() {
+            if self.claude != ClaudeOptions::default() || self.context != CallContext::default() {
                 return Box::new(ClaudeCodeEngine::with(
                     &self.table,
                     self.claude.mode.unwrap_or(Mode::Default),
@@ -298,6 +307,8 @@ pub struct Lesson {
     pub texts: Vec<(String, Text)>,
     /// The learner's tasks, in written order (see [`crate::tasks`]).
     pub tasks: Vec<crate::tasks::Task>,
+    /// Where the calls run, unless a preset says otherwise (`"context"`).
+    pub context: CallContext,
 }
 
 /// How bad a problem is.
@@ -454,6 +465,10 @@ pub enum Expect {
     Count,
     /// `"last"` (the stepper walked to its end).
     StepperLast,
+    /// Where the calls run: `{"project", "cwd", "home"}`.
+    Context,
+    /// An absolute path (`/…`).
+    AbsolutePath,
 }
 
 impl fmt::Display for Problem {
@@ -762,8 +777,10 @@ impl Lesson {
             "",
             &[
                 "title", "language", "mode", "engines", "presets", "calls", "texts", "tasks",
+                "context",
             ],
         );
+        let context = read_context(&mut c, v.get("context"), "context", &CallContext::default());
         let title = c.text(v.get("title"), "title", true);
         let language = c
             .string(v.get("language"), "language", "\"zh\"")
@@ -843,9 +860,14 @@ impl Lesson {
                     );
                 }
                 for (i, p) in items.iter().take(c.limits.presets).enumerate() {
-                    if let Some(p) =
-                        read_preset(&mut c, p, &format!("presets[{i}]"), &engines, &shared_calls)
-                    {
+                    if let Some(p) = read_preset(
+                        &mut c,
+                        p,
+                        &format!("presets[{i}]"),
+                        &engines,
+                        &shared_calls,
+                        &context,
+                    ) {
                         if presets.iter().any(|q: &Preset| q.id == p.id) {
                             c.error_as(&format!("presets[{i}].id"), Check::DuplicateId(p.id.clone()), format!("\"{}\" is used twice: give each preset its own id", p.id));
                         }
@@ -875,6 +897,7 @@ impl Lesson {
                 presets,
                 texts,
                 tasks,
+                context,
             }),
             _ => None,
         };
@@ -1021,6 +1044,7 @@ fn read_preset(
     at: &str,
     engines: &[EngineId],
     shared: &Option<Vec<LessonCall>>,
+    context: &CallContext,
 ) -> Option<Preset> {
     if v.as_object().is_none() {
         c.expected(
@@ -1041,6 +1065,7 @@ fn read_preset(
             "config",
             "calls",
             "claude-code",
+            "context",
             "note",
             "texts",
         ],
@@ -1186,6 +1211,7 @@ fn read_preset(
             }
         },
     };
+    let context = read_context(c, v.get("context"), &join(at, "context"), context);
     Some(Preset {
         id,
         title,
@@ -1195,7 +1221,51 @@ fn read_preset(
         calls,
         calls_at,
         texts,
+        context,
     })
+}
+
+/// `"context": {"project", "cwd", "home"}` written over `base` (an error keeps `base`).
+fn read_context(c: &mut Ctx, v: Option<&Value>, at: &str, base: &CallContext) -> CallContext {
+    let Some(v) = v else {
+        return base.clone();
+    };
+    if v.as_object().is_none() {
+        c.expected(
+            at,
+            Expect::Context,
+            Some(v.kind()),
+            "expected {\"project\": \"/home/learner/miniagent\", \"cwd\": \"src\", \"home\": \"/home/learner\"} (each optional)",
+        );
+        return base.clone();
+    }
+    c.unknown_keys(v, at, &["project", "cwd", "home"]);
+    let mut field = |key: &str| match v.get(key) {
+        None => None,
+        Some(Value::String(s)) => Some(s.as_str()),
+        Some(other) => {
+            c.expected(
+                &join(at, key),
+                Expect::String,
+                Some(other.kind()),
+                format!("expected a path, found {}", other.kind()),
+            );
+            None
+        }
+    };
+    let (project, cwd, home) = (field("project"), field("cwd"), field("home"));
+    match base.with(project, cwd, home) {
+        Ok(ctx) => ctx,
+        Err(key) => {
+            c.expected(
+                &join(at, key),
+                Expect::AbsolutePath,
+                None,
+                "expected an absolute path (starting with /)",
+            );
+            base.clone()
+        }
+    }
 }
 
 /// One step of a problem's JSON path.
@@ -1461,6 +1531,73 @@ mod tests {
         assert!(p
             .to_string()
             .starts_with("error at presets[0].calls[1].tool (line 6, column 16): "));
+    }
+
+    /// A lesson where the calls run in `/srv/app` (the lesson's context) or, for preset `b`,
+    /// in its `web` directory with home `/home/dev`.
+    const PLACED: &str = r#"{"title": "t", "language": "en", "mode": "quiz",
+        "engines": ["opencode", "claude-code"], "context": {"project": "/srv/app"},
+        "presets": [{"id": "a", "rules": [{"tool": "bash", "pattern": "rm *", "action": "allow"}],
+                     "calls": ["bash: rm -rf /home/learner/miniagent/build"]},
+                    {"id": "b", "context": {"cwd": "web", "home": "/home/dev"},
+                     "rules": [{"tool": "bash", "pattern": "rm *", "action": "allow"}],
+                     "calls": ["bash: rm -rf ~/old"]}]}"#;
+
+    #[test]
+    fn a_lessons_context_moves_the_project_for_every_engine() {
+        let lesson = Lesson::parse(PLACED).lesson.unwrap();
+        assert_eq!(lesson.context.project, "/srv/app");
+        let a = &lesson.presets[0];
+        assert_eq!(a.context.cwd, "/srv/app");
+        // miniagent is outside /srv/app: OpenCode asks external_directory before `rm *` allows.
+        let call = &a.calls[0].call;
+        let e = a.evaluate(EngineId::OpenCode, call);
+        assert_eq!(e.decision, Decision::Ask, "{e:?}");
+        assert_eq!(
+            e.parts[0].subject,
+            crate::evaluation::Subject::OutsideDirectory("/home/learner/miniagent/*".into())
+        );
+        // The default context has it inside: allowed by `rm *` alone.
+        let default = crate::engines::build(EngineId::OpenCode, &a.table).evaluate(call);
+        assert_eq!(default.decision, Decision::Allow);
+        // Preset b: the lesson's project, its own cwd and home (`~/old` is /home/dev/old).
+        let b = &lesson.presets[1];
+        assert_eq!(
+            (
+                b.context.project.as_str(),
+                b.context.cwd.as_str(),
+                b.context.home.as_str()
+            ),
+            ("/srv/app", "/srv/app/web", "/home/dev")
+        );
+        let e = b.evaluate(EngineId::OpenCode, &b.calls[0].call);
+        assert_eq!(
+            e.parts[0].subject,
+            crate::evaluation::Subject::OutsideDirectory("/home/dev/*".into())
+        );
+    }
+
+    #[test]
+    fn a_context_that_is_not_absolute_is_an_error_at_its_key() {
+        let text = PLACED.replace("\"project\": \"/srv/app\"", "\"project\": \"srv\"");
+        let loaded = Lesson::parse(&text);
+        assert!(loaded.lesson.is_none());
+        let p = &loaded.problems[0];
+        assert_eq!(p.path, "context.project");
+        assert_eq!(
+            p.check,
+            Check::Expected {
+                expected: Expect::AbsolutePath,
+                found: None
+            }
+        );
+        let text = PLACED.replace("\"cwd\": \"web\"", "\"cwd\": 3, \"dir\": \"x\"");
+        let paths: Vec<String> = Lesson::parse(&text)
+            .problems
+            .into_iter()
+            .map(|p| p.path)
+            .collect();
+        assert_eq!(paths, ["presets[1].context.dir", "presets[1].context.cwd"]);
     }
 
     /// The former [`locate`] (a scan from the top per path), the oracle of [`Locator`].

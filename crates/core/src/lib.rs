@@ -27,6 +27,7 @@ pub mod claude_code;
 pub mod codex;
 pub mod comparison;
 pub mod conformance;
+pub mod context;
 pub mod corecoder;
 pub mod design;
 pub mod engines;

@@ -621,6 +621,15 @@ impl Widget {
             .collect()
     }
 
+    /// Where the current call runs: the lesson preset's or imported config's context, else the
+    /// default one every engine shares.
+    pub fn call_context(&self) -> permlab_core::context::CallContext {
+        self.native
+            .as_ref()
+            .map(|n| n.context.clone())
+            .unwrap_or_default()
+    }
+
     /// Whether the stepper at step `k` would show something that tells `engine`'s verdict:
     /// that waits until the engine is revealed. Where an engine stops tells it, and so does
     /// any row it finds matching: Codex takes the strictest match without stopping (a match
@@ -1324,6 +1333,7 @@ fn native_of(imported: import::Imported) -> Native {
         calls,
         calls_at: String::new(),
         texts: Vec::new(),
+        context: Default::default(),
     }
 }
 

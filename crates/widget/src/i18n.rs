@@ -856,6 +856,28 @@ impl Lang {
         }
     }
 
+    /// Where a call runs, after the call: "在 /home/learner/miniagent(项目目录)里运行,~ 是
+    /// /home/learner".
+    ///
+    /// ```
+    /// use permlab_core::context::CallContext;
+    /// use permlab_widget::i18n::Lang;
+    /// let c = CallContext::default().with(None, Some("src"), None).unwrap();
+    /// assert_eq!(
+    ///     Lang::En.call_place(&c),
+    ///     "runs in /home/learner/miniagent/src (project: /home/learner/miniagent; ~ is /home/learner)"
+    /// );
+    /// ```
+    pub fn call_place(self, c: &permlab_core::context::CallContext) -> String {
+        let (cwd, project, home) = (one_line(&c.cwd), one_line(&c.project), one_line(&c.home));
+        match (c.cwd == c.project, self.zh()) {
+            (true, true) => format!("在 {cwd}(项目目录)里运行,~ 是 {home}"),
+            (true, false) => format!("runs in {cwd} (the project; ~ is {home})"),
+            (false, true) => format!("在 {cwd} 里运行(项目目录 {project},~ 是 {home})"),
+            (false, false) => format!("runs in {cwd} (project: {project}; ~ is {home})"),
+        }
+    }
+
     /// A part of a split call: "第 2 部分「curl x」" / "part 2, “curl x”"; an outside
     /// directory says so.
     pub fn part_label(self, e: &permlab_core::Evaluation, k: usize) -> String {

@@ -300,6 +300,8 @@ impl Lang {
             E::PresetId => "预设的 id",
             E::Count => "不小于 1 的整数",
             E::StepperLast => "\"last\"(求值光标走到了最后一步)",
+            E::Context => "调用运行的位置 {\"project\": \"/home/learner/miniagent\", \"cwd\": \"src\", \"home\": \"/home/learner\"}(每项都可以省略)",
+            E::AbsolutePath => "绝对路径(以 / 开头)",
             _ => return format!("(检查器原文)“{en}”"),
         };
         match found {

@@ -21,14 +21,14 @@ const WORDS = {
     ocWhy: 'bash 工具把这行当作 2 条命令逐个检查,第一个没被放行的决定结果 —— 第 2 部分「curl https://example.com」',
     cxWhy: 'Codex 把 bash -lc 脚本拆成 2 条命令,逐条检查后取最严的 —— 第 2 部分「curl https://example.com」',
     cxWhole: 'Codex 不拆开,整行作为一条命令检查',
-    outside: '项目外目录「/home/user/*」(external_directory)',
+    outside: '项目外目录「/home/learner/*」(external_directory)',
     parts: '[共 2 部分]',
   },
   en: {
     ocWhy: 'the bash tool checks this line as 2 commands, in order, and the first that is not allowed decides — part 2, “curl https://example.com”',
     cxWhy: 'Codex splits the bash -lc script into 2 commands, checks each and takes the strictest — part 2, “curl https://example.com”',
     cxWhole: 'Codex does not split it and checks the whole line as one command',
-    outside: 'the outside directory `/home/user/*` (external_directory)',
+    outside: 'the outside directory “/home/learner/*” (external_directory)',
     parts: '[2 parts]',
   },
 };
@@ -45,6 +45,17 @@ for (const lang of ['zh', 'en']) {
     await select.selectOption('1');
     await expect(w.locator('.pl-call-input')).toHaveText(CALLS[1]);
     await expectNoLeak(w, 'before any guess');
+    // Before the reveal, the walk of a split call stops telling at the first matching row:
+    // Codex's part 1 (`git status`) matches `git *` at step 1, and its part 2 stop would tell.
+    await w.locator('.pl-step-toggle').click();
+    await w.locator('.pl-step-next').click();
+    await expect(w.locator('.pl-step-line[data-engine-step="codex"]')).toHaveAttribute('data-locked', 'true');
+    await expect(w.locator('.pl-step-line[data-engine-step="opencode"]')).toHaveAttribute('data-locked', 'true');
+    await w.locator('.pl-step-last').click();
+    for (const e of ['opencode', 'codex']) {
+      await expect(w.locator(`.pl-step-line[data-engine-step="${e}"] .pl-step-text`)).not.toContainText(t.parts);
+    }
+    await w.locator('.pl-step-toggle').click();
     // Guess what a learner who trusts "the first rule that matches" would, then reveal.
     for (const e of ENGINES) await guessAndReveal(w, e, 'allow');
     await expect(panelOf(w, 'first-match')).toHaveAttribute('data-verdict', 'allow');

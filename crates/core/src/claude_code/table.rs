@@ -37,6 +37,7 @@
 use super::eval::{CompiledPolicy, Context, Decider, ToolCall, Verdict};
 use super::mode::Mode;
 use super::settings::{Policy, Scope, SettingsFile};
+use crate::context::CallContext;
 use std::fmt;
 
 use crate::evaluation::{Decision, Engine, EngineId, Evaluation, Reason, Step};
@@ -234,12 +235,19 @@ fn translate_row(row: usize, tool: &str, pattern: &str, t: &mut Translation) -> 
     }
 }
 
-/// The fixed lesson environment: miniagent's checkout, an interactive CLI session.
+/// The lesson environment: the default [`CallContext`] (miniagent's checkout), an
+/// interactive CLI session.
 pub fn lesson_context() -> Context {
+    context_in(&CallContext::default())
+}
+
+/// An interactive CLI session in `place`: its project is the root `/path` rules are anchored
+/// at.
+pub fn context_in(place: &CallContext) -> Context {
     Context {
-        cwd: "/home/learner/miniagent".into(),
-        home: "/home/learner".into(),
-        project_root: "/home/learner/miniagent".into(),
+        cwd: place.cwd.clone(),
+        home: place.home.clone(),
+        project_root: place.project.clone(),
         ..Context::default()
     }
 }

@@ -186,7 +186,8 @@ fn rule_ref(w: &Written) -> RuleRef {
 /// allowed); for other tools the last matching rule's action, or the default ask.
 pub(crate) fn decide(rules: &[Rule], perm: &str, input: &str) -> (Action, Option<usize>) {
     if perm == "bash" {
-        let d = crate::opencode::bash_call(rules, input, &crate::opencode::lesson_place());
+        let place = crate::opencode::Place::of(&crate::context::CallContext::default());
+        let d = crate::opencode::bash_call(rules, input, &place);
         return (d.decision, d.deciding_rule());
     }
     match find_last(Platform::Linux, perm, input, &[rules]) {

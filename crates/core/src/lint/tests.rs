@@ -39,7 +39,7 @@ fn engine_verdicts(format: Format, text: &str, f: &Finding) -> Vec<Decision> {
                         if crate::opencode::disabled("bash", rules) {
                             return Decision::Unavailable;
                         }
-                        let place = crate::opencode::lesson_place();
+                        let place = crate::opencode::Place::of(&Default::default());
                         return crate::opencode::bash_call(rules, &c.input, &place)
                             .decision
                             .into();

@@ -8,12 +8,13 @@
 //! The trace walks the way `findLast` does: from the **last** row upward, stopping at the first
 //! row whose permission and pattern both match.
 
-use super::bash_call::{bash_call_with, lesson_place, BashDecision, Place, RequestKind};
+use super::bash_call::{bash_call_with, BashDecision, Place, RequestKind};
 use super::evaluate::default_rule;
 use super::index::{Direction, Index};
 use super::wildcard::matches;
 use super::wildcard::Platform;
 use super::{parse_rules, Approvals, Rule};
+use crate::context::CallContext;
 use crate::error::Error;
 use crate::evaluation::{
     Combine, Decision, Engine, EngineId, Evaluation, Part, Reason, Step, Subject,
@@ -99,7 +100,7 @@ impl OpenCodeEngine {
             rules,
             index,
             scope: Scope::WholeCall,
-            place: lesson_place(),
+            place: Place::of(&CallContext::default()),
         }
     }
 

@@ -95,11 +95,14 @@ pub(crate) fn CallMessages(ctx: Ctx) -> impl IntoView {
 #[component]
 pub(crate) fn CallNow(ctx: Ctx) -> impl IntoView {
     let call = Memo::new(move |_| ctx.w.with(|w| w.lab.call().clone()));
+    // Where it runs: what is outside the project, and what `~` means, depend on it.
+    let place = Memo::new(move |_| ctx.w.with(|w| ctx.lang.call_place(&w.call_context())));
     view! {
         <p class="pl-call-now">
             <span class="pl-call-label">{ctx.lang.s(S::Call)}</span>
             <code class="pl-call-tool">{move || call.with(|c| c.tool.clone())}</code>
             <code class="pl-call-input">{move || call.with(|c| c.input.clone())}</code>
+            <span class="pl-call-place">{move || place.get()}</span>
         </p>
     }
 }

@@ -20,6 +20,8 @@
 //! assert_eq!(path_argument("chmod", "+x", &place), None);
 //! ```
 
+use crate::context::CallContext;
+
 /// Commands whose arguments are checked as paths (PowerShell item cmdlets are not modelled).
 pub const FILE_COMMANDS: [&str; 12] = [
     "cd", "chdir", "pushd", "popd", "rm", "cp", "mv", "mkdir", "touch", "chmod", "chown", "cat",
@@ -58,6 +60,29 @@ impl Place {
             cwd: directory.to_string(),
             existing_dirs,
         }
+    }
+
+    /// The place of a [`CallContext`]: the project is the session directory and its
+    /// worktree; the project, the working directory, home and the usual top-level directories
+    /// exist.
+    ///
+    /// ```
+    /// use permlab_core::context::CallContext;
+    /// use permlab_core::opencode::Place;
+    /// let p = Place::of(&CallContext::default().with(None, Some("src"), None).unwrap());
+    /// assert_eq!(p.cwd, "/home/learner/miniagent/src");
+    /// assert!(p.inside("/home/learner/miniagent/README.md"));
+    /// assert!(!p.inside("/home/learner/old"));
+    /// ```
+    pub fn of(c: &CallContext) -> Place {
+        let mut place = Place::new(&c.project, &c.project, &c.home);
+        place.cwd = c.cwd.clone();
+        for d in [&c.project, &c.cwd] {
+            if !place.existing_dirs.contains(d) {
+                place.existing_dirs.push(d.clone());
+            }
+        }
+        place
     }
 
     /// Inside the session directory or its worktree (a lexical check).
