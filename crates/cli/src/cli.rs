@@ -25,9 +25,14 @@ pub struct Cli {
 #[derive(Subcommand)]
 pub enum Command {
     /// The verdict of each engine on one call, the rule or step that decided, and why
-    #[command(after_help = EVAL_EXAMPLES)]
+    #[command(
+        after_help = EVAL_EXAMPLES,
+        override_usage = "permlab eval --call 'TOOL: INPUT' --rules FILE [--engine NAME|all] [OPTIONS]\n       \
+                          permlab eval --call 'TOOL: INPUT' --config [SCOPE:]FILE... [--mode MODE] [--cwd DIR] [OPTIONS]"
+    )]
     Eval(EvalArgs),
     /// Run conformance files (fixtures/conformance/*.json); last line: N passed, M failed
+    #[command(override_usage = "permlab conformance FILE...")]
     Conformance(Files),
     /// One JSON line {"decision", "rule"} per call line {"tool", "input"} on stdin
     #[command(
@@ -35,10 +40,15 @@ pub enum Command {
                             \"unavailable\": true when the tool is removed). With --engine pi-gate:\n\
                             {\"decision\", \"pattern\": N|null[, \"reason\"]}."
     )]
+    #[command(override_usage = "permlab batch --engine NAME --rules FILE [--no-ui] < calls.jsonl")]
     Batch(BatchArgs),
     /// Evaluation throughput (evals/s) and the allow/ask/deny tally of one pass
+    #[command(
+        override_usage = "permlab bench --engine NAME --rules FILE --calls FILE [--seconds S] [--scope call|evaluate]"
+    )]
     Bench(BenchArgs),
     /// Write the mixed rule tables and calls the benchmark figures use
+    #[command(override_usage = "permlab bench-data --out DIR [OPTIONS]")]
     BenchData(BenchDataArgs),
     /// A run's tool calls through every engine and mode: counts, shares, disagreements
     #[command(
@@ -46,6 +56,7 @@ pub enum Command {
                       transcript or a Codex rollout) through every engine and mode: allow/ask/deny/unavailable\n\
                       counts and shares, then the calls the engines disagree on."
     )]
+    #[command(override_usage = "permlab replay TRACE (--rules FILE | --engine pi-gate) [--json]")]
     Replay(ReplayArgs),
     /// Validate lessons and compare every author-written "expect" answer with the engines
     #[command(
@@ -53,6 +64,7 @@ pub enum Command {
                       \"expect\" answer with the engines. Exit 1 on an invalid lesson or a wrong answer,\n\
                       2 on an unreadable file."
     )]
+    #[command(override_usage = "permlab check LESSON.json...")]
     Check(Files),
     /// Dead, shadowed and order-fragile rules and misleading patterns in real configs
     #[command(
@@ -60,6 +72,9 @@ pub enum Command {
                       (several files: the layers of one session; SCOPE:FILE names one), opencode.json(c),\n\
                       agent .md and Codex .rules; each finding with a call the engine decides.\n\
                       Exit 0 clean, 1 findings, 2 unreadable input."
+    )]
+    #[command(
+        override_usage = "permlab lint [SCOPE:]FILE... [--format HARNESS] [--target HARNESS] [--json]"
     )]
     Lint(LintArgs),
     /// The product versions the engines reproduce
@@ -79,7 +94,7 @@ project:FILE, local:FILE, managed:FILE (else the scope comes from the name).
 
 Examples:
   permlab eval --rules fixtures/rulesets/miniagent-standard.json --call 'bash: git push' --explain
-  permlab eval --config user:~/.claude/settings.json --config project:.claude/settings.json \\
+  permlab eval --config user:$HOME/.claude/settings.json --config project:.claude/settings.json \\
                --call 'Bash: git push' --mode dontAsk
   permlab eval --config opencode.json --call 'bash: git status && curl x.example' --cwd /home/me/app
   permlab eval --config default.rules --call 'bash: git push --force' --json";

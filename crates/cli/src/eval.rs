@@ -89,7 +89,10 @@ pub fn run(a: &EvalArgs) -> Result<bool, Failure> {
         say!("config: {}", c.summary());
     }
     if session.cwd.is_some() || !configs.is_empty() {
-        say!("cwd: {}", session.cwd_words());
+        say!(
+            "cwd: {}",
+            session.cwd_words(&results.iter().map(|r| r.engine).collect::<Vec<_>>())
+        );
     }
     say!("{:<12} {:<12} decided by", "engine", "verdict");
     for r in &results {
@@ -159,17 +162,26 @@ impl Session {
         (ctx, place)
     }
 
-    fn cwd_words(&self) -> String {
-        match &self.cwd {
-            Some(d) => format!("{d} (--cwd; also the project)"),
-            None => {
-                let (ctx, place) = self.places();
-                format!(
-                    "Claude Code {}, OpenCode {} (the lessons'; --cwd sets another)",
-                    ctx.cwd, place.cwd
-                )
-            }
+    /// The working directory the engines `ids` ran in, in words.
+    fn cwd_words(&self, ids: &[EngineId]) -> String {
+        if let Some(d) = &self.cwd {
+            return format!("{d} (--cwd; also the project)");
         }
+        let (ctx, place) = self.places();
+        let mut dirs = Vec::new();
+        if ids.contains(&EngineId::ClaudeCode) {
+            dirs.push(format!("{} (Claude Code)", ctx.cwd));
+        }
+        if ids.contains(&EngineId::OpenCode) {
+            dirs.push(format!("{} (OpenCode)", place.cwd));
+        }
+        if dirs.is_empty() {
+            return "not used by these engines".into();
+        }
+        format!(
+            "{}; the lessons' defaults, --cwd sets another",
+            dirs.join(", ")
+        )
     }
 }
 
@@ -232,7 +244,7 @@ impl Config {
         let mut s = format!("{} ({what}): {n} {}", self.name, plural(n, "rule", "rules"));
         if dropped > 0 {
             s.push_str(&format!(
-                ", {dropped} not used (the warnings above say why)"
+                ", {dropped} not used (the warnings on stderr say why)"
             ));
         }
         s
@@ -287,9 +299,7 @@ fn read_configs(a: &EvalArgs) -> Result<Vec<Config>, Failure> {
             Format::Codex => import::import_file(name, &text),
         }
         .map_err(|e| Failure::input(e.in_source(name).to_string()))?;
-        for w in &imported.warnings {
-            warn!("permlab: {name}: {w}");
-        }
+        warn_import(name, &imported);
         let scope = match format {
             Format::ClaudeCode => Some(scope.unwrap_or_else(|| lint::claude_scope(name))),
             _ => None,
@@ -340,6 +350,43 @@ fn read_configs(a: &EvalArgs) -> Result<Vec<Config>, Failure> {
         }));
     }
     Ok(out)
+}
+
+/// How many import warnings are printed one by one before the rest are counted.
+const SHOWN_WARNINGS: usize = 20;
+
+/// The import's warnings on stderr: an agent's own rules (OpenCode) as one line per agent,
+/// the others one per line up to [`SHOWN_WARNINGS`] (`--json` lists them all).
+fn warn_import(name: &str, imported: &Imported) {
+    use import::ImportNote;
+    let mut agents: Vec<(&str, usize)> = Vec::new();
+    let mut others = Vec::new();
+    for w in &imported.warnings {
+        match &w.note {
+            ImportNote::OpencodeAgentRules(agent) => {
+                match agents.iter_mut().find(|(a, _)| *a == agent.as_str()) {
+                    Some((_, n)) => *n += 1,
+                    None => agents.push((agent.as_str(), 1)),
+                }
+            }
+            _ => others.push(w),
+        }
+    }
+    for (agent, n) in agents {
+        warn!(
+            "permlab: {name}: agent `{agent}`: {n} {} of its own, which apply to that agent only: this eval runs the top-level `permission` rules",
+            plural(n, "rule", "rules")
+        );
+    }
+    for w in others.iter().take(SHOWN_WARNINGS) {
+        warn!("permlab: {name}: {w}");
+    }
+    if others.len() > SHOWN_WARNINGS {
+        warn!(
+            "permlab: {name}: … and {} more warnings (--json lists them all)",
+            others.len() - SHOWN_WARNINGS
+        );
+    }
 }
 
 fn eval_configs(

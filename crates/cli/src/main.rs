@@ -108,6 +108,7 @@ fn utf8_args(raw: impl Iterator<Item = std::ffi::OsString>) -> Result<Vec<String
 /// The help of `permlab`, or the usage line of one subcommand, as plain text.
 fn help_text(sub: Option<&str>) -> String {
     let mut cmd = Cli::command();
+    cmd.build();
     match sub.and_then(|name| cmd.find_subcommand_mut(name)) {
         Some(sub) => sub.render_usage().to_string(),
         None => cmd.render_help().to_string(),
@@ -194,7 +195,7 @@ fn main() -> ExitCode {
         Ok(false) => ExitCode::from(1),
         Err(Failure::Usage(msg)) => {
             warn!(
-                "permlab: {msg}\n\n{}\nFor more information, try 'permlab help {name}'.",
+                "permlab: {msg}\n\n{}\n\nFor more information, try 'permlab help {name}'.",
                 help_text(Some(name)).trim_end()
             );
             ExitCode::from(2)
