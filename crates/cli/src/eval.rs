@@ -644,10 +644,7 @@ fn shown_of_table(
         let place = places.get(row).cloned().flatten();
         Some(RuleShown {
             row: Some(row),
-            text: match &place {
-                Some(_) => format!("{} {}", r.tool, quoted(&r.pattern)),
-                None => format!("{} {}", r.tool, quoted(&r.pattern)),
-            },
+            text: format!("{} {}", r.tool, quoted(&r.pattern)),
             place,
             scope: None,
             list: r.action,
@@ -751,7 +748,7 @@ fn shown_of_table(
         mode_part,
         sandbox: None,
         parts,
-        combine: e.decided_by.map(|(k, how)| (k, how)),
+        combine: e.decided_by,
         steps,
         matches,
         inferred: e.inferred,
