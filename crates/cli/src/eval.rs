@@ -658,6 +658,15 @@ fn shown_of_table(
         (permlab_core::Reason::Rule { action, .. }, Some(_)) => {
             format!("the rule decided: {action}")
         }
+        (
+            permlab_core::Reason::CodexStrictest {
+                matched, action, ..
+            },
+            Some(_),
+        ) => format!(
+            "the strictest of the {matched} matching {} decided: {action}",
+            plural(*matched, "rule", "rules")
+        ),
         (r, _) => words::reason(r),
     };
     let step = if e.rule.is_none() && e.decision == Decision::Unavailable {
@@ -732,9 +741,8 @@ fn shown_of_table(
     });
     let mode_part = match &e.reason {
         permlab_core::Reason::ClaudeRuleInMode { mode, .. } => Some(words::mode_turn(*mode).into()),
-        permlab_core::Reason::ClaudeCode(Decider::Mode { why, .. }) => Some(format!(
-            "{}; the mode's fallback gives {}",
-            words::blocker(why),
+        permlab_core::Reason::ClaudeCode(Decider::Mode { .. }) => Some(format!(
+            "nothing approved the call, so the mode's fallback gives {}",
             e.decision
         )),
         _ => None,
@@ -826,9 +834,8 @@ fn claude_native(configs: &[Config], s: &Session, call: &Call) -> Shown {
     let step = claude_step(&v, mode);
     let mode_part = match (&v.decider, v.outcome.decision()) {
         (Decider::AskRule, d) if d != Decision::Ask => Some(words::mode_turn(mode).to_string()),
-        (Decider::Mode { why, .. }, d) => Some(format!(
-            "{}; the mode's fallback gives {d}",
-            words::blocker(why)
+        (Decider::Mode { .. }, d) => Some(format!(
+            "nothing approved the call, so the mode's fallback gives {d}"
         )),
         (Decider::Bypass | Decider::AcceptEdits | Decider::AutoMode, _) => {
             Some(words::decider(&v.decider))

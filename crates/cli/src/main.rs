@@ -96,9 +96,9 @@ fn utf8_args(raw: impl Iterator<Item = std::ffi::OsString>) -> Result<Vec<String
         .map(|(i, a)| {
             a.into_string().map_err(|a| {
                 format!(
-                    "argument {} is not valid UTF-8 text ({:?}): permlab reads arguments, rule files and calls as UTF-8; write the text in UTF-8 (a file name too)",
+                    "argument {} is not valid UTF-8 text ({}, each invalid byte shown as U+FFFD): permlab reads arguments, rule files and calls as UTF-8; write the text in UTF-8 (a file name too)",
                     i + 1,
-                    a.to_string_lossy()
+                    words::quoted(&a.to_string_lossy())
                 )
             })
         })

@@ -10,7 +10,12 @@ use permlab_core::Reason;
 pub fn reason(r: &Reason) -> String {
     match r {
         Reason::NoMatch { fallback } => format!("no rule matched, fallback {fallback}"),
-        Reason::Rule { row, .. } | Reason::CodexStrictest { row, .. } => format!("rule #{}", row + 1),
+        Reason::Rule { row, .. } => format!("rule #{}", row + 1),
+        Reason::CodexStrictest { row, matched, .. } => format!(
+            "rule #{}, the strictest of the {matched} matching {}",
+            row + 1,
+            if *matched == 1 { "rule" } else { "rules" }
+        ),
         Reason::ToolRemoved { row } => format!("rule #{} removes the tool", row + 1),
         Reason::OpenCodeDefault { permission } => format!(
             "no rule matched: OpenCode's default {{permission: \"{permission}\", pattern: \"*\", action: \"ask\"}}"

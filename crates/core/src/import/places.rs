@@ -22,7 +22,7 @@ use crate::table::Action;
 /// use permlab_core::Action;
 /// let text = "{\"permissions\": {\n  \"ask\": [1, \"Bash(git push *)\"]\n}}";
 /// let p = claude_rule_place("B.json", text, Action::Ask, 0).unwrap();
-/// assert_eq!((p.file.as_str(), p.line, p.column), ("B.json", 2, 13));
+/// assert_eq!((p.file.as_str(), p.line, p.column), ("B.json", 2, 14));
 /// ```
 pub fn claude_rule_place(name: &str, text: &str, group: Action, index: usize) -> Option<Place> {
     let value = json::parse(text).ok()?;
@@ -73,7 +73,7 @@ fn place(name: &str, text: &str, offset: usize) -> Place {
 /// let i = import(Format::OpenCode, text).unwrap();
 /// let at: Vec<_> = row_places(&i, "opencode.json", text).into_iter()
 ///     .map(|p| p.map(|p| (p.line, p.column))).collect();
-/// assert_eq!(at, [Some((2, 13)), Some((2, 25))]);
+/// assert_eq!(at, [Some((2, 12)), Some((2, 24))]);
 /// ```
 pub fn row_places(imported: &Imported, name: &str, text: &str) -> Vec<Option<Place>> {
     let rows = imported.table.len();
