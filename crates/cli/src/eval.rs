@@ -335,9 +335,11 @@ fn read_configs(a: &EvalArgs) -> Result<Vec<Config>, Failure> {
                 }
             }
         }
+        // Codex loads every `.rules` file of its rules directory as one policy.
+        Format::Codex => {}
         _ if out.len() > 1 => {
             return Err(Failure::usage(format!(
-                "several {} configs: eval reads one (Claude Code settings are the only layers it merges)",
+                "several {} configs: eval reads one (Claude Code settings and Codex .rules files are the ones it merges)",
                 first.slug()
             )))
         }
@@ -400,9 +402,12 @@ fn eval_configs(
         None => vec![native],
         Some(_) => rules::engines(engine)?,
     };
-    if ids.iter().any(|&id| id != native) && configs.len() > 1 {
+    if ids.iter().any(|&id| id != native)
+        && configs.len() > 1
+        && configs[0].format == Format::ClaudeCode
+    {
         return Err(Failure::usage(
-            "other engines than the config's own run over one file's table: give one --config",
+            "other engines than Claude Code run over one settings file's table: give one --config",
         ));
     }
     if s.mode.is_some() && !ids.contains(&EngineId::ClaudeCode) {
@@ -416,13 +421,46 @@ fn eval_configs(
             out.push(claude_native(configs, s, call));
             continue;
         }
-        let c = &configs[0];
-        let table = &c.imported.table;
-        let places = import::row_places(&c.imported, &c.name, &c.text);
-        let e = table_engine(id, table, Some(&c.imported), s).evaluate(call);
+        let (imported, places) = merged(configs);
+        let table = &imported.table;
+        let e = table_engine(id, table, Some(&imported), s).evaluate(call);
         out.push(shown_of_table(&e, table, &places, s, id));
     }
     Ok(out)
+}
+
+/// The configs as one table with each row's place. Several Codex `.rules` files are one
+/// policy to Codex (strictest match over all their rules): their rows follow each other, each
+/// origin prefixed with its file so that `canonical_matching` rules keep their folding.
+fn merged(configs: &[Config]) -> (Imported, Vec<Option<Place>>) {
+    if let [one] = configs {
+        let places = import::row_places(&one.imported, &one.name, &one.text);
+        return (one.imported.clone(), places);
+    }
+    let mut rows: Vec<(String, String, Action)> = Vec::new();
+    let mut places = Vec::new();
+    let mut all = configs[0].imported.clone();
+    all.origins.clear();
+    all.canonical.clear();
+    all.warnings.clear();
+    all.rules_in = 0;
+    for c in configs {
+        let i = &c.imported;
+        rows.extend(
+            i.table
+                .rules()
+                .iter()
+                .map(|r| (r.tool.clone(), r.pattern.clone(), r.action)),
+        );
+        places.extend(import::row_places(i, &c.name, &c.text));
+        let named = |o: &String| format!("{}: {o}", c.name);
+        all.origins.extend(i.origins.iter().map(named));
+        all.canonical.extend(i.canonical.iter().map(named));
+        all.warnings.extend(i.warnings.iter().cloned());
+        all.rules_in += i.rules_in;
+    }
+    all.table = RuleTable::new(rows.iter().map(|(t, p, a)| (t.as_str(), p.as_str(), *a)));
+    (all, places)
 }
 
 // ---------------------------------------------------------------------------------------------

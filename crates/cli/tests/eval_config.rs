@@ -254,6 +254,42 @@ fn a_codex_rules_file_points_at_its_prefix_rule_call() {
 }
 
 #[test]
+fn several_codex_rules_files_are_one_policy_and_each_rule_keeps_its_file() {
+    let a = temp_file(
+        "a.rules",
+        "prefix_rule(pattern=[\"git\"], decision=\"allow\")\n",
+    );
+    let b = temp_file(
+        "b.rules",
+        "# pushes ask\n\nprefix_rule(pattern=[\"git\", \"push\"], decision=\"prompt\")\n",
+    );
+    let out = permlab(&[
+        "eval",
+        "--config",
+        &a,
+        &b,
+        "--call",
+        "bash: git push origin",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v = json::parse(&text(&out.stdout)).unwrap();
+    let r = &v.get("results").and_then(Value::as_array).unwrap()[0];
+    assert_eq!(r.get("engine").and_then(Value::as_str), Some("codex"));
+    assert_eq!(r.get("decision").and_then(Value::as_str), Some("ask"));
+    let rule = r.get("rule").unwrap();
+    assert_eq!(rule.get("file").and_then(Value::as_str), Some(b.as_str()));
+    assert_eq!(rule.get("line").and_then(Value::as_f64), Some(3.0));
+    assert!(
+        r.get("step")
+            .and_then(Value::as_str)
+            .is_some_and(|s| s.contains("strictest of the 2 matching rules")),
+        "{}",
+        r.to_json()
+    );
+}
+
+#[test]
 fn no_rule_deciding_is_said_in_words_never_as_a_rust_value() {
     let (user, _) = user_and_project();
     let cases: Vec<Vec<String>> = vec![
