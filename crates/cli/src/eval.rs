@@ -475,6 +475,8 @@ struct RuleShown {
     list: Action,
     /// The rule as written: `Bash(git push *)`, or a row `bash "git *"`.
     text: String,
+    /// A table row's tool and pattern, for scripts.
+    tool_pattern: Option<(String, String)>,
 }
 
 impl RuleShown {
@@ -511,6 +513,10 @@ impl RuleShown {
         ));
         o.push(("list".into(), Value::from(self.list.as_str())));
         o.push(("rule".into(), Value::from(self.text.as_str())));
+        if let Some((tool, pattern)) = &self.tool_pattern {
+            o.push(("tool".into(), Value::from(tool.as_str())));
+            o.push(("pattern".into(), Value::from(pattern.as_str())));
+        }
         Value::Object(o)
     }
 }
@@ -683,6 +689,7 @@ fn shown_of_table(
         Some(RuleShown {
             row: Some(row),
             text: format!("{} {}", r.tool, quoted(&r.pattern)),
+            tool_pattern: Some((r.tool.clone(), r.pattern.clone())),
             place,
             scope: None,
             list: r.action,
@@ -866,6 +873,7 @@ fn claude_native(configs: &[Config], s: &Session, call: &Call) -> Shown {
             scope: Some(r.scope),
             list: r.group,
             text: r.text.clone(),
+            tool_pattern: None,
         })
     };
     let rule = v.rule.and_then(rule_at);

@@ -481,3 +481,27 @@ fn a_closed_stdout_and_stderr_end_quietly_in_every_subcommand() {
         );
     }
 }
+
+#[test]
+fn json_of_a_rule_table_numbers_rows_from_one_like_the_text() {
+    let rules = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/rulesets/miniagent-standard.json"
+    );
+    let call = "bash: python -m unittest -v test_dateparse.py";
+    let out = permlab(&[
+        "eval", "--rules", rules, "--call", call, "--engine", "opencode",
+    ]);
+    assert!(line_of(&text(&out.stdout), "opencode").contains("#9 bash"));
+    let out = permlab(&[
+        "eval", "--rules", rules, "--call", call, "--engine", "opencode", "--json",
+    ]);
+    let v = json::parse(&text(&out.stdout)).unwrap();
+    let rule = v.get("results").and_then(Value::as_array).unwrap()[0]
+        .get("rule")
+        .cloned()
+        .unwrap();
+    assert_eq!(rule.get("number").and_then(Value::as_f64), Some(9.0));
+    assert_eq!(rule.get("tool").and_then(Value::as_str), Some("bash"));
+    assert_eq!(rule.get("list").and_then(Value::as_str), Some("allow"));
+}
