@@ -6,14 +6,14 @@ use std::io::{BufRead, BufWriter, Write};
 use permlab_core::json;
 use permlab_core::{engines, pi_gate, Call, Decision};
 
-use crate::args::Args;
+use crate::cli::{required, BatchArgs};
 use crate::pi;
 use crate::rules::{load_table, one_engine};
 use crate::Failure;
 
-pub fn run(args: &Args) -> Result<bool, Failure> {
-    let pi_gate = pi::chosen(args.value("engine"));
-    if args.switch("no-ui") && !pi_gate {
+pub fn run(args: &BatchArgs) -> Result<bool, Failure> {
+    let pi_gate = pi::chosen(args.engine.as_deref());
+    if args.no_ui && !pi_gate {
         return Err(Failure::usage(
             "--no-ui is for --engine pi-gate (Pi without a UI)",
         ));
@@ -21,13 +21,17 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
     if pi_gate {
         return each_call(|call, line| {
             pi::batch_line(
-                &pi_gate::tool_call(&call.tool, &call.input, !args.switch("no-ui")),
+                &pi_gate::tool_call(&call.tool, &call.input, !args.no_ui),
                 line,
             )
         });
     }
-    let id = one_engine(args.value("engine"))?;
-    let table = load_table(args.required("rules", "fixtures/rulesets/miniagent-standard.json")?)?;
+    let id = one_engine(args.engine.as_deref())?;
+    let table = load_table(required(
+        &args.rules,
+        "rules",
+        "fixtures/rulesets/miniagent-standard.json",
+    )?)?;
     let engine = engines::build(id, &table);
     each_call(|call, line_text| {
         let (decision, rule) = engine.decide(call);
@@ -41,7 +45,8 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
         json::write_string(shown.as_str(), line_text);
         line_text.push_str(",\"rule\":");
         match rule {
-            Some(r) => line_text.push_str(&r.to_string()),
+            // Counted from 1, as `eval`, `check` and the page's `evaluate()` count rows.
+            Some(r) => line_text.push_str(&(r + 1).to_string()),
             None => line_text.push_str("null"),
         }
         if decision == Decision::Unavailable {
@@ -71,9 +76,8 @@ fn each_call(mut verdict: impl FnMut(&Call, &mut String)) -> Result<bool, Failur
         })?;
         let call = Call::from_value(&value).map_err(|e| at(e.to_string()))?;
         verdict(&call, &mut line_text);
-        writeln!(out, "{line_text}").map_err(|e| Failure::input(format!("stdout: {e}")))?;
+        writeln!(out, "{line_text}").map_err(crate::stdout_failed)?;
     }
-    out.flush()
-        .map_err(|e| Failure::input(format!("stdout: {e}")))?;
+    out.flush().map_err(crate::stdout_failed)?;
     Ok(true)
 }

@@ -7,15 +7,15 @@ use std::time::{Duration, Instant};
 use permlab_core::json::write_string;
 use permlab_core::{engines, Decision};
 
-use crate::args::Args;
+use crate::cli::{required, BenchArgs, BenchDataArgs};
 use crate::rules::{load_calls, load_table, one_engine};
 use crate::Failure;
 
-pub fn run(args: &Args) -> Result<bool, Failure> {
-    let id = one_engine(args.value("engine"))?;
-    let table = load_table(args.required("rules", "bench/rules-1000.json")?)?;
-    let calls = load_calls(args.required("calls", "bench/calls.json")?)?;
-    let budget = match args.value("seconds") {
+pub fn run(args: &BenchArgs) -> Result<bool, Failure> {
+    let id = one_engine(args.engine.as_deref())?;
+    let table = load_table(required(&args.rules, "rules", "bench/rules-1000.json")?)?;
+    let calls = load_calls(required(&args.calls, "calls", "bench/calls.json")?)?;
+    let budget = match args.seconds.as_deref() {
         None => Duration::from_secs(2),
         Some(s) => seconds(s)?,
     };
@@ -28,7 +28,7 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
     let t0 = Instant::now();
     // `--scope evaluate`: OpenCode's `Permission.evaluate` on the command text alone (what the
     // real `evaluate` is timed on); the default is the whole call, as the product decides it.
-    let engine: Box<dyn permlab_core::Engine> = match (args.value("scope"), id) {
+    let engine: Box<dyn permlab_core::Engine> = match (args.scope.as_deref(), id) {
         (None | Some("call"), _) => engines::build(id, &table),
         (Some("evaluate"), permlab_core::EngineId::OpenCode) => Box::new(
             permlab_core::opencode::OpenCodeEngine::new(&table)
@@ -41,7 +41,7 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
         }
         (Some(other), _) => {
             return Err(Failure::usage(format!(
-                "--scope: unknown {other:?}; write call or evaluate"
+                "--scope: unknown \"{other}\"; write call or evaluate"
             )))
         }
     };
@@ -68,7 +68,7 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
     say!(
         "engine {} ({}), {} rules, {} calls, compile {:.3} ms; one pass: {} allow, {} ask, {} deny{}",
         id.slug(),
-        args.value("scope").unwrap_or("call"),
+        args.scope.as_deref().unwrap_or("call"),
         table.len(),
         calls.len(),
         compile.as_secs_f64() * 1000.0,
@@ -263,17 +263,19 @@ fn count(flag: &str, s: &str) -> Result<usize, Failure> {
 
 /// `permlab bench-data --out DIR [--sizes 10,100,1000,10000] [--calls 1000] [--seed N]
 /// [--without-bare]`.
-pub fn data(args: &Args) -> Result<bool, Failure> {
-    let out = args.required("out", "target/bench-data")?;
+pub fn data(args: &BenchDataArgs) -> Result<bool, Failure> {
+    let out = required(&args.out, "out", "target/bench-data")?;
     let sizes: Vec<usize> = args
-        .value("sizes")
+        .sizes
+        .as_deref()
         .unwrap_or("10,100,1000,10000")
         .split(',')
         .map(|s| count("--sizes", s.trim()))
         .collect::<Result<_, _>>()?;
-    let ncalls = count("--calls", args.value("calls").unwrap_or("1000"))?;
+    let ncalls = count("--calls", args.calls.as_deref().unwrap_or("1000"))?;
     let seed: u64 = args
-        .value("seed")
+        .seed
+        .as_deref()
         .unwrap_or("42")
         .parse()
         .map_err(|_| Failure::usage("--seed: expected a number"))?;
@@ -292,7 +294,7 @@ pub fn data(args: &Args) -> Result<bool, Failure> {
     };
     // `--without-bare`: no bare `*` rows, so that Claude Code cannot short-cut a removed tool
     // and every engine does its full matching work.
-    let without_bare = args.switch("without-bare");
+    let without_bare = args.without_bare;
     let prefix = if without_bare {
         "rules-nobare"
     } else {

@@ -1,10 +1,10 @@
 //! `permlab check LESSON.json...`: validate lessons and compare every author-written answer
 //! with the engines.
 
-use permlab_core::claude_code::{Blocker, Decider};
-use permlab_core::corecoder::Layer;
-use permlab_core::lesson::{Lesson, Locator, Severity};
-use permlab_core::{Evaluation, Reason};
+use permlab_core::claude_code::drift::{self, DocDrift};
+use permlab_core::claude_code::{ClaudeCodeEngine, Mode, Policy};
+use permlab_core::lesson::{Lesson, Locator, Preset, Severity};
+use permlab_core::{Call, Engine, EngineId, Evaluation, Reason};
 
 use crate::{read_file, Failure};
 
@@ -19,102 +19,78 @@ fn why(e: &Evaluation, table: &permlab_core::RuleTable) -> String {
     match (&e.reason, e.rule) {
         (Reason::ToolRemoved { row }, _) => format!("{} removes the tool", rule_text(table, *row)),
         (_, Some(row)) => rule_text(table, row),
-        (r, None) => reason_text(r),
+        (r, None) => crate::words::reason(r),
     }
 }
 
-/// A reason no row decided, in words (the widget says the same in zh and en; a course author
-/// reads this, not the Rust value).
-fn reason_text(r: &Reason) -> String {
-    match r {
-        Reason::NoMatch { fallback } => format!("no rule matched, fallback {fallback}"),
-        Reason::Rule { row, .. } | Reason::CodexStrictest { row, .. } => format!("rule #{}", row + 1),
-        Reason::ToolRemoved { row } => format!("rule #{} removes the tool", row + 1),
-        Reason::OpenCodeDefault { permission } => format!(
-            "no rule matched: OpenCode's default {{permission: \"{permission}\", pattern: \"*\", action: \"ask\"}}"
-        ),
-        Reason::CoreCoder { layer, .. } => format!(
-            "CoreCoder reads no rule: {}",
-            match layer {
-                Layer::ReadOnly => "a read-only tool runs without asking",
-                Layer::Prompt => "not a read-only tool, so it asks",
-                Layer::NonInteractive => "nobody to ask (-p): refused",
-                Layer::AllowAll => "--yes: everything runs",
-                Layer::Always => "an earlier \"always\" for this tool",
-                Layer::PlanMode => "plan mode refuses tools that are not read-only",
-                Layer::NoPermission => "the session has no permission object: everything runs",
-            }
-        ),
-        Reason::ClaudeCode(d) => format!("Claude Code: {}", decider_text(d)),
-        Reason::CodexNoRuleMatched => "no prefix rule matched: execpolicy gives no decision and Codex's own heuristics (not modelled) take over; shown as ask".into(),
-        Reason::CodexNotACommand { tool } => {
-            format!("execpolicy only sees shell commands; a {tool} call never reaches it (shown as ask)")
+/// A row written in Claude Code's syntax (`"tool": "Bash"`, `"pattern": "Bash(git *)"`): what
+/// to write instead. The table's tools are the common ones (`bash`, `read_file`…); a `Bash`
+/// row is another tool to OpenCode and first-match, and a `Bash(…)` pattern matches no command.
+fn claude_syntax_in_row(tool: &str, pattern: &str) -> Option<String> {
+    use permlab_core::import::claude_tool_row;
+    let pat = pattern.trim();
+    let open = pat.find('(');
+    let in_pattern = match open {
+        Some(o) if pat.ends_with(')') => {
+            let name = &pat[..o];
+            (permlab_core::claude_code::rule::known_tool(name)
+                && name.starts_with(|c: char| c.is_ascii_uppercase()))
+            .then_some(name)
         }
-        Reason::CodexUnsplittable { message } => format!(
-            "the command cannot be split into words ({message}), so no prefix rule can check it (shown as ask)"
-        ),
-        // A reason added to the core later: still no Rust value in the output.
-        #[allow(unreachable_patterns)]
-        _ => "the engine's own step decided (permlab eval --explain shows which)".into(),
-    }
-}
-
-fn decider_text(d: &Decider) -> String {
-    let s = match d {
-        Decider::HookBlock => "the PreToolUse hook blocked it (exit code 2)",
-        Decider::HookAllow => "the PreToolUse hook approved it",
-        Decider::ToolRemoved => "a deny removed the tool",
-        Decider::DenyRule(_) => "a deny rule matched",
-        Decider::AskRule => "an ask rule matched",
-        Decider::ProtectedPath(p) => return format!("a write to the protected path {p} asks"),
-        Decider::CriticalPath => "rm on a critical path asks",
-        Decider::RequiresUserInteraction => "a tool that needs the user is never auto-approved",
-        Decider::EndConversation => "EndConversation ignores deny and ask rules",
-        Decider::Sandbox => "a sandboxed command runs (autoAllowBashIfSandboxed)",
-        Decider::Bypass => "bypassPermissions approves it",
-        Decider::AllowRule => "allow rules cover the call",
-        Decider::ReadOnly => "a built-in read-only command runs",
-        Decider::NoPermissionTool => "this tool needs no permission",
-        Decider::WorkingDirectory => "a read inside the working directory runs",
-        Decider::AdditionalDirectory => "a read or edit inside an additional directory runs",
-        Decider::AcceptEdits => "acceptEdits approves an edit in scope",
-        Decider::AutoMode => "auto mode approves it",
-        Decider::Callback { why } => {
-            return format!(
-                "{}; the SDK's canUseTool callback is asked",
-                blocker_text(why)
-            )
-        }
-        Decider::Mode { mode, why } => {
-            return format!(
-                "{}; the {} mode's fallback decides",
-                blocker_text(why),
-                mode.as_str()
-            )
-        }
-        #[allow(unreachable_patterns)]
-        _ => "a step other than a rule decided",
+        _ => None,
     };
-    s.to_string()
+    if let Some(name) = in_pattern {
+        let (t, p) = claude_tool_row(pat);
+        return Some(format!(
+            "\"pattern\": \"{pat}\" is a Claude Code rule ({name}(…)), not a pattern: no call matches it; write \"tool\": \"{t}\", \"pattern\": \"{p}\""
+        ));
+    }
+    let claude_name = tool.starts_with(|c: char| c.is_ascii_uppercase())
+        && permlab_core::claude_code::rule::known_tool(tool);
+    if claude_name {
+        let (t, _) = claude_tool_row(tool);
+        if t != tool {
+            return Some(format!(
+                "\"tool\": \"{tool}\" is Claude Code's name for the tool; the table's tools are the common ones, which every engine reads: write \"tool\": \"{t}\""
+            ));
+        }
+    }
+    None
 }
 
-fn blocker_text(b: &Blocker) -> String {
-    match b {
-        Blocker::NoRule => "no rule or baseline covers it".into(),
-        Blocker::Unparseable(m) => {
-            format!("the command cannot be parsed ({m}), so no allow rule approves it")
+/// The recorded docs-versus-CLI cases a preset's Claude Code calls may be ([`drift`]): for a
+/// native settings preset, its own settings; for a table, the settings the table translates
+/// to, in the preset's mode (no sandbox).
+struct Drift<'a> {
+    preset: &'a Preset,
+    /// The table's translated policy and mode, built on first use.
+    table: Option<(Policy, Mode)>,
+}
+
+impl<'a> Drift<'a> {
+    fn new(preset: &'a Preset) -> Self {
+        Drift {
+            preset,
+            table: None,
         }
-        Blocker::ExecWrapper(w) => {
-            format!("{w} wraps another command, so no prefix rule approves it")
+    }
+
+    fn of(&mut self, call: &Call) -> Option<&'static DocDrift> {
+        if call.tool != "bash" {
+            return None;
         }
-        Blocker::CdGit => "cd into another directory combined with git".into(),
-        Blocker::Target(t) => format!("the write target {t} cannot be approved"),
-        Blocker::OutsideWorkingDirectory => "the path is outside the working directories".into(),
-        Blocker::PlanWrite => "plan mode never approves writes".into(),
-        Blocker::NotFilesystemCommand => "not a filesystem command acceptEdits approves".into(),
-        Blocker::UnsafeEnv(v) => {
-            format!("the variable assignment {v} keeps allow rules from approving it")
+        if self.preset.imported.is_some() {
+            return self.preset.claude_drift(call);
         }
+        let preset = self.preset;
+        let (policy, mode) = self.table.get_or_insert_with(|| {
+            let engine = ClaudeCodeEngine::new(&preset.table);
+            (
+                engine.policy().clone(),
+                preset.claude.mode.unwrap_or(Mode::Default),
+            )
+        });
+        drift::for_settings(policy, *mode, &call.input)
     }
 }
 
@@ -146,20 +122,60 @@ pub fn run(files: &[String]) -> Result<bool, Failure> {
         // One index of the text for all the wrong answers (locating each from the top made
         // `check` quadratic in their number).
         let locator = Locator::new(&text);
+        let at = |path: &str| {
+            locator
+                .locate(path)
+                .map(|p| format!("{}:{}: ", p.line, p.column))
+                .unwrap_or_default()
+        };
+        for (k, preset) in lesson.presets.iter().enumerate() {
+            for (i, r) in preset.table.rules().iter().enumerate() {
+                if preset.imported.is_some() {
+                    break;
+                }
+                if let Some(fix) = claude_syntax_in_row(&r.tool, &r.pattern) {
+                    say!(
+                        "{path}:{}warning at presets[{k}].rules[{i}]: {fix}",
+                        at(&format!("presets[{k}].rules[{i}]"))
+                    );
+                }
+            }
+        }
         let (mut checked, mut wrong) = (0, 0);
         for preset in &lesson.presets {
+            // One engine per preset and engine, for all its calls.
+            let mut built: Vec<(EngineId, Box<dyn Engine>)> = Vec::new();
+            let mut drift = Drift::new(preset);
             for (i, call) in preset.calls.iter().enumerate() {
                 for (engine_id, want) in &call.expect {
-                    let e = preset.evaluate(*engine_id, &call.call);
+                    let engine = match built.iter().position(|(id, _)| id == engine_id) {
+                        Some(n) => &built[n].1,
+                        None => {
+                            built.push((*engine_id, preset.engine(*engine_id)));
+                            &built[built.len() - 1].1
+                        }
+                    };
+                    let e = engine.evaluate(&call.call);
                     checked += 1;
+                    // Where Claude Code's docs and the recorded CLI disagree on this very
+                    // case, the author is told both answers (the engine follows the CLI).
+                    let drifted = match engine_id {
+                        EngineId::ClaudeCode => drift.of(&call.call),
+                        _ => None,
+                    };
+                    let place = at(&format!("{}[{i}].expect.{engine_id}", preset.calls_at));
                     if e.decision != *want {
                         wrong += 1;
-                        let at = locator
-                            .locate(&format!("{}[{i}].expect.{engine_id}", preset.calls_at))
-                            .map(|p| format!("{}:{}: ", p.line, p.column))
-                            .unwrap_or_default();
+                        let docs = match drifted {
+                            Some(d) if d.docs == *want => format!(
+                                "; {}: the answer follows the docs, the engine the recorded CLI",
+                                d.label()
+                            ),
+                            Some(d) => format!("; {}", d.label()),
+                            None => String::new(),
+                        };
                         say!(
-                            "{path}:{at}preset {}, call #{} `{}`, {}: expected {}, engines say {} ({})",
+                            "{path}:{place}preset {}, call #{} `{}`, {}: expected {}, engines say {} ({}){docs}",
                             preset.id,
                             i + 1,
                             call.call,
@@ -167,6 +183,16 @@ pub fn run(files: &[String]) -> Result<bool, Failure> {
                             want,
                             e.decision,
                             why(&e, &preset.table)
+                        );
+                    } else if let Some(d) = drifted {
+                        say!(
+                            "{path}:{place}note: preset {}, call #{} `{}`, {}: {} (the answer follows the recorded CLI; a reader of the docs expects {})",
+                            preset.id,
+                            i + 1,
+                            call.call,
+                            engine_id,
+                            d.label(),
+                            d.docs
                         );
                     }
                 }

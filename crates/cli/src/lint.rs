@@ -8,11 +8,11 @@ use permlab_core::claude_code::Scope;
 use permlab_core::import::Format;
 use permlab_core::lint::{lint, Source};
 
-use crate::args::Args;
+use crate::cli::LintArgs;
 use crate::{read_file, Failure};
 
-fn format_flag(a: &Args, name: &str) -> Result<Option<Format>, Failure> {
-    match a.value(name) {
+fn format_flag(value: Option<&str>, name: &str) -> Result<Option<Format>, Failure> {
+    match value {
         None => Ok(None),
         Some(v) => Format::from_slug(v).map(Some).ok_or_else(|| {
             Failure::usage(format!(
@@ -23,16 +23,16 @@ fn format_flag(a: &Args, name: &str) -> Result<Option<Format>, Failure> {
 }
 
 /// Runs the linter; `Ok(true)` when nothing was found.
-pub fn run(a: &Args) -> Result<bool, Failure> {
-    if a.positional.is_empty() {
+pub fn run(a: &LintArgs) -> Result<bool, Failure> {
+    if a.files.is_empty() {
         return Err(Failure::usage(
             "lint needs at least one FILE (.claude/settings.json, opencode.json(c), agent .md, .rules)",
         ));
     }
-    let format = format_flag(a, "format")?;
-    let target = format_flag(a, "target")?;
+    let format = format_flag(a.format.as_deref(), "format")?;
+    let target = format_flag(a.target.as_deref(), "target")?;
     let mut sources = Vec::new();
-    for arg in &a.positional {
+    for arg in &a.files {
         let (scope, path) = match arg.split_once(':') {
             Some((s, p)) if Scope::from_name(s).is_some() && !p.is_empty() => {
                 (Scope::from_name(s), p)
@@ -48,19 +48,37 @@ pub fn run(a: &Args) -> Result<bool, Failure> {
         });
     }
     let report = lint(&sources, target);
-    if a.switch("json") {
+    if a.json {
         say!("{}", report.to_json());
     } else {
         for f in &report.findings {
             say!("{f}\n");
         }
-        let files = sources.len();
-        say!(
-            "{} finding{} in {files} file{}",
-            report.findings.len(),
-            if report.findings.len() == 1 { "" } else { "s" },
-            if files == 1 { "" } else { "s" }
-        );
+        // Only the files that were read count: a file the harness would refuse has no findings
+        // to report, and "0 findings" would say it is clean.
+        let unread = sources
+            .iter()
+            .filter(|s| {
+                report
+                    .errors
+                    .iter()
+                    .any(|e| e.source_name() == Some(s.name.as_str()))
+            })
+            .count();
+        let files = sources.len() - unread;
+        if files > 0 {
+            let n = report.findings.len();
+            say!(
+                "{n} finding{} in {files} file{}{}",
+                if n == 1 { "" } else { "s" },
+                if files == 1 { "" } else { "s" },
+                match unread {
+                    0 => String::new(),
+                    1 => "; 1 file could not be read (below)".to_string(),
+                    k => format!("; {k} files could not be read (below)"),
+                }
+            );
+        }
     }
     if !report.errors.is_empty() {
         let msgs: Vec<String> = report.errors.iter().map(|e| e.to_string()).collect();

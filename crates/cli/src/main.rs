@@ -27,53 +27,20 @@ macro_rules! warn {
     }};
 }
 
-mod args;
 mod batch;
 mod bench;
 mod check;
+mod cli;
 mod conformance;
 mod eval;
 mod lint;
 mod pi;
 mod replay;
 mod rules;
+mod words;
 
-const USAGE: &str = r#"permlab — how coding-agent harnesses decide whether a tool call may run
-
-usage:
-  permlab eval --rules FILE --call 'bash: git push origin main' [--engine NAME|all] [--explain]
-      the verdict of each engine, its decisive rule and, with --explain, the steps it took
-  permlab conformance FILE...
-      run conformance files (fixtures/conformance/*.json); last line: N passed, M failed
-  permlab batch --engine NAME --rules FILE  < calls.jsonl
-      one JSON line {"decision", "rule"} per call line {"tool", "input"} on stdin
-  permlab bench --engine NAME --rules FILE --calls FILE [--seconds S] [--scope call|evaluate]
-      evaluation throughput (evals/s) and the allow/ask/deny tally of one pass
-  permlab bench-data --out DIR [--sizes 10,100,1000,10000] [--calls 1000] [--seed N] [--without-bare]
-      write the mixed rule tables and calls the benchmark figures use
-  permlab replay TRACE --rules FILE [--json]
-      a run's tool calls (JSON lines of {"tool", "input"}, a Claude Code stream-json
-      transcript or a Codex rollout) through every engine and mode: allow/ask/deny/unavailable
-      counts and shares, then the calls the engines disagree on
-  permlab check LESSON.json...
-      validate lessons (fixtures/lesson.schema.json) and compare every author-written
-      "expect" answer with the engines; exit 1 on an invalid lesson or a wrong answer
-  permlab lint FILE... [--format claude-code|opencode|codex] [--target HARNESS] [--json]
-      dead, shadowed and order-fragile rules and misleading patterns in .claude/settings.json
-      (several files: the layers; SCOPE:FILE names one), opencode.json(c), agent .md, .rules;
-      each with a call the engine decides; exit 1 on findings
-  permlab --version
-
---rules FILE: a JSON array of {"tool", "pattern", "action"} rows (the lesson's table), or
-OpenCode rules {"permission", "pattern", "action"}.
-engines: first-match, opencode, claude-code, corecoder, codex
-  and pi-gate (Pi's permission-gate.ts extension; reads no table, so --rules is not needed):
-  permlab eval --engine pi-gate --call 'bash: sudo ls' [--no-ui]
-  permlab batch --engine pi-gate [--no-ui] < calls.jsonl      {"decision", "pattern"[, "reason"]}
-  permlab replay TRACE --engine pi-gate [--json]              with and without a UI
-  a dangerous bash call asks (denied with --no-ui); every other call and tool is allowed
-
-exit status: 0 ok, 1 a check failed, 2 unusable input"#;
+use clap::{CommandFactory, Parser};
+use cli::{Cli, Command};
 
 /// Why a command could not finish.
 pub enum Failure {
@@ -100,6 +67,16 @@ impl From<String> for Failure {
     }
 }
 
+/// A write to stdout that failed: when the reader has gone (a closed pipe, `| head -c 10`),
+/// stop quietly with status 0 as other Unix tools do, as [`say!`] does; any other error is a
+/// message.
+pub fn stdout_failed(e: std::io::Error) -> Failure {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    Failure::input(format!("stdout: cannot write: {e}"))
+}
+
 /// Reads a file as UTF-8, with an error naming it.
 pub fn read_file(path: &str) -> Result<String, Failure> {
     let bytes =
@@ -112,11 +89,6 @@ pub fn read_file(path: &str) -> Result<String, Failure> {
     })
 }
 
-fn parse(raw: &[String], takes_value: &[&str], switches: &[&str]) -> Result<args::Args, Failure> {
-    let a = args::Args::parse(raw, takes_value, switches).map_err(Failure::Usage)?;
-    Ok(a)
-}
-
 /// The arguments as UTF-8, or a message naming the first one that is not (`std::env::args`
 /// would panic on it).
 fn utf8_args(raw: impl Iterator<Item = std::ffi::OsString>) -> Result<Vec<String>, String> {
@@ -124,13 +96,48 @@ fn utf8_args(raw: impl Iterator<Item = std::ffi::OsString>) -> Result<Vec<String
         .map(|(i, a)| {
             a.into_string().map_err(|a| {
                 format!(
-                    "argument {} is not valid UTF-8 text ({:?}): permlab reads arguments, rule files and calls as UTF-8; write the text in UTF-8 (a file name too)",
+                    "argument {} is not valid UTF-8 text ({}, each invalid byte shown as U+FFFD): permlab reads arguments, rule files and calls as UTF-8; write the text in UTF-8 (a file name too)",
                     i + 1,
-                    a.to_string_lossy()
+                    words::quoted(&a.to_string_lossy())
                 )
             })
         })
         .collect()
+}
+
+/// The help of `permlab`, or the usage line of one subcommand, as plain text.
+fn help_text(sub: Option<&str>) -> String {
+    let mut cmd = Cli::command();
+    cmd.build();
+    match sub.and_then(|name| cmd.find_subcommand_mut(name)) {
+        Some(sub) => sub.render_usage().to_string(),
+        None => cmd.render_help().to_string(),
+    }
+}
+
+/// A clap error as the CLI's other messages read: `permlab: …`, then clap's usage and hint;
+/// an unknown subcommand is called a command, as before clap.
+fn clap_message(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let rendered = e.render().to_string();
+    let rendered = rendered.strip_prefix("error: ").unwrap_or(&rendered);
+    if e.kind() == ErrorKind::InvalidSubcommand {
+        if let Some(ContextValue::String(name)) = e.get(ContextKind::InvalidSubcommand) {
+            let rest = rendered.split_once('\n').map_or("", |(_, r)| r);
+            return format!("permlab: unknown command \"{name}\"\n{}", rest.trim_end());
+        }
+    }
+    format!("permlab: {}", rendered.trim_end())
+}
+
+fn version() {
+    say!("permlab {}", env!("CARGO_PKG_VERSION"));
+    // The real products the engines reproduce (one place: `EngineId::pin`).
+    for id in permlab_core::EngineId::ALL {
+        if let Some(pin) = id.pin() {
+            say!("  {:<12} {pin}", id.slug());
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -141,44 +148,56 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let Some(command) = argv.first() else {
-        warn!("{USAGE}");
+    if argv.is_empty() {
+        warn!("{}", help_text(None).trim_end());
         return ExitCode::from(2);
-    };
-    let rest = &argv[1..];
-    let result = match command.as_str() {
-        "conformance" => parse(rest, &[], &[]).and_then(|a| conformance::run(&a.positional)),
-        "check" => parse(rest, &[], &[]).and_then(|a| check::run(&a.positional)),
-        "eval" => parse(rest, &["rules", "call", "engine"], &["explain", "no-ui"])
-            .and_then(|a| eval::run(&a)),
-        "batch" => parse(rest, &["rules", "engine"], &["no-ui"]).and_then(|a| batch::run(&a)),
-        "lint" => parse(rest, &["format", "target"], &["json"]).and_then(|a| lint::run(&a)),
-        "replay" => parse(rest, &["rules", "engine"], &["json"]).and_then(|a| replay::run(&a)),
-        "bench" => parse(rest, &["rules", "calls", "engine", "seconds", "scope"], &[])
-            .and_then(|a| bench::run(&a)),
-        "bench-data" => parse(rest, &["out", "sizes", "calls", "seed"], &["without-bare"])
-            .and_then(|a| bench::data(&a)),
-        "--version" | "-V" | "version" => {
-            say!("permlab {}", env!("CARGO_PKG_VERSION"));
-            // The real products the engines reproduce (one place: `EngineId::pin`).
-            for id in permlab_core::EngineId::ALL {
-                if let Some(pin) = id.pin() {
-                    say!("  {:<12} {pin}", id.slug());
+    }
+    let cli = match Cli::try_parse_from(std::iter::once("permlab".to_string()).chain(argv)) {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            return match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    say!("{}", e.render().to_string().trim_end());
+                    ExitCode::SUCCESS
                 }
-            }
-            Ok(true)
+                _ => {
+                    warn!("{}", clap_message(&e));
+                    ExitCode::from(2)
+                }
+            };
         }
-        "--help" | "-h" | "help" => {
-            say!("{USAGE}");
-            Ok(true)
+    };
+    let (name, result) = match cli.command {
+        _ if cli.version => {
+            version();
+            ("", Ok(true))
         }
-        other => Err(Failure::usage(format!("unknown command \"{other}\""))),
+        None => {
+            warn!("{}", help_text(None).trim_end());
+            return ExitCode::from(2);
+        }
+        Some(Command::Version) => {
+            version();
+            ("version", Ok(true))
+        }
+        Some(Command::Conformance(f)) => ("conformance", conformance::run(&f.files)),
+        Some(Command::Check(f)) => ("check", check::run(&f.files)),
+        Some(Command::Eval(a)) => ("eval", eval::run(&a)),
+        Some(Command::Batch(a)) => ("batch", batch::run(&a)),
+        Some(Command::Lint(a)) => ("lint", lint::run(&a)),
+        Some(Command::Replay(a)) => ("replay", replay::run(&a)),
+        Some(Command::Bench(a)) => ("bench", bench::run(&a)),
+        Some(Command::BenchData(a)) => ("bench-data", bench::data(&a)),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
         Err(Failure::Usage(msg)) => {
-            warn!("permlab: {msg}\n\n{USAGE}");
+            warn!(
+                "permlab: {msg}\n\n{}\n\nFor more information, try 'permlab help {name}'.",
+                help_text(Some(name)).trim_end()
+            );
             ExitCode::from(2)
         }
         Err(Failure::Input(msg)) => {

@@ -39,14 +39,18 @@ pub fn eval(call: &Call, has_ui: bool, explain: bool) {
                 .to_string()
         } else if has_ui {
             format!(
-                "dangerous: Pi asks {:?}; anything but \"Yes\" blocks with {:?}",
-                pi_gate::CHOICES,
-                pi_gate::USER_REASON
+                "dangerous: Pi asks {}; anything but \"Yes\" blocks with {}",
+                pi_gate::CHOICES
+                    .iter()
+                    .map(|c| crate::words::quoted(c))
+                    .collect::<Vec<_>>()
+                    .join(" / "),
+                crate::words::quoted(pi_gate::USER_REASON)
             )
         } else {
             format!(
-                "dangerous and no UI: blocked with {:?}",
-                pi_gate::NO_UI_REASON
+                "dangerous and no UI: blocked with {}",
+                crate::words::quoted(pi_gate::NO_UI_REASON)
             )
         };
         say!("    why: {why}");
@@ -60,7 +64,8 @@ pub fn batch_line(v: &GateVerdict, out: &mut String) {
     json::write_string(v.decision.as_str(), out);
     out.push_str(",\"pattern\":");
     match v.pattern {
-        Some(k) => out.push_str(&k.to_string()),
+        // Counted from 1, as `eval` shows it (#1).
+        Some(k) => out.push_str(&(k + 1).to_string()),
         None => out.push_str("null"),
     }
     if let Some(r) = v.reason {
@@ -92,11 +97,11 @@ pub fn replay(path: &str, trace: &Trace, as_json: bool) {
             .iter()
             .map(|&(i, k)| {
                 Value::Object(vec![
-                    ("index".into(), Value::from(i)),
+                    ("index".into(), Value::from(i + 1)),
                     ("line".into(), Value::from(line_of(i))),
                     ("tool".into(), Value::from(calls[i].tool.as_str())),
                     ("input".into(), Value::from(calls[i].input.as_str())),
-                    ("pattern".into(), Value::from(k)),
+                    ("pattern".into(), Value::from(k + 1)),
                 ])
             })
             .collect();

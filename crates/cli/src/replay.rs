@@ -14,7 +14,7 @@ use permlab_core::replay::{Replayer, DECISIONS};
 use permlab_core::trace::{self, Trace};
 use permlab_core::RuleTable;
 
-use crate::args::Args;
+use crate::cli::{required, ReplayArgs};
 use crate::pi;
 use crate::rules::load_table;
 use crate::{read_file, Failure};
@@ -25,8 +25,8 @@ const SHOWN: usize = 20;
 /// How many characters of a call's input the text output shows.
 const INPUT_WIDTH: usize = 60;
 
-pub fn run(args: &Args) -> Result<bool, Failure> {
-    let path = match args.positional.as_slice() {
+pub fn run(args: &ReplayArgs) -> Result<bool, Failure> {
+    let path = match args.trace.as_slice() {
         [one] => one.as_str(),
         [] => {
             return Err(Failure::usage(
@@ -35,8 +35,8 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
         }
         _ => return Err(Failure::usage("replay takes exactly one trace file")),
     };
-    let pi_gate = pi::chosen(args.value("engine"));
-    match args.value("engine") {
+    let pi_gate = pi::chosen(args.engine.as_deref());
+    match args.engine.as_deref() {
         None => {}
         Some(_) if pi_gate => {}
         Some(other) => {
@@ -49,7 +49,11 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
     let table = if pi_gate {
         RuleTable::new([])
     } else {
-        load_table(args.required("rules", "fixtures/rulesets/miniagent-standard.json")?)?
+        load_table(required(
+            &args.rules,
+            "rules",
+            "fixtures/rulesets/miniagent-standard.json",
+        )?)?
     };
     let text = read_file(path)?;
     let trace = trace::parse(&text);
@@ -75,7 +79,7 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
         warn!("permlab: {path}: {m} (line skipped)");
     }
     if pi_gate {
-        pi::replay(path, &trace, args.switch("json"));
+        pi::replay(path, &trace, args.json);
         return Ok(true);
     }
     // One pass counts; the disagreements are kept as positions only and their verdicts
@@ -88,13 +92,8 @@ pub fn run(args: &Args) -> Result<bool, Failure> {
             disagreements.push(index);
         }
     }
-    if args.switch("json") {
-        if let Err(e) = write_json(path, &trace, &r, &disagreements) {
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                std::process::exit(0); // the reader has gone, as in `say!`
-            }
-            return Err(Failure::input(format!("stdout: {e}")));
-        }
+    if args.json {
+        write_json(path, &trace, &r, &disagreements).map_err(crate::stdout_failed)?;
     } else {
         print_text(path, &table, &trace, &r, &disagreements);
     }
@@ -235,13 +234,13 @@ fn write_json(
                     e.slug().to_string(),
                     obj(vec![
                         ("decision", Value::from(decision.as_str())),
-                        ("rule", row.map_or(Value::Null, Value::from)),
+                        ("rule", row.map_or(Value::Null, |r| Value::from(r + 1))),
                     ]),
                 )
             })
             .collect();
         obj(vec![
-            ("index", Value::from(index)),
+            ("index", Value::from(index + 1)),
             ("line", Value::from(c.line)),
             ("tool", Value::from(c.call.tool.as_str())),
             ("input", Value::from(c.call.input.as_str())),

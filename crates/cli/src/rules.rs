@@ -17,7 +17,7 @@ pub fn load_table(path: &str) -> Result<RuleTable, Failure> {
         let imported =
             import::import_file(path, &text).map_err(|e| Failure::input(e.to_string()))?;
         for w in &imported.warnings {
-            eprintln!("permlab: {path}: {w}");
+            warn!("permlab: {path}: {w}");
         }
         return Ok(imported.table);
     }

@@ -2,7 +2,7 @@
 //! lesson is reported with its path (exit 1), an unreadable file is exit 2.
 
 mod common;
-use common::{permlab, temp_file};
+use common::{permlab, temp_file, text};
 
 const LESSONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/lessons");
 
@@ -107,4 +107,54 @@ fn tasks_are_checked_against_the_lesson() {
     assert!(stdout.contains("tasks[1].check.revealed[0]"), "{stdout}");
     assert!(stdout.contains("tasks[2].check.last"), "{stdout}");
     assert!(!stdout.contains("tasks[0]"), "{stdout}");
+}
+
+#[test]
+fn a_case_where_the_docs_and_the_recorded_cli_disagree_says_both() {
+    // `lsof` under `deny Bash(ls *)`: the docs say ask, CLI 2.1.332 (recorded) allows it.
+    let lesson = r#"{"title": "t", "language": "en", "mode": "quiz", "engines": ["claude-code"],
+ "presets": [{"id": "p", "rules": [{"tool": "bash", "pattern": "ls *", "action": "deny"}],
+  "calls": [{"tool": "bash", "input": "lsof -i :8080", "expect": {"claude-code": "ask"}},
+            {"tool": "bash", "input": "lsof -i :8080", "expect": {"claude-code": "allow"}}]}]}"#;
+    let out = permlab(&["check", &temp_file("drift.json", lesson)]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("expected ask, engines say allow")
+            && stdout.contains("docs: ask · CLI 2.1.332: allow: the answer follows the docs, the engine the recorded CLI"),
+        "{stdout}"
+    );
+    // The answer that follows the CLI is right, and the author is told the docs differ.
+    assert!(
+        stdout.contains("note: preset p, call #2 `bash: lsof -i :8080`, claude-code: docs: ask · CLI 2.1.332: allow"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("2 answers checked, 1 wrong"), "{stdout}");
+}
+
+#[test]
+fn claude_code_syntax_in_a_table_row_is_a_warning_with_the_fix() {
+    let lesson = r#"{"title": "t", "language": "en", "mode": "explore", "engines": ["opencode"],
+ "presets": [{"id": "p", "rules": [
+   {"tool": "Bash", "pattern": "git *", "action": "allow"},
+   {"tool": "bash", "pattern": "Bash(npm test *)", "action": "allow"}],
+  "calls": ["bash: git status"]}]}"#;
+    let out = permlab(&["check", &temp_file("claude-rows.json", lesson)]);
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "a warning is not an error: {stdout}"
+    );
+    assert!(
+        stdout.contains(
+            ":3:4: warning at presets[0].rules[0]: \"tool\": \"Bash\" is Claude Code's name"
+        ) && stdout.contains("write \"tool\": \"bash\""),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("warning at presets[0].rules[1]: \"pattern\": \"Bash(npm test *)\" is a Claude Code rule")
+            && stdout.contains("write \"tool\": \"bash\", \"pattern\": \"npm test *\""),
+        "{stdout}"
+    );
 }

@@ -164,7 +164,7 @@ fn codex_rules_files_are_read_directly() {
         &["batch", "--engine", "codex", "--rules", &file],
         Some("{\"tool\": \"bash\", \"input\": \"rm -rf build\"}\n"),
     );
-    assert_eq!(text(&out.stdout), "{\"decision\":\"deny\",\"rule\":0}\n");
+    assert_eq!(text(&out.stdout), "{\"decision\":\"deny\",\"rule\":1}\n");
     // A broken file names itself and the position.
     let bad = temp_file(
         "bad.rules",
@@ -222,7 +222,7 @@ fn batch_answers_one_line_per_call_in_order() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(
         text(&out.stdout),
-        "{\"decision\":\"deny\",\"rule\":7}\n{\"decision\":\"allow\",\"rule\":0}\n{\"decision\":\"allow\",\"rule\":9}\n"
+        "{\"decision\":\"deny\",\"rule\":8}\n{\"decision\":\"allow\",\"rule\":1}\n{\"decision\":\"allow\",\"rule\":10}\n"
     );
 }
 
@@ -396,11 +396,11 @@ fn pi_gate_batch_and_replay() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(
         text(&out.stdout),
-        "{\"decision\":\"ask\",\"pattern\":2}\n{\"decision\":\"allow\",\"pattern\":null}\n{\"decision\":\"allow\",\"pattern\":null}\n"
+        "{\"decision\":\"ask\",\"pattern\":3}\n{\"decision\":\"allow\",\"pattern\":null}\n{\"decision\":\"allow\",\"pattern\":null}\n"
     );
     let out = permlab(&["batch", "--engine", "pi-gate", "--no-ui"], Some(calls));
     assert!(text(&out.stdout).starts_with(
-        "{\"decision\":\"deny\",\"pattern\":2,\"reason\":\"Dangerous command blocked (no UI for confirmation)\"}\n"
+        "{\"decision\":\"deny\",\"pattern\":3,\"reason\":\"Dangerous command blocked (no UI for confirmation)\"}\n"
     ));
     let trace = temp_file("pi-trace.jsonl", calls);
     let out = permlab(&["replay", &trace, "--engine", "pi-gate"], None);

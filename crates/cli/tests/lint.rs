@@ -36,6 +36,19 @@ fn exit_status_says_clean_findings_or_unreadable() {
         e.contains("settings.json: 1:38: invalid JSON") && e.contains("fix it there"),
         "{e}"
     );
+    // A file that could not be read is not reported as clean.
+    assert!(
+        !text(&out.stdout).contains("0 findings"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = permlab(&["lint", &broken, &clean]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stdout).ends_with("0 findings in 1 file; 1 file could not be read (below)\n"),
+        "{}",
+        text(&out.stdout)
+    );
 
     let out = permlab(&["lint", "/nonexistent/settings.json"]);
     assert_eq!(out.status.code(), Some(2));

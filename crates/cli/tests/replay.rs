@@ -174,7 +174,7 @@ fn json_output() {
         .and_then(|v| v.get("first-match"))
         .unwrap();
     assert_eq!(fm.get("decision").and_then(Value::as_str), Some("allow"));
-    assert_eq!(num(fm, "rule"), 4.0); // 0-based: row #5 `write_file * allow`
+    assert_eq!(num(fm, "rule"), 5.0); // counted from 1: row #5 `write_file * allow`
 }
 
 #[test]

@@ -41,12 +41,14 @@ pub fn claude_tool_row(text: &str) -> (String, String) {
     (tool.to_string(), pattern.to_string())
 }
 
-pub(super) fn import_text(text: &str) -> Result<Imported, Error> {
-    import_value(&json::parse(text)?)
+pub(super) fn import_text(text: &str, scope: Scope) -> Result<Imported, Error> {
+    import_value(&json::parse(text)?, scope)
 }
 
-pub(super) fn import_value(value: &Value) -> Result<Imported, Error> {
-    let file = SettingsFile::from_value(value, Scope::Project)?;
+/// `scope` is where the file sits: Claude Code reads some values differently by scope (a
+/// project's `defaultMode: bypassPermissions` does not take effect, a user's does).
+pub(super) fn import_value(value: &Value, scope: Scope) -> Result<Imported, Error> {
+    let file = SettingsFile::from_value(value, scope)?;
     let mut warnings: Vec<ImportWarning> = file
         .warnings
         .iter()

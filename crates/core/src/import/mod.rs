@@ -30,6 +30,7 @@
 mod claude;
 mod codex_rules;
 mod opencode_config;
+mod places;
 pub mod yaml;
 
 use crate::error::Error;
@@ -37,6 +38,7 @@ use crate::json::Value;
 use crate::table::RuleTable;
 
 pub use claude::claude_tool_row;
+pub use places::{claude_rule_place, row_places};
 
 /// Whether this build reads Codex `.rules` files (the `rules-files` feature: a Starlark
 /// interpreter). Without it, [`import`] refuses them and says so.
@@ -195,17 +197,23 @@ impl Imported {
 /// agent markdown file, anything else as JSONC.
 pub fn import(format: Format, text: &str) -> Result<Imported, Error> {
     match format {
-        Format::ClaudeCode => claude::import_text(text),
+        Format::ClaudeCode => claude::import_text(text, crate::claude_code::Scope::Project),
         Format::OpenCode => opencode_config::import_text(text),
         Format::Codex => codex_rules::import_text("rules", text),
     }
+}
+
+/// Imports a Claude Code settings file that sits at `scope` (what [`import`] does with the
+/// project scope): the layers of one session, each read as Claude Code reads a file there.
+pub fn import_claude_code(text: &str, scope: crate::claude_code::Scope) -> Result<Imported, Error> {
+    claude::import_text(text, scope)
 }
 
 /// Imports an already parsed JSON document (Claude Code settings or an `opencode.json`
 /// object). Codex files are not JSON: an error says to give the text.
 pub fn import_value(format: Format, value: &Value) -> Result<Imported, Error> {
     match format {
-        Format::ClaudeCode => claude::import_value(value),
+        Format::ClaudeCode => claude::import_value(value, crate::claude_code::Scope::Project),
         Format::OpenCode => opencode_config::import_value(value),
         Format::Codex => Err(Error::shape(
             "",

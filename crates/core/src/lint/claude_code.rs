@@ -67,7 +67,9 @@ impl Session<'_> {
             (Decider::Mode { mode, .. }, None) => {
                 format!("no rule: the {} mode's fallback", mode.as_str())
             }
-            (d, None) => format!("{d:?}"),
+            // Any other step, in the conformance files' words (`builtin:read-only`), never
+            // as a Rust value.
+            (_, None) => v.label(&self.policy),
         };
         let input = call_input(call);
         Demo {

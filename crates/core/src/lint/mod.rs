@@ -31,8 +31,8 @@ mod claude_code;
 #[cfg(feature = "rules-files")]
 mod codex;
 pub mod glob;
-mod locate;
-mod opencode;
+pub(crate) mod locate;
+pub(crate) mod opencode;
 mod translate;
 
 use crate::claude_code::Scope;
