@@ -2,7 +2,7 @@
 // file:// with no server and no network (`scripts/bundle PAGE.html OUT.html` runs this).
 //
 //   node web/tools/single-file.mjs PAGE.html OUT.html [--dist DIR] [--root DIR] [--scenes]
-//                                  [--no-scenes] [--link FROM=TO]…
+//                                  [--no-scenes] [--worker] [--no-worker] [--link FROM=TO]…
 //   node web/tools/single-file.mjs [DIST]     the demo pages: DIST/offline/permlab-{zh,en}.html
 //                                              (what scripts/test's single-file step does with
 //                                              two scripts/bundle commands; post_build calls it)
@@ -26,8 +26,11 @@
 // - A `<meta http-equiv="Content-Security-Policy">` stays, with the sha256 hashes of every
 //   inline script and style of the output added to script-src and style-src (or to a copy of
 //   default-src), and 'wasm-unsafe-eval' (the policy stays as strict as it was otherwise).
-// The self-check is hidden in the file (data-selfcheck="none"): its worker cannot start from a
-// file:// page, and with it the Codex `.rules` import and the lint of a pasted config.
+// - the worker (self-check, Codex `.rules` reader, linter) when a lesson of the page has a Codex
+//   `.rules` preset, or with --worker: a blob: URL made once (a worker can start from that on a
+//   file:// page), its wasm and the conformance fixtures inside, the fixtures answered by the
+//   worker's own fetch; a CSP gets worker-src blob:. Without it the self-check is hidden
+//   (data-selfcheck="none") and the widget says a `.rules` file or lint needs the worker.
 // Refused (exit 1, one message per problem, the page's line): remote or root-relative URLs of
 // scripts and stylesheets (without --root), missing files, `<base href>`, imports other than
 // the loader's. Warned about (stderr): remote images, icons and other references that stay.
@@ -189,6 +192,51 @@ function classicGlue(text) {
 
 const packed = (bytes) => gzipSync(bytes, { level: 9 }).toString('base64');
 
+/** The fixtures' pseudo-URL prefix in the file's worker (its fetch answers it from the file). */
+const FIXTURES_BASE = 'permlab-fixtures:/';
+
+/**
+ * `defaults` with the worker inlined: the self-check's worker (the Codex `.rules` reader, the
+ * linter) as a blob: URL made once, its wasm and the conformance fixtures inside it; the worker's
+ * own `fetch` answers the fixtures' URLs (so nothing is fetched, and no connect-src is needed).
+ */
+function workerDefaults(dist) {
+  const glue = readFileSync(join(dist, 'selfcheck/selfcheck.js'), 'utf8');
+  if (!/^let wasm_bindgen\b/m.test(glue)) throw new Error('single-file: the worker\'s glue does not define wasm_bindgen (wasm-bindgen output changed?)');
+  const dir = join(dist, 'conformance');
+  const fixtures = Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+  const prelude = `const unpack = async (b64) => {
+  const gz = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  return new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+};
+const fixtures = unpack(FIXTURES_GZ).then((b) => JSON.parse(new TextDecoder().decode(b)));
+const fetchFile = self.fetch.bind(self);
+self.fetch = (input, init) => {
+  const url = typeof input === 'string' ? input : input.url;
+  if (!url.startsWith(${JSON.stringify(FIXTURES_BASE)})) return fetchFile(input, init);
+  const name = decodeURIComponent(url.slice(${FIXTURES_BASE.length}));
+  return fixtures.then((f) => (name in f
+    ? new Response(f[name], { headers: { 'content-type': 'application/json' } })
+    : new Response('not in this file', { status: 404 })));
+};
+`;
+  return `const WORKER_WASM = "${packed(readFileSync(join(dist, 'selfcheck/selfcheck_bg.wasm')))}";
+const WORKER_FIXTURES = "${packed(Buffer.from(JSON.stringify(fixtures)))}";
+const WORKER_PRELUDE = ${JSON.stringify(prelude)};
+const WORKER_GLUE = ${JSON.stringify(glue)};
+let workerUrl;
+function defaults(el) {
+  if (el.getAttribute('data-selfcheck') === 'none') return;
+  workerUrl ??= URL.createObjectURL(new Blob([
+    \`const FIXTURES_GZ = "\${WORKER_FIXTURES}";\n\`, WORKER_PRELUDE, WORKER_GLUE,
+    \`\nunpack("\${WORKER_WASM}").then((bytes) => wasm_bindgen({ module_or_path: bytes }));\n\`,
+  ], { type: 'text/javascript' }));
+  el.setAttribute('data-selfcheck', workerUrl);
+  el.setAttribute('data-fixtures', ${JSON.stringify(FIXTURES_BASE)});
+}
+`;
+}
+
 /** The loader module with its fetching blocks replaced by the inlined glue and wasm. */
 function bundledLoader(dist, names, want) {
   const src = readFileSync(LOADER_SOURCE, 'utf8');
@@ -228,10 +276,11 @@ async function sceneGlue() {
       : `async function sceneGlue() { ${missing('scenes', ' --scenes')} }\n`,
     // The widget's stylesheet is a <style data-permlab-css> of the file.
     stylesheet: 'function stylesheet() { return Promise.resolve(); }\n',
-    // No self-check: its worker cannot start from a file:// page.
-    defaults: 'function defaults(el) { el.setAttribute(\'data-selfcheck\', \'none\'); }\n',
+    // Without the worker: no self-check (its worker and fixtures are files). With it: the
+    // worker starts from a blob: URL (allowed from file://) and reads the fixtures from the file.
+    defaults: want.worker ? workerDefaults(dist) : 'function defaults(el) { el.setAttribute(\'data-selfcheck\', \'none\'); }\n',
   };
-  if (want.scenes && !want.widget) {
+  if ((want.scenes || want.worker) && !want.widget) {
     impl.sceneGlue += `async function unpack(b64) {
   const gz = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
   return new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
@@ -253,10 +302,12 @@ const MIME = { '.png': 'image/png', '.svg': 'image/svg+xml', '.jpg': 'image/jpeg
 /**
  * Bundles `page` (a file path) into one HTML text. Options: dist, root (the directory a
  * root-relative URL `/x` means), scenes (true: always, false: never, undefined: when used),
+ * worker (true: the self-check's worker and fixtures inside, false: never, undefined: when a
+ * lesson of the page has a Codex `.rules` preset),
  * links ({href: newHref} rewritten in <a href>), notes (an array the notes are pushed to).
  * Throws a BundleError naming every problem.
  */
-export function bundle(page, { dist = 'dist', root, scenes, links = {}, notes = [] } = {}) {
+export function bundle(page, { dist = 'dist', root, scenes, worker, links = {}, notes = [] } = {}) {
   const pageFile = resolve(page);
   if (!existsSync(pageFile)) throw new BundleError([`${page}: no such file`]);
   const html = readFileSync(pageFile, 'utf8');
@@ -344,6 +395,7 @@ export function bundle(page, { dist = 'dist', root, scenes, links = {}, notes = 
   let scenePlaceholders = 0;
   let widgetCssLinked = false;
   let csp = null;
+  const codexLessons = [];
 
   for (const t of all) {
     const where = at(t);
@@ -402,6 +454,13 @@ export function bundle(page, { dist = 'dist', root, scenes, links = {}, notes = 
       }
       continue;
     }
+    if (t.name === 'script' && (t.attrs.get('type') ?? '').trim().toLowerCase() === 'application/json') {
+      try {
+        const json = JSON.parse(t.content);
+        if (json?.presets?.some?.((p) => p?.config?.format === 'codex')) codexLessons.push(`${where} (#${t.attrs.get('id') ?? '?'})`);
+      } catch { /* not JSON: the widget says so */ }
+      continue;
+    }
     if (t.name === 'link') {
       const href = t.attrs.get('href') ?? '';
       const rel = relList(t);
@@ -436,6 +495,9 @@ export function bundle(page, { dist = 'dist', root, scenes, links = {}, notes = 
   }
 
   const sceneWanted = scenes ?? (scenePlaceholders > 0 || sceneHint);
+  const workerWanted = worker ?? codexLessons.length > 0;
+  if (worker === undefined && codexLessons.length) note(`${codexLessons.join(', ')}: a lesson with a Codex .rules preset: the worker that reads it is inlined (and with it the self-check).`);
+  if (worker === false && codexLessons.length) note(`${codexLessons.join(', ')}: a lesson with a Codex .rules preset, but --no-worker: the widget will say it needs the worker.`);
   const widgetWanted = tablePlaceholders > 0 || usesLoader;
   if (tablePlaceholders + scenePlaceholders > 0 && !usesLoader) {
     note(`${at({ start: 0 })}: the page has ${tablePlaceholders + scenePlaceholders} [data-permlab] placeholder(s) but loads no permlab.js: the loader is added.`);
@@ -448,7 +510,7 @@ export function bundle(page, { dist = 'dist', root, scenes, links = {}, notes = 
   // module script, or at the end of <head>).
   const names = buildNames(dist);
   const widget = `<style data-permlab-css>\n${rawText(readFileSync(join(dist, names.css), 'utf8'))}</style>\n`
-    + `<script type="module">\n${rawText(bundledLoader(dist, names, { widget: widgetWanted, scenes: sceneWanted }))}</script>`;
+    + `<script type="module">\n${rawText(bundledLoader(dist, names, { widget: widgetWanted, scenes: sceneWanted, worker: workerWanted }))}</script>`;
   let place = loaderAt ?? firstModule;
   if (place) {
     edits.push([place.start, place.start, widget]);
@@ -468,7 +530,7 @@ export function bundle(page, { dist = 'dist', root, scenes, links = {}, notes = 
   for (const [s, e, text] of edits) out = out.slice(0, s) + text + out.slice(e);
   for (const [from, to] of Object.entries(links)) out = out.replaceAll(`href="${from}"`, `href="${to}"`);
 
-  if (csp) out = rewriteCsp(out, note, at(csp));
+  if (csp) out = rewriteCsp(out, note, at(csp), { worker: workerWanted });
   return out;
 }
 
@@ -477,7 +539,7 @@ export function bundle(page, { dist = 'dist', root, scenes, links = {}, notes = 
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /** The output's CSP meta with the inline scripts' and styles' hashes (and wasm compilation) allowed. */
-function rewriteCsp(html, note, where) {
+function rewriteCsp(html, note, where, { worker = false } = {}) {
   const all = tags(html);
   const meta = all.find((t) => t.name === 'meta' && (t.attrs.get('http-equiv') ?? '').toLowerCase() === 'content-security-policy');
   const policy = meta.attrs.get('content') ?? '';
@@ -510,6 +572,14 @@ function rewriteCsp(html, note, where) {
   if (get('script-src-elem')) allow('script-src-elem', scripts, []);
   allow('style-src', styles, []);
   if (get('style-src-elem')) allow('style-src-elem', styles, []);
+  if (worker) {
+    // The worker starts from a blob: URL; worker-src falls back to child-src, script-src, default-src.
+    const from = get('worker-src') ?? get('child-src') ?? get('script-src') ?? get('default-src');
+    if (from && !from.slice(1).some((x) => x.toLowerCase() === 'blob:' || x === '*')) {
+      if (!get('worker-src')) dirs.push(['worker-src', ...from.slice(1).filter((x) => !/^'(sha|nonce|wasm-unsafe-eval|unsafe-inline|strict-dynamic)/i.test(x))]);
+      allow('worker-src', [], ['blob:']);
+    }
+  }
   const hasData = (n) => { const d = get(n) ?? get('default-src'); return !d || d.slice(1).some((x) => x.toLowerCase() === 'data:' || x === '*'); };
   if (/url\("data:/.test(html)) {
     for (const n of ['img-src', 'font-src']) if (!hasData(n)) allow(n, [], ['data:']);
@@ -543,11 +613,15 @@ export function bundleTo(page, out, opts = {}) {
   return { file: out, bytes: Buffer.byteLength(text) };
 }
 
-const USAGE = `usage: scripts/bundle PAGE.html OUT.html [--dist DIR] [--root DIR] [--scenes | --no-scenes] [--link FROM=TO]…
+const USAGE = `usage: scripts/bundle PAGE.html OUT.html [--dist DIR] [--root DIR] [--scenes | --no-scenes]
+                      [--worker | --no-worker] [--link FROM=TO]…
   --dist DIR     the release build to use (default dist/)
   --root DIR     the directory a root-relative URL (/css/site.css) means
   --scenes       include the scenes' wasm even when no [data-scene] placeholder is seen
   --no-scenes    leave it out
+  --worker       include the worker (self-check with its fixtures, Codex .rules import, lint of a
+                 pasted config: about 1 MB more); by default only when a lesson has a Codex preset
+  --no-worker    leave it out
   --link FROM=TO rewrite href="FROM" to href="TO" (pages bundled side by side)
    or: node web/tools/single-file.mjs [DIST]   (the demo pages → DIST/offline/)`;
 
@@ -565,6 +639,8 @@ function main(argv) {
       (opts.links ??= {})[m[1]] = m[2];
     } else if (a === '--scenes') opts.scenes = true;
     else if (a === '--no-scenes') opts.scenes = false;
+    else if (a === '--worker') opts.worker = true;
+    else if (a === '--no-worker') opts.worker = false;
     else if (a === '-h' || a === '--help') { console.log(USAGE); return; }
     else if (a.startsWith('-')) throw new BundleError([`unknown option ${a}\n${USAGE}`]);
     else pos.push(a);

@@ -32,7 +32,7 @@ async function openOffline(page, context, file) {
   const requests = [];
   page.on('request', (r) => requests.push(r.url()));
   await page.goto(pathToFileURL(file).href);
-  return { network, requests };
+  return { network, requests: () => requests.filter((u) => !/^(file|data|blob):/.test(u)) };
 }
 
 test.describe('scripts/bundle: an author page as one offline file', () => {
@@ -95,8 +95,7 @@ test.describe('scripts/bundle: an author page as one offline file', () => {
     await expect(page.locator('.pl-load-error')).toHaveCount(0);
     await expect(page.locator('.author-static')).toHaveCount(0);
     expect(network).toEqual([]);
-    expect(requests.filter((u) => !u.startsWith('file:') && !u.startsWith('data:'))).toEqual([]);
-    await page.locator('h1').scrollIntoViewIfNeeded();
+    expect(requests()).toEqual([]);
     await page.screenshot({ path: screenshotPath('bundle-author-page'), fullPage: true });
     expect(problems).toEqual([]);
   });
@@ -125,6 +124,33 @@ test.describe('scripts/bundle: an author page as one offline file', () => {
     // The scenes have their own wasm: still there.
     await page.locator('#flow').scrollIntoViewIfNeeded();
     await expect(page.locator('#flow section.pl-scene[data-scene="claude-flow"]')).toBeVisible();
+    expect(network).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
+
+test.describe('scripts/bundle with the worker inside', () => {
+  test.use({ allowedHosts: [] });
+
+  test('a lesson with a Codex .rules preset: the worker is inlined by itself; the lesson loads and the self-check runs from file://', async ({ page, context, problems }, testInfo) => {
+    test.setTimeout(120_000);
+    mkdirSync(outDir, { recursive: true });
+    const out = resolve(outDir, `codex-${testInfo.workerIndex}.html`);
+    const r = bundle(resolve(repo, 'web/e2e/fixtures/bundle-page/codex.html'), out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/a lesson with a Codex \.rules preset: the worker that reads it is inlined/);
+    expect(r.stderr).toMatch(/worker-src \+ blob:/);
+    const { network } = await openOffline(page, context, out);
+    const w = page.locator('#codex');
+    await expect(w.locator('.pl-lesson-pending')).toHaveCount(0);
+    await expect(w.locator('tbody.pl-rules tr')).toHaveCount(2);
+    await expect(w.locator('.pl-engine[data-engine="codex"]')).toHaveAttribute('data-verdict', 'deny');
+    // The self-check: its worker from a blob: URL, its fixtures from the file.
+    await w.locator('details.pl-more > summary').click();
+    await w.locator('.pl-run-check').click();
+    await expect(w.locator('.pl-check')).toHaveCount(7, { timeout: 60_000 });
+    await expect(w.locator('.pl-check[data-ok="true"]')).toHaveCount(7);
+    await expect(w.locator('.pl-check[data-check="opencode"]')).toContainText(/(\d+)\/\1 /);
     expect(network).toEqual([]);
     expect(problems).toEqual([]);
   });
