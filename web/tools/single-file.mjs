@@ -389,7 +389,8 @@ export function bundle(page, { dist = 'dist', root, scenes, worker, links = {}, 
   const deferred = [];
   let loaderAt = null; // the first loader tag (the widget goes there)
   let firstModule = null;
-  let usesLoader = false;
+  let usesLoader = false; // a loader tag or a page script importing it
+  let scriptsUseLoader = false; // a page script importing it (it may call mount or evaluate)
   let sceneHint = false;
   let tablePlaceholders = 0;
   let scenePlaceholders = 0;
@@ -432,7 +433,7 @@ export function bundle(page, { dist = 'dist', root, scenes, worker, links = {}, 
         if (!file) continue;
         const text = readFileSync(file, 'utf8');
         const r = pageScript(text, `${where} (${shown(file)})`, module);
-        if (r.usesLoader) usesLoader = true;
+        if (r.usesLoader) usesLoader = scriptsUseLoader = true;
         if (/data-scene/.test(text)) sceneHint = true;
         const attrs = [...t.attrs].filter(([k]) => !['src', 'defer', 'async', 'integrity', 'crossorigin'].includes(k));
         const open = `<script${attrs.map(([k, v]) => (v === '' ? ` ${k}` : ` ${k}="${escapeAttr(v)}"`)).join('')}>`;
@@ -448,7 +449,7 @@ export function bundle(page, { dist = 'dist', root, scenes, worker, links = {}, 
         const r = pageScript(t.content, where, module);
         if (/data-scene/.test(t.content)) sceneHint = true;
         if (r.usesLoader) {
-          usesLoader = true;
+          usesLoader = scriptsUseLoader = true;
           edits.push([t.end, t.closeStart, rawText(r.text)]);
         }
       }
@@ -498,7 +499,9 @@ export function bundle(page, { dist = 'dist', root, scenes, worker, links = {}, 
   const workerWanted = worker ?? codexLessons.length > 0;
   if (worker === undefined && codexLessons.length) note(`${codexLessons.join(', ')}: a lesson with a Codex .rules preset: the worker that reads it is inlined (and with it the self-check).`);
   if (worker === false && codexLessons.length) note(`${codexLessons.join(', ')}: a lesson with a Codex .rules preset, but --no-worker: the widget will say it needs the worker.`);
-  const widgetWanted = tablePlaceholders > 0 || usesLoader;
+  // The table's wasm: for table placeholders, and for page scripts that may call mount or evaluate
+  // (a page of scenes alone does without it).
+  const widgetWanted = tablePlaceholders > 0 || scriptsUseLoader || scenePlaceholders === 0;
   if (tablePlaceholders + scenePlaceholders > 0 && !usesLoader) {
     note(`${at({ start: 0 })}: the page has ${tablePlaceholders + scenePlaceholders} [data-permlab] placeholder(s) but loads no permlab.js: the loader is added.`);
   }

@@ -156,6 +156,28 @@ test.describe('scripts/bundle with the worker inside', () => {
   });
 });
 
+test.describe('scripts/bundle on a page of scenes alone', () => {
+  test.use({ allowedHosts: [] });
+
+  test('the demo scenes page: only the scenes\' wasm goes in, and all eight scenes mount from file://', async ({ page, context, problems }, testInfo) => {
+    mkdirSync(outDir, { recursive: true });
+    const out = resolve(outDir, `scenes-${testInfo.workerIndex}.html`);
+    const r = bundle(resolve(repo, 'dist/demo/scenes.html'), out);
+    expect(r.status, r.stderr).toBe(0);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toContain('const SCENES_WASM = "');
+    expect(html).not.toContain('const WIDGET_WASM = "');
+    const { network } = await openOffline(page, context, out);
+    for (const slug of ['timeline', 'claude-flow', 'opencode-lifecycle', 'merge', 'replay', 'codex-approvals', 'comparison', 'design-evaluator']) {
+      await page.locator(`#${slug}`).scrollIntoViewIfNeeded();
+      await expect(page.locator(`#${slug} section.pl-scene[data-scene="${slug}"]`)).toBeVisible();
+    }
+    await expect(page.locator('.pl-load-error')).toHaveCount(0);
+    expect(network).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
+
 test('scripts/bundle refuses a page with a remote script or a missing file, naming each, and writes nothing', () => {
   const dir = resolve(outDir, 'refused');
   mkdirSync(dir, { recursive: true });
