@@ -370,6 +370,7 @@ export function bundle(page, { dist = 'dist', root, scenes, worker, links = {}, 
     return { text: out, usesLoader };
   };
 
+  const inlinedKinds = new Set(); // the CSP directives the data: URLs of inlined url()s need
   /** A stylesheet's text with its local url(…)s as data: URLs (and @import refused). */
   const styleText = (text, base, where) => text
     .replace(/@import\s+[^;]+;/g, (m) => {
@@ -381,6 +382,7 @@ export function bundle(page, { dist = 'dist', root, scenes, worker, links = {}, 
       const file = localFile(url, base, where, 'the stylesheet\'s');
       if (!file) return m;
       const mime = MIME[extname(file).toLowerCase()] ?? 'application/octet-stream';
+      inlinedKinds.add(mime.startsWith('font/') ? 'font-src' : 'img-src');
       return `url("data:${mime};base64,${readFileSync(file).toString('base64')}")`;
     });
 
@@ -533,7 +535,7 @@ export function bundle(page, { dist = 'dist', root, scenes, worker, links = {}, 
   for (const [s, e, text] of edits) out = out.slice(0, s) + text + out.slice(e);
   for (const [from, to] of Object.entries(links)) out = out.replaceAll(`href="${from}"`, `href="${to}"`);
 
-  if (csp) out = rewriteCsp(out, note, at(csp), { worker: workerWanted });
+  if (csp) out = rewriteCsp(out, note, at(csp), { worker: workerWanted, data: [...inlinedKinds] });
   return out;
 }
 
@@ -542,7 +544,7 @@ export function bundle(page, { dist = 'dist', root, scenes, worker, links = {}, 
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /** The output's CSP meta with the inline scripts' and styles' hashes (and wasm compilation) allowed. */
-function rewriteCsp(html, note, where, { worker = false } = {}) {
+function rewriteCsp(html, note, where, { worker = false, data = [] } = {}) {
   const all = tags(html);
   const meta = all.find((t) => t.name === 'meta' && (t.attrs.get('http-equiv') ?? '').toLowerCase() === 'content-security-policy');
   const policy = meta.attrs.get('content') ?? '';
@@ -584,9 +586,7 @@ function rewriteCsp(html, note, where, { worker = false } = {}) {
     }
   }
   const hasData = (n) => { const d = get(n) ?? get('default-src'); return !d || d.slice(1).some((x) => x.toLowerCase() === 'data:' || x === '*'); };
-  if (/url\("data:/.test(html)) {
-    for (const n of ['img-src', 'font-src']) if (!hasData(n)) allow(n, [], ['data:']);
-  }
+  for (const n of data) if (!hasData(n)) allow(n, [], ['data:']);
   if (!changed.length) return html;
   const text = dirs.map((d) => d.join(' ')).join('; ');
   note(`${where}: Content-Security-Policy rewritten so the inlined widget may run: ${changed.join('; ')}. Now: ${text}`);
