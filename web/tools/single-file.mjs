@@ -428,7 +428,7 @@ export function bundle(page, { dist = 'dist', root, scenes, worker, links = {}, 
           usesLoader = true;
           if (loaderAt === null) loaderAt = t;
           edits.push([t.start, t.closeEnd, '']);
-          note(`${where}: the loader ${src} is replaced by this build's, inlined from ${dist}/.`);
+          note(`${where}: the loader ${src} is replaced by this build's, inlined from ${shown(resolve(dist))}/.`);
           continue;
         }
         const file = localFile(src, pageDir, where, 'the script');
