@@ -55,6 +55,7 @@ export function load() {
   return started;
 }
 
+// ---- fetching (web/tools/single-file.mjs replaces each of these blocks in a single file) ----
 async function glue() {
   const g = await import(here(BUILD.glue));
   // Our own fetch: a 404 becomes a plain error, not a compile error on an HTML error page.
@@ -67,6 +68,7 @@ async function glue() {
   await g.default({ module_or_path: response });
   return g;
 }
+// ---- end of fetching ----
 
 let scenesStarted;
 
@@ -79,6 +81,7 @@ export function loadScenes() {
   return scenesStarted;
 }
 
+// ---- fetching ----
 async function sceneGlue() {
   if (typeof wasm_bindgen === 'undefined') {
     await new Promise((resolve, reject) => {
@@ -100,7 +103,9 @@ async function sceneGlue() {
   await g({ module_or_path: response });
   return g;
 }
+// ---- end of fetching ----
 
+// ---- fetching ----
 /** Adds the widget's stylesheet unless the page links it already (by URL or data-permlab-css). */
 function stylesheet() {
   const href = here(BUILD.css);
@@ -115,6 +120,7 @@ function stylesheet() {
   document.head.append(link);
   return done;
 }
+// ---- end of fetching ----
 
 /** Mounts a widget in `el` now (after loading the wasm if needed); the same handle if mounted. */
 export async function mount(el, lesson) {
@@ -159,11 +165,13 @@ export function unmount(el) {
   return true;
 }
 
+// ---- fetching ----
 /** The self-check's files default to this build's copies, wherever the page itself lives. */
 function defaults(el) {
   if (!el.hasAttribute('data-fixtures')) el.setAttribute('data-fixtures', here('conformance/'));
   if (!el.hasAttribute('data-selfcheck')) el.setAttribute('data-selfcheck', here('selfcheck-loader.js'));
 }
+// ---- end of fetching ----
 
 const near = typeof IntersectionObserver === 'function'
   ? new IntersectionObserver((entries) => {

@@ -439,6 +439,8 @@ test.describe('single-file offline page', () => {
       await expect(rows(naive)).toHaveCount(10);
       const first = await page.waitForFunction(() => window.__firstVerdict).then((h) => h.jsonValue());
       console.log(`single file (${lang}, file://): navigation start → first verdict ${first.toFixed(0)} ms`);
+      // As on the site, the loader mounts each widget as it comes near (scripts/bundle keeps it).
+      await core.scrollIntoViewIfNeeded();
       await expect(rows(core)).toHaveCount(2);
       // A quiz folds the matrix away: the verdicts are computed and in the page, not shown.
       await expect(naive.locator('.pl-matrix [data-verdict]').first()).toBeAttached();
@@ -448,6 +450,7 @@ test.describe('single-file offline page', () => {
       expect(await order(core)).toEqual([2, 1]);
       expect(await order(naive)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
       await page.reload();
+      await core.scrollIntoViewIfNeeded();
       await expect(rows(core)).toHaveCount(2);
       expect(await order(core)).toEqual([2, 1]);
       expect(requests.filter((u) => !u.startsWith('file:') && !u.startsWith('data:'))).toEqual([]);
