@@ -11,10 +11,11 @@
 //!
 //! Everything printed is words and positions; no Rust value (`Debug`) reaches the output.
 
-use permlab_core::claude_code::table::{lesson_context, to_tool_call};
+use permlab_core::claude_code::table::{context_in, to_tool_call};
 use permlab_core::claude_code::{
     self, ClaudeCodeEngine, Context, Decider, Mode, Policy, Scope, SettingsFile, Verdict,
 };
+use permlab_core::context::CallContext;
 use permlab_core::evaluation::{Combine, Subject};
 use permlab_core::import::{self, Format, Imported};
 use permlab_core::json::Value;
@@ -144,44 +145,35 @@ impl Session {
         Ok(Session { cwd, mode, sandbox })
     }
 
-    /// Claude Code's context and OpenCode's place: the lesson's, with `--cwd` as the working
-    /// directory and the project (the directory an agent is started in is its project).
-    fn places(&self) -> (Context, opencode::Place) {
-        let mut ctx = lesson_context();
-        let mut place = opencode::lesson_place();
-        if let Some(d) = &self.cwd {
-            ctx.cwd = d.clone();
-            ctx.project_root = d.clone();
-            place.directory = d.clone();
-            place.worktree = d.clone();
-            place.cwd = d.clone();
-            if !place.existing_dirs.contains(d) {
-                place.existing_dirs.push(d.clone());
-            }
+    /// Where the calls run: the engines' shared default, or `--cwd` as the working directory
+    /// and the project (the directory an agent is started in is its project).
+    fn context(&self) -> CallContext {
+        let c = CallContext::default();
+        match &self.cwd {
+            Some(d) => c.with(Some(d), None, None).unwrap_or(c),
+            None => c,
         }
-        (ctx, place)
+    }
+
+    /// Claude Code's context and OpenCode's place, both from [`Session::context`].
+    fn places(&self) -> (Context, opencode::Place) {
+        let c = self.context();
+        (context_in(&c), opencode::Place::of(&c))
     }
 
     /// The working directory the engines `ids` ran in, in words.
     fn cwd_words(&self, ids: &[EngineId]) -> String {
-        if let Some(d) = &self.cwd {
-            return format!("{d} (--cwd; also the project)");
-        }
-        let (ctx, place) = self.places();
-        let mut dirs = Vec::new();
-        if ids.contains(&EngineId::ClaudeCode) {
-            dirs.push(format!("{} (Claude Code)", ctx.cwd));
-        }
-        if ids.contains(&EngineId::OpenCode) {
-            dirs.push(format!("{} (OpenCode)", place.cwd));
-        }
-        if dirs.is_empty() {
+        let c = self.context();
+        if !ids.contains(&EngineId::ClaudeCode) && !ids.contains(&EngineId::OpenCode) {
             return "not used by these engines".into();
         }
-        format!(
-            "{}; the lessons' defaults, --cwd sets another",
-            dirs.join(", ")
-        )
+        match &self.cwd {
+            Some(_) => format!("{} (--cwd; also the project; ~ is {})", c.cwd, c.home),
+            None => format!(
+                "{} (the project; ~ is {}): the engines' default, --cwd sets another",
+                c.cwd, c.home
+            ),
+        }
     }
 }
 
@@ -215,6 +207,7 @@ fn preset(table: &RuleTable, imported: Option<&Imported>) -> permlab_core::lesso
         calls: Vec::new(),
         calls_at: String::new(),
         texts: Vec::new(),
+        context: CallContext::default(),
     }
 }
 
@@ -546,6 +539,8 @@ struct Shown {
     steps: Vec<String>,
     matches: Vec<String>,
     inferred: bool,
+    /// OpenCode's "Allow always" patterns for the prompt the call shows.
+    always: Vec<String>,
 }
 
 impl Shown {
@@ -591,6 +586,16 @@ impl Shown {
                     p.decision.as_str()
                 );
             }
+        }
+        if !self.always.is_empty() {
+            say!(
+                "    \"Allow always\" would save: {}",
+                self.always
+                    .iter()
+                    .map(|p| quoted(p))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
         }
         if explain {
             for l in &self.steps {
@@ -657,6 +662,17 @@ impl Shown {
                                 ),
                             ])
                         })
+                        .collect(),
+                ),
+            ));
+        }
+        if !self.always.is_empty() {
+            o.push((
+                "always".into(),
+                Value::Array(
+                    self.always
+                        .iter()
+                        .map(|p| Value::from(p.as_str()))
                         .collect(),
                 ),
             ));
@@ -805,6 +821,7 @@ fn shown_of_table(
         steps,
         matches,
         inferred: e.inferred,
+        always: e.always.clone(),
     }
 }
 
@@ -935,6 +952,7 @@ fn claude_native(configs: &[Config], s: &Session, call: &Call) -> Shown {
         steps,
         matches,
         inferred: v.inferred,
+        always: Vec::new(),
     }
 }
 

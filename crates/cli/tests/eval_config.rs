@@ -211,7 +211,7 @@ fn cwd_moves_the_project_for_opencode_outside_directories() {
     let inside = eval("/srv/app");
     assert!(line_of(&inside, "opencode").contains("allow"), "{inside}");
     assert!(
-        inside.contains("cwd: /srv/app (--cwd; also the project)"),
+        inside.contains("cwd: /srv/app (--cwd; also the project; ~ is /home/learner)"),
         "{inside}"
     );
     let out = permlab(&[

@@ -344,6 +344,9 @@ pub struct Evaluation {
     /// The part that decided, and how the parts combined (`None` for a call checked as one
     /// piece).
     pub decided_by: Option<(usize, Combine)>,
+    /// OpenCode, when the call asks: the patterns "Allow always" on that prompt would save
+    /// (`git status *`: the command's arity prefix, not the command); empty otherwise.
+    pub always: Vec<String>,
 }
 
 impl Evaluation {
@@ -366,6 +369,7 @@ impl Evaluation {
             inferred: false,
             parts: Vec::new(),
             decided_by: None,
+            always: Vec::new(),
         }
     }
 

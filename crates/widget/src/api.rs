@@ -91,6 +91,8 @@ struct Output {
     parts: Vec<PartOut>,
     /// The index (0-based, into `parts`) of the part that decided, or `null`.
     decided_by: Option<usize>,
+    /// OpenCode, when the call asks: what "Allow always" on its prompt would save.
+    always: Vec<String>,
 }
 
 /// One part of a split call.
@@ -264,6 +266,7 @@ pub fn evaluate(input: JsValue) -> Result<JsValue, JsError> {
             })
             .collect(),
         decided_by: e.decided_by.map(|(k, _)| k),
+        always: e.always.clone(),
     };
     json_out(&out)
 }

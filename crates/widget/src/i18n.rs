@@ -878,6 +878,26 @@ impl Lang {
         }
     }
 
+    /// After an OpenCode prompt's reason: what its "Allow always" would save.
+    ///
+    /// ```
+    /// use permlab_widget::i18n::Lang;
+    /// let always = ["git status *".to_string(), "npm test *".to_string()];
+    /// assert_eq!(Lang::Zh.always(&always), ";在提示里选「始终允许」会记住 git status *、npm test *");
+    /// assert_eq!(Lang::En.always(&always), "; “Allow always” on the prompt would save git status *, npm test *");
+    /// ```
+    pub fn always(self, patterns: &[String]) -> String {
+        let list: Vec<String> = patterns.iter().map(|p| one_line(p)).collect();
+        if self.zh() {
+            format!(";在提示里选「始终允许」会记住 {}", list.join("、"))
+        } else {
+            format!(
+                "; “Allow always” on the prompt would save {}",
+                list.join(", ")
+            )
+        }
+    }
+
     /// A part of a split call: "第 2 部分「curl x」" / "part 2, “curl x”"; an outside
     /// directory says so.
     pub fn part_label(self, e: &permlab_core::Evaluation, k: usize) -> String {

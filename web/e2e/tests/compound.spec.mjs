@@ -22,6 +22,8 @@ const WORDS = {
     cxWhy: 'Codex 把 bash -lc 脚本拆成 2 条命令,逐条检查后取最严的 —— 第 2 部分「curl https://example.com」',
     cxWhole: 'Codex 不拆开,整行作为一条命令检查',
     outside: '项目外目录「/home/learner/*」(external_directory)',
+    always: ';在提示里选「始终允许」会记住 /home/learner/*',
+    place: '在 /home/learner/miniagent(项目目录)里运行,~ 是 /home/learner',
     parts: '[共 2 部分]',
   },
   en: {
@@ -29,6 +31,8 @@ const WORDS = {
     cxWhy: 'Codex splits the bash -lc script into 2 commands, checks each and takes the strictest — part 2, “curl https://example.com”',
     cxWhole: 'Codex does not split it and checks the whole line as one command',
     outside: 'the outside directory “/home/learner/*” (external_directory)',
+    always: '; “Allow always” on the prompt would save /home/learner/*',
+    place: 'runs in /home/learner/miniagent (the project; ~ is /home/learner)',
     parts: '[2 parts]',
   },
 };
@@ -87,6 +91,9 @@ for (const lang of ['zh', 'en']) {
     for (const e of ENGINES) await guessAndReveal(w, e, 'ask');
     await expect(panelOf(w, 'opencode')).toHaveAttribute('data-verdict', 'ask');
     await expect(panelOf(w, 'opencode').locator('.pl-why')).toContainText(t.outside);
+    // What "Allow always" would save, and where the call runs (what "outside" is relative to).
+    await expect(panelOf(w, 'opencode').locator('.pl-why')).toContainText(t.always);
+    await expect(w.locator('.pl-call-place')).toHaveText(t.place);
     await w.screenshot({ path: screenshotPath(`compound-${lang}-outside`) });
   });
 }
@@ -104,8 +111,13 @@ test('evaluate() gives the whole call with its parts and the part that decided',
     for (const engine of ['first-match', 'opencode', 'codex', 'claude-code']) {
       r[engine] = await permlab.evaluate({ engine, rules, call });
     }
+    r.asks = await permlab.evaluate({ engine: 'opencode', rules, call: 'bash: git status && npm test --watch' });
     return r;
   });
+  // OpenCode asks about `npm test --watch`: "Allow always" saves the request's arity prefixes.
+  expect(out.asks.decision).toBe('ask');
+  expect(out.asks.always).toEqual(['git status *', 'npm test *']);
+  expect(out.opencode.always).toEqual([]);
   expect(out['first-match'].decision).toBe('allow');
   expect(out['first-match'].parts).toEqual([]);
   for (const e of ['opencode', 'codex']) {

@@ -434,6 +434,7 @@ pub fn evaluation_from_verdict(
         inferred: v.inferred,
         parts: Vec::new(),
         decided_by: None,
+        always: Vec::new(),
     }
 }
 

@@ -529,6 +529,7 @@ impl Engine for CoreCoderEngine {
             inferred: false,
             parts: Vec::new(),
             decided_by: None,
+            always: Vec::new(),
         }
     }
 

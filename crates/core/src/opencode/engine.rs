@@ -346,7 +346,7 @@ impl OpenCodeEngine {
         } else {
             steps
         };
-        let whole = Evaluation::whole(
+        let mut whole = Evaluation::whole(
             EngineId::OpenCode,
             Decision::from(d.decision),
             rule,
@@ -354,6 +354,10 @@ impl OpenCodeEngine {
             steps,
             reason,
         );
+        if d.decision == Action::Ask {
+            // The prompt the call shows is the asking request's: its "Allow always" patterns.
+            whole.always = d.requests[dr].always.clone();
+        }
         if one_piece {
             return whole;
         }

@@ -48,6 +48,9 @@ pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
             let why = match eval {
                 Some(e) if revealed => {
                     let mut s = lang.explain(w.table(), e);
+                    if !e.always.is_empty() {
+                        s.push_str(&lang.always(&e.always));
+                    }
                     if e.inferred {
                         s.push_str(lang.s(S::Inferred));
                     }
