@@ -54,8 +54,8 @@ for (const lang of ['zh', 'en']) {
     await w.locator('.pl-step-toggle').click();
     await w.locator('.pl-step-next').click();
     await expect(w.locator('.pl-step-line[data-engine-step="codex"]')).toHaveAttribute('data-locked', 'true');
-    await expect(w.locator('.pl-step-line[data-engine-step="opencode"]')).toHaveAttribute('data-locked', 'true');
     await w.locator('.pl-step-last').click();
+    await expect(w.locator('.pl-step-line[data-engine-step="opencode"]')).toHaveAttribute('data-locked', 'true');
     for (const e of ['opencode', 'codex']) {
       await expect(w.locator(`.pl-step-line[data-engine-step="${e}"] .pl-step-text`)).not.toContainText(t.parts);
     }
