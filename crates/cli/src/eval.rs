@@ -15,6 +15,7 @@ use permlab_core::claude_code::table::{lesson_context, to_tool_call};
 use permlab_core::claude_code::{
     self, ClaudeCodeEngine, Context, Decider, Mode, Policy, Scope, SettingsFile, Verdict,
 };
+use permlab_core::context::CallContext;
 use permlab_core::evaluation::{Combine, Subject};
 use permlab_core::import::{self, Format, Imported};
 use permlab_core::json::Value;
@@ -215,6 +216,7 @@ fn preset(table: &RuleTable, imported: Option<&Imported>) -> permlab_core::lesso
         calls: Vec::new(),
         calls_at: String::new(),
         texts: Vec::new(),
+        context: CallContext::default(),
     }
 }
 
