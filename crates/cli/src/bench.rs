@@ -4,8 +4,10 @@
 use std::io::{BufWriter, Write};
 use std::time::{Duration, Instant};
 
+use permlab_core::context::CallContext;
 use permlab_core::json::write_string;
-use permlab_core::{engines, Decision};
+use permlab_core::opencode::{self, Place};
+use permlab_core::{engines, Decision, EngineId};
 
 use crate::cli::{required, BenchArgs, BenchDataArgs};
 use crate::rules::{load_calls, load_table, one_engine};
@@ -24,12 +26,23 @@ pub fn run(args: &BenchArgs) -> Result<bool, Failure> {
             "the calls file is empty: nothing to measure",
         ));
     }
+    let place = place(args, id)?;
     // Compiling the table is part of what a caller pays once per table; time it separately.
     let t0 = Instant::now();
     // `--scope evaluate`: OpenCode's `Permission.evaluate` on the command text alone (what the
     // real `evaluate` is timed on); the default is the whole call, as the product decides it.
     let engine: Box<dyn permlab_core::Engine> = match (args.scope.as_deref(), id) {
-        (None | Some("call"), _) => engines::build(id, &table),
+        (None | Some("call"), _) => match &place {
+            Some(place) => Box::new(
+                permlab_core::opencode::OpenCodeEngine::new(&table).in_place(place.clone()),
+            ),
+            None => engines::build(id, &table),
+        },
+        (Some("evaluate"), _) if place.is_some() => {
+            return Err(Failure::usage(
+                "--place and --workdir are for the whole call (--scope call): evaluate alone reads no place",
+            ))
+        }
         (Some("evaluate"), permlab_core::EngineId::OpenCode) => Box::new(
             permlab_core::opencode::OpenCodeEngine::new(&table)
                 .scoped(permlab_core::opencode::Scope::Evaluate),
@@ -66,9 +79,13 @@ pub fn run(args: &BenchArgs) -> Result<bool, Failure> {
     let rate = evals as f64 / start.elapsed().as_secs_f64();
     say!("{:.0} evals/s", rate);
     say!(
-        "engine {} ({}), {} rules, {} calls, compile {:.3} ms; one pass: {} allow, {} ask, {} deny{}",
+        "engine {} ({}{}), {} rules, {} calls, compile {:.3} ms; one pass: {} allow, {} ask, {} deny{}",
         id.slug(),
         args.scope.as_deref().unwrap_or("call"),
+        match &place {
+            Some(p) => format!(", project {}, cwd {}", p.directory, p.cwd),
+            None => String::new(),
+        },
         table.len(),
         calls.len(),
         compile.as_secs_f64() * 1000.0,
@@ -83,6 +100,39 @@ pub fn run(args: &BenchArgs) -> Result<bool, Failure> {
     );
     std::hint::black_box(sink);
     Ok(true)
+}
+
+/// `--place default|recording` and `--workdir DIR`: where OpenCode's whole call runs. `None`
+/// when neither is given (the engine's own default place).
+fn place(args: &BenchArgs, id: EngineId) -> Result<Option<Place>, Failure> {
+    if args.place.is_none() && args.workdir.is_none() {
+        return Ok(None);
+    }
+    if id != EngineId::OpenCode {
+        return Err(Failure::usage(
+            "--place and --workdir are for --engine opencode (where its bash tool runs a call)",
+        ));
+    }
+    let mut place = match args.place.as_deref() {
+        None | Some("default") => Place::of(&CallContext::default()),
+        Some("recording") => opencode::lesson_place(),
+        Some(other) => {
+            return Err(Failure::usage(format!(
+                "--place: unknown \"{other}\"; write default or recording"
+            )))
+        }
+    };
+    match args.workdir.as_deref() {
+        None => {}
+        Some(d) if d.starts_with('/') => place.cwd = d.to_string(),
+        Some(d) => {
+            return Err(Failure::usage(format!(
+                "--workdir {d}: give an absolute path, as the bash tool resolves it (e.g. {}/src)",
+                place.directory
+            )))
+        }
+    }
+    Ok(Some(place))
 }
 
 /// The longest measurement `--seconds` asks for: a day.

@@ -44,7 +44,7 @@ pub enum Command {
     Batch(BatchArgs),
     /// Evaluation throughput (evals/s) and the allow/ask/deny tally of one pass
     #[command(
-        override_usage = "permlab bench --engine NAME --rules FILE --calls FILE [--seconds S] [--scope call|evaluate]"
+        override_usage = "permlab bench --engine NAME --rules FILE --calls FILE [--seconds S] [--scope call|evaluate] [--place default|recording] [--workdir DIR]"
     )]
     Bench(BenchArgs),
     /// Write the mixed rule tables and calls the benchmark figures use
@@ -179,6 +179,14 @@ pub struct BenchArgs {
     /// call (the whole call, as the product decides it) or evaluate (OpenCode's evaluate alone)
     #[arg(long, value_name = "SCOPE")]
     pub scope: Option<String>,
+    /// OpenCode's whole call: where calls run, default (/home/learner/miniagent) or recording
+    /// (/home/user/project, the place opencode-bash-real.json was recorded in)
+    #[arg(long, value_name = "PLACE")]
+    pub place: Option<String>,
+    /// OpenCode's whole call: the working directory (absolute), as the bash tool's resolved
+    /// `workdir`; the default is the place's project
+    #[arg(long, value_name = "DIR")]
+    pub workdir: Option<String>,
 }
 
 #[derive(Args)]

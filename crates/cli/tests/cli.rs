@@ -423,3 +423,96 @@ fn pi_gate_batch_and_replay() {
     let out = permlab(&["replay", &trace, "--engine", "opencode"], None);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `--place recording` runs OpenCode's whole call where `opencode-bash-real.json` was recorded
+/// (project /home/user/project); `--workdir` moves the working directory.
+#[test]
+fn bench_runs_opencode_calls_in_the_place_asked_for() {
+    let rules = temp_file(
+        "bench-place-rules.json",
+        r#"[{"permission": "bash", "pattern": "*", "action": "allow"}]"#,
+    );
+    let calls = temp_file(
+        "bench-place-calls.json",
+        r#"[{"tool": "bash", "input": "rm /home/user/project/src/a.txt"}]"#,
+    );
+    let tally = |extra: &[&str]| {
+        let mut args = vec![
+            "bench",
+            "--engine",
+            "opencode",
+            "--rules",
+            &rules,
+            "--calls",
+            &calls,
+            "--seconds",
+            "0.02",
+        ];
+        args.extend_from_slice(extra);
+        let out = permlab(&args, None);
+        assert!(out.status.success(), "{extra:?}: {}", text(&out.stderr));
+        text(&out.stdout).lines().nth(1).unwrap().to_string()
+    };
+    // The default place (/home/learner/miniagent): the path is outside the project, and no
+    // rule answers external_directory.
+    assert!(
+        tally(&[]).contains("one pass: 0 allow, 1 ask"),
+        "{}",
+        tally(&[])
+    );
+    let recording = tally(&["--place", "recording"]);
+    assert!(
+        recording.contains("project /home/user/project, cwd /home/user/project"),
+        "{recording}"
+    );
+    assert!(
+        recording.contains("one pass: 1 allow, 0 ask"),
+        "{recording}"
+    );
+    let elsewhere = tally(&["--place", "recording", "--workdir", "/tmp"]);
+    assert!(elsewhere.contains("cwd /tmp"), "{elsewhere}");
+    assert!(
+        elsewhere.contains("one pass: 0 allow, 1 ask"),
+        "{elsewhere}"
+    );
+    for (extra, needle) in [
+        (&["--place", "nowhere"][..], "write default or recording"),
+        (&["--workdir", "src"][..], "give an absolute path"),
+        (
+            &["--scope", "evaluate", "--place", "recording"][..],
+            "for the whole call",
+        ),
+    ] {
+        let mut args = vec![
+            "bench", "--engine", "opencode", "--rules", &rules, "--calls", &calls,
+        ];
+        args.extend_from_slice(extra);
+        let out = permlab(&args, None);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        assert!(
+            text(&out.stderr).contains(needle),
+            "{extra:?}: {}",
+            text(&out.stderr)
+        );
+    }
+    let out = permlab(
+        &[
+            "bench",
+            "--engine",
+            "first-match",
+            "--rules",
+            &rules,
+            "--calls",
+            &calls,
+            "--place",
+            "recording",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("for --engine opencode"),
+        "{}",
+        text(&out.stderr)
+    );
+}
