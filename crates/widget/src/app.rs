@@ -113,8 +113,8 @@ pub enum Msg {
     Codex(bool),
     /// Move a rule one step with the visible ↑/↓ buttons (`true` = down).
     Step(RuleId, bool),
-    /// A key on a grip: `(rule, key, alt)`.
-    GripKey(RuleId, String, bool),
+    /// A key on a grip: `(rule, key, alt)` (the view reads the DOM's key names).
+    GripKey(RuleId, GripKey, bool),
     /// Drag the rule (from a committed pointer drag) from one position to another.
     Drop(usize, usize),
     /// Open or close the stepper.
@@ -262,8 +262,8 @@ pub struct Widget {
     /// Bumped when a new table is loaded (not when it is reordered): a reorder of the same
     /// rows can be patched into the page row by row.
     pub load_rev: u32,
-    /// The focus key (`data-k`) to focus after the next render.
-    pub focus: Option<String>,
+    /// The row control to focus after the next render.
+    pub focus: Option<Focus>,
     /// A reorder's verdicts were measured (`pl-reorder`); the page measures the next frame.
     pub reorder_marked: bool,
     /// What the learner should know about the state restored at the start (an ignored stored
@@ -788,15 +788,15 @@ impl Widget {
                 let (Some(p), n) = (self.position(id), self.table().len()) else {
                     return true;
                 };
-                let key = if down { "down" } else { "up" };
+                let key = if down { Control::Down } else { Control::Up };
                 if down && p + 1 < n {
                     self.move_row(p, p + 1, key);
                 } else if !down && p > 0 {
                     self.move_row(p, p - 1, key);
                 }
             }
-            Msg::GripKey(id, key, alt) => return self.grip_key(id, &key, alt),
-            Msg::Drop(from, to) => self.move_row(from, to, "grip"),
+            Msg::GripKey(id, key, alt) => return self.grip_key(id, key, alt),
+            Msg::Drop(from, to) => self.move_row(from, to, Control::Grip),
             Msg::ToggleStepper => {
                 self.stepping = !self.stepping;
                 if self.stepping {
@@ -1143,8 +1143,8 @@ impl Widget {
     }
 
     /// Moves the row at `from` to `to` (0-based), announces it and keeps focus on the moved
-    /// row's `focus` control (`grip`, `up` or `down`; the grip when that one is disabled).
-    fn move_row(&mut self, from: usize, to: usize, focus: &str) {
+    /// row's `focus` control (the grip when that one is disabled at the row's new place).
+    fn move_row(&mut self, from: usize, to: usize, focus: Control) {
         let Some(rule) = self.table().rules().get(from).cloned() else {
             return;
         };
@@ -1152,12 +1152,15 @@ impl Widget {
         if self.reorder(Op::Move(from, to)) {
             self.announce = self.lang.moved(&rule, from + 1, to + 1, n);
         }
-        let disabled = (focus == "up" && to == 0) || (focus == "down" && to + 1 == n);
-        let focus = if disabled { "grip" } else { focus };
-        self.focus = Some(format!("{focus}-{}", rule.id.0));
+        let disabled = (focus == Control::Up && to == 0) || (focus == Control::Down && to + 1 == n);
+        let control = if disabled { Control::Grip } else { focus };
+        self.focus = Some(Focus {
+            rule: rule.id,
+            control,
+        });
     }
 
-    fn grip_key(&mut self, id: RuleId, key: &str, alt: bool) -> bool {
+    fn grip_key(&mut self, id: RuleId, key: GripKey, alt: bool) -> bool {
         let Some(p) = self.position(id) else {
             return false;
         };
@@ -1165,11 +1168,11 @@ impl Widget {
         let lang = self.lang;
         let lifted = self.lift.filter(|l| l.id == id);
         match key {
-            " " | "Enter" | "Spacebar" => match lifted {
+            GripKey::Toggle => match lifted {
                 Some(l) => {
                     self.lift = None;
                     if l.to != l.from {
-                        self.move_row(l.from, l.to, "grip");
+                        self.move_row(l.from, l.to, Control::Grip);
                     } else {
                         self.announce = lang.s(S::Dropped).to_string();
                     }
@@ -1181,8 +1184,8 @@ impl Widget {
                     }
                 }
             },
-            "ArrowUp" | "ArrowDown" | "Up" | "Down" => {
-                let down = key.ends_with("Down");
+            GripKey::Up | GripKey::Down => {
+                let down = key == GripKey::Down;
                 if let Some(l) = lifted {
                     let to = if down {
                         (l.to + 1).min(n.saturating_sub(1))
@@ -1194,23 +1197,91 @@ impl Widget {
                 } else if alt {
                     let to = if down { p + 1 } else { p.wrapping_sub(1) };
                     if to < n {
-                        self.move_row(p, to, "grip");
+                        self.move_row(p, to, Control::Grip);
                     }
                 } else {
                     return false;
                 }
             }
-            "Escape" | "Esc" if lifted.is_some() => {
+            GripKey::Cancel if lifted.is_some() => {
                 self.lift = None;
                 self.announce = lang.s(S::Cancelled).to_string();
             }
-            _ => return false,
+            GripKey::Cancel => return false,
         }
         true
     }
 }
 
 mod kept;
+
+/// A row's controls that can hold the focus: the grip, ↑ and ↓.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// The drag handle ⠿ (the keyboard lifts and carries the row with it).
+    Grip,
+    /// The ↑ button.
+    Up,
+    /// The ↓ button.
+    Down,
+}
+
+impl Control {
+    /// In Tab order along a row.
+    pub const ALL: [Control; 3] = [Control::Grip, Control::Up, Control::Down];
+
+    /// The control's class in the page.
+    pub fn class(self) -> &'static str {
+        match self {
+            Control::Grip => "pl-grip",
+            Control::Up => "pl-up",
+            Control::Down => "pl-down",
+        }
+    }
+}
+
+/// A control of one rule's row: where the focus goes after a render (a moved row is
+/// re-inserted by the keyed list, and an inserted node loses the focus).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Focus {
+    /// The rule whose row it is.
+    pub rule: RuleId,
+    /// Which of its controls.
+    pub control: Control,
+}
+
+/// A key pressed on a grip, as the model reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GripKey {
+    /// Space or Enter: lift the row, or drop the lifted row.
+    Toggle,
+    /// ↑: carry the lifted row up (with Alt: move the row up at once).
+    Up,
+    /// ↓: carry it down (with Alt: move it down at once).
+    Down,
+    /// Escape: put the lifted row back.
+    Cancel,
+}
+
+impl GripKey {
+    /// The DOM's `KeyboardEvent.key` (older browsers' names too), `None` for any other key.
+    ///
+    /// ```
+    /// use permlab_widget::app::GripKey;
+    /// assert_eq!(GripKey::from_dom("Spacebar"), Some(GripKey::Toggle));
+    /// assert_eq!(GripKey::from_dom("ArrowDown"), Some(GripKey::Down));
+    /// assert_eq!(GripKey::from_dom("a"), None);
+    /// ```
+    pub fn from_dom(key: &str) -> Option<GripKey> {
+        Some(match key {
+            " " | "Enter" | "Spacebar" => GripKey::Toggle,
+            "ArrowUp" | "Up" => GripKey::Up,
+            "ArrowDown" | "Down" => GripKey::Down,
+            "Escape" | "Esc" => GripKey::Cancel,
+            _ => return None,
+        })
+    }
+}
 
 #[derive(Clone, Copy)]
 enum Op {
@@ -1522,15 +1593,21 @@ mod tests {
     fn keyboard_lift_carry_drop_moves_and_announces() {
         let mut w = widget("");
         let id = RuleId(8);
-        assert!(w.act(Msg::GripKey(id, " ".into(), false)));
+        assert!(w.act(Msg::GripKey(id, GripKey::Toggle, false)));
         assert!(w.announce.contains("#8"), "{}", w.announce);
-        w.act(Msg::GripKey(id, "ArrowDown".into(), false));
-        w.act(Msg::GripKey(id, "ArrowDown".into(), false));
+        w.act(Msg::GripKey(id, GripKey::Down, false));
+        w.act(Msg::GripKey(id, GripKey::Down, false));
         assert_eq!(w.target(), Some((7, 9)));
-        w.act(Msg::GripKey(id, "Enter".into(), false));
+        w.act(Msg::GripKey(id, GripKey::Toggle, false));
         assert_eq!(ids(&w), [1, 2, 3, 4, 5, 6, 7, 9, 10, 8]);
         assert!(w.announce.contains("10"), "{}", w.announce);
-        assert_eq!(w.focus.as_deref(), Some("grip-8"));
+        assert_eq!(
+            w.focus,
+            Some(Focus {
+                rule: RuleId(8),
+                control: Control::Grip
+            })
+        );
         assert_eq!(w.lab.log().len(), 1);
         // The matrix remembers the verdicts before the move, for the changed-cell marks.
         assert!(w.prev_matrix.as_ref().is_some_and(|p| *p != w.matrix));
@@ -1539,8 +1616,8 @@ mod tests {
     #[test]
     fn plain_arrows_without_a_lift_are_left_to_the_browser() {
         let mut w = widget("");
-        assert!(!w.act(Msg::GripKey(RuleId(3), "ArrowDown".into(), false)));
-        assert!(w.act(Msg::GripKey(RuleId(3), "ArrowDown".into(), true)));
+        assert!(!w.act(Msg::GripKey(RuleId(3), GripKey::Down, false)));
+        assert!(w.act(Msg::GripKey(RuleId(3), GripKey::Down, true)));
         assert_eq!(ids(&w)[..4], [1, 2, 4, 3]);
     }
 
@@ -1548,11 +1625,29 @@ mod tests {
     fn moving_to_the_edge_focuses_the_grip_not_a_disabled_button() {
         let mut w = widget("");
         w.act(Msg::Step(RuleId(9), true));
-        assert_eq!(w.focus.as_deref(), Some("grip-9"));
+        assert_eq!(
+            w.focus,
+            Some(Focus {
+                rule: RuleId(9),
+                control: Control::Grip
+            })
+        );
         w.act(Msg::Step(RuleId(2), false));
-        assert_eq!(w.focus.as_deref(), Some("grip-2"));
+        assert_eq!(
+            w.focus,
+            Some(Focus {
+                rule: RuleId(2),
+                control: Control::Grip
+            })
+        );
         w.act(Msg::Step(RuleId(5), true));
-        assert_eq!(w.focus.as_deref(), Some("down-5"));
+        assert_eq!(
+            w.focus,
+            Some(Focus {
+                rule: RuleId(5),
+                control: Control::Down
+            })
+        );
     }
 
     #[test]
@@ -1793,7 +1888,7 @@ mod tests {
         w.act(Msg::Apply);
         eprintln!("apply {:?}", t0.elapsed());
         let t0 = std::time::Instant::now();
-        w.act(Msg::GripKey(RuleId(1), "ArrowDown".into(), true));
+        w.act(Msg::GripKey(RuleId(1), GripKey::Down, true));
         eprintln!("move {:?}", t0.elapsed());
         let t0 = std::time::Instant::now();
         let _ = w.snapshot();

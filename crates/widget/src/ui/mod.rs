@@ -27,7 +27,7 @@ use permlab_core::{claude_code, codex, Action, Decision, EngineId, Reason, RuleI
 use wasm_bindgen::JsCast;
 
 use crate::api::Event;
-use crate::app::{Drag, Msg, Widget};
+use crate::app::{Control, Drag, Focus, GripKey, Msg, Widget};
 use crate::i18n::{one_line, Lang, S};
 use crate::presets;
 use crate::protocol::{Reply, Request};
@@ -126,7 +126,7 @@ pub struct Ctx {
     /// The worker of a running self-check or import.
     workers: StoredValue<Vec<web_sys::Worker>, LocalStorage>,
     /// The control a move is about to focus again (`grip-8`), until the next frame.
-    refocusing: StoredValue<Option<String>, LocalStorage>,
+    refocusing: StoredValue<Option<Focus>, LocalStorage>,
 }
 
 impl Ctx {
@@ -395,7 +395,7 @@ fn after(ctx: Ctx) {
     let keep = ctx.w.with_untracked(|w| {
         w.target()
             .map(|(_, to)| to)
-            .or_else(|| w.position(split_key(focus.as_deref()?)?.1))
+            .or_else(|| w.position(focus?.rule))
     });
     if let Some(pos) = keep {
         show_position(ctx, pos);
@@ -403,8 +403,8 @@ fn after(ctx: Ctx) {
     if ctx.announce.with_untracked(|a| *a != announce) {
         ctx.announce.set(announce);
     }
-    if let Some(key) = focus {
-        refocus(ctx, key);
+    if let Some(f) = focus {
+        refocus(ctx, f);
     }
     if marked {
         // The verdicts are in: measure up to the frame that shows them.
@@ -419,26 +419,23 @@ fn after(ctx: Ctx) {
     }
 }
 
-/// Focuses the moved row's control (`grip-8`, `up-8`, `down-8`) once the keyed list has put
+/// Focuses the moved row's control (its grip, ↑ or ↓) once the keyed list has put
 /// the row in place: moving a row re-inserts it, and an inserted node loses focus. On the next
 /// frame, where the page is laid out anyway: focusing right after the move (in a microtask)
 /// laid it out once more, 8 ms a move on 200 rows. A key pressed before that frame — a second
 /// Alt+↓ — finds the focus on `<body>`; [`route_key`] gives it to the control being refocused.
-fn refocus(ctx: Ctx, key: String) {
-    ctx.refocusing.set_value(Some(key.clone()));
+fn refocus(ctx: Ctx, f: Focus) {
+    ctx.refocusing.set_value(Some(f));
     next_frame(ctx, move || {
         ctx.refocusing.set_value(None);
-        focus_key(ctx, &key);
+        focus_control(ctx, f);
     });
 }
 
 /// A key that reached the page while a moved row's control was losing and getting back the
 /// focus (see [`refocus`]): it is that control's key (grip keys; Enter/Space on ↑/↓).
 fn route_key(ctx: Ctx, e: &ev::KeyboardEvent) {
-    let Some(key) = ctx.refocusing.get_value() else {
-        return;
-    };
-    let Some((what, id)) = split_key(&key) else {
+    let Some(Focus { rule: id, control }) = ctx.refocusing.get_value() else {
         return;
     };
     let on_body = document()
@@ -447,10 +444,12 @@ fn route_key(ctx: Ctx, e: &ev::KeyboardEvent) {
     if !on_body || e.default_prevented() {
         return;
     }
-    let handled = match what {
-        "grip" => act(ctx, Msg::GripKey(id, e.key(), e.alt_key())),
-        "up" | "down" if matches!(e.key().as_str(), "Enter" | " ") => {
-            act(ctx, Msg::Step(id, what == "down"))
+    let handled = match control {
+        Control::Grip => {
+            GripKey::from_dom(&e.key()).is_some_and(|k| act(ctx, Msg::GripKey(id, k, e.alt_key())))
+        }
+        Control::Up | Control::Down if matches!(e.key().as_str(), "Enter" | " ") => {
+            act(ctx, Msg::Step(id, control == Control::Down))
         }
         _ => false,
     };
@@ -459,20 +458,11 @@ fn route_key(ctx: Ctx, e: &ev::KeyboardEvent) {
     }
 }
 
-/// A focus key's control and rule: `grip-8` → (`grip`, #8).
-fn split_key(key: &str) -> Option<(&str, RuleId)> {
-    let (what, id) = key.split_once('-')?;
-    Some((what, RuleId(id.parse().ok()?)))
-}
-
-fn focus_key(ctx: Ctx, key: &str) {
+fn focus_control(ctx: Ctx, f: Focus) {
     let Some(root) = ctx.root.get_untracked() else {
         return;
     };
-    let Some((what, id)) = split_key(key) else {
-        return;
-    };
-    let sel = format!("tr[data-rule-id=\"{}\"] .pl-{what}", id.0);
+    let sel = format!("tr[data-rule-id=\"{}\"] .{}", f.rule.0, f.control.class());
     if let Some(el) = root
         .query_selector(&sel)
         .ok()

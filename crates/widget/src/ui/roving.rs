@@ -11,7 +11,7 @@
 use super::*;
 
 /// The columns of a row's controls, in Tab order.
-const CONTROLS: [&str; 3] = ["pl-grip", "pl-up", "pl-down"];
+const CONTROLS: [Control; 3] = Control::ALL;
 
 fn focusable(el: &web_sys::Element) -> bool {
     !el.has_attribute("disabled")
@@ -19,7 +19,11 @@ fn focusable(el: &web_sys::Element) -> bool {
 
 /// The control in column `col` of `row`, or the grip when that one is disabled.
 fn control(row: &web_sys::Element, col: usize) -> Option<web_sys::Element> {
-    let pick = |c: &str| row.query_selector(&format!(".{c}")).ok().flatten();
+    let pick = |c: Control| {
+        row.query_selector(&format!(".{}", c.class()))
+            .ok()
+            .flatten()
+    };
     pick(CONTROLS[col])
         .filter(focusable)
         .or_else(|| pick(CONTROLS[0]))
@@ -53,11 +57,15 @@ fn cast<T: JsCast>(t: Option<web_sys::EventTarget>) -> Option<T> {
     t?.dyn_into().ok()
 }
 
-/// The focus key of a row control (`grip-8`, `up-8`, `down-8`; see [`super::refocus`]).
-pub(crate) fn key_of(el: &web_sys::Element) -> Option<String> {
-    let class = CONTROLS.iter().find(|c| el.class_list().contains(c))?;
-    let id = rule_of(el)?;
-    Some(format!("{}-{}", class.trim_start_matches("pl-"), id.0))
+/// The row control `el` is (see [`super::refocus`]).
+pub(crate) fn focus_of(el: &web_sys::Element) -> Option<Focus> {
+    let control = *CONTROLS
+        .iter()
+        .find(|c| el.class_list().contains(c.class()))?;
+    Some(Focus {
+        rule: rule_of(el)?,
+        control,
+    })
 }
 
 /// The rule of the row `el` is in.
@@ -91,7 +99,7 @@ pub(crate) fn on_focusin(ctx: Ctx, e: &ev::FocusEvent) {
     ) else {
         return;
     };
-    if CONTROLS.iter().any(|c| el.class_list().contains(c)) {
+    if CONTROLS.iter().any(|c| el.class_list().contains(c.class())) {
         enter(&tbody, &el);
         let id = rule_of(&el);
         if ctx.focused.get_untracked() != id {
@@ -108,7 +116,10 @@ pub(crate) fn on_keydown(ctx: Ctx, e: &ev::KeyboardEvent) {
     let Some(el) = cast::<web_sys::Element>(e.target()) else {
         return;
     };
-    let Some(col) = CONTROLS.iter().position(|c| el.class_list().contains(c)) else {
+    let Some(col) = CONTROLS
+        .iter()
+        .position(|c| el.class_list().contains(c.class()))
+    else {
         return;
     };
     let Some(row) = el.closest("tr").ok().flatten() else {
@@ -158,7 +169,7 @@ pub(crate) fn on_keydown(ctx: Ctx, e: &ev::KeyboardEvent) {
             let mut found = None;
             while (0..CONTROLS.len() as isize).contains(&c) {
                 if let Some(x) = row
-                    .query_selector(&format!(".{}", CONTROLS[c as usize]))
+                    .query_selector(&format!(".{}", CONTROLS[c as usize].class()))
                     .ok()
                     .flatten()
                     .filter(focusable)

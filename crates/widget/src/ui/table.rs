@@ -237,10 +237,10 @@ fn set_first(ctx: Ctx, first: usize) {
                 .get_untracked()
                 .is_some_and(|r| r.contains(Some(el)))
         })
-        .and_then(|el| roving::key_of(&el));
+        .and_then(|el| roving::focus_of(&el));
     ctx.first.set(first);
-    if let Some(key) = key {
-        refocus(ctx, key);
+    if let Some(f) = key {
+        refocus(ctx, f);
     }
 }
 
@@ -336,7 +336,8 @@ pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoVie
     let up_label = format!("{} #{}", lang.s(S::Up), id.0);
     let down_label = format!("{} #{}", lang.s(S::Down), id.0);
     let on_key = move |e: ev::KeyboardEvent| {
-        if act(ctx, Msg::GripKey(id, e.key(), e.alt_key())) {
+        let key = GripKey::from_dom(&e.key());
+        if key.is_some_and(|k| act(ctx, Msg::GripKey(id, k, e.alt_key()))) {
             e.prevent_default();
         }
     };
