@@ -235,7 +235,7 @@ pub struct Widget {
     /// The format chosen in the import panel (`auto` or a [`Format`] slug).
     pub import_format: String,
     /// Why the pasted config could not be read.
-    pub import_error: Option<String>,
+    pub import_error: Option<ImportError>,
     /// What the last import read.
     pub import_summary: Option<ImportSummary>,
     /// A Codex `.rules` file waits for the worker (which has the Starlark interpreter): the
@@ -881,10 +881,7 @@ impl Widget {
                 self.worker_import = None;
                 if std::mem::take(&mut self.import_recheck) {
                     // A failed import's message, read again after a reload.
-                    self.import_error = reply
-                        .and_then(imported_of)
-                        .err()
-                        .map(|e| self.lang.worker_error(&e));
+                    self.import_error = reply.and_then(imported_of).err().map(ImportError::Worker);
                     return true;
                 }
                 match reply.and_then(imported_of) {
@@ -896,7 +893,7 @@ impl Widget {
                         }
                     }
                     Err(e) => {
-                        self.import_error = Some(self.lang.worker_error(&e));
+                        self.import_error = Some(ImportError::Worker(e));
                         self.import_summary = None;
                     }
                 }
@@ -905,7 +902,7 @@ impl Widget {
                 // The pasted text stays (`import_text` is untouched); the table shown stays.
                 if import && self.worker_import.take().is_some() {
                     self.import_recheck = false;
-                    self.import_error = Some(self.lang.worker_timeout(seconds));
+                    self.import_error = Some(ImportError::Timeout { seconds });
                     self.import_summary = None;
                 }
                 if !import && self.worker_lesson.take().is_some() {
@@ -941,7 +938,7 @@ impl Widget {
                     // shown meanwhile stays). An offline page has no worker file to start.
                     self.import_summary = None;
                     if self.config.selfcheck == "none" {
-                        self.import_error = Some(self.lang.s(S::ImportNeedsWorker).to_string());
+                        self.import_error = Some(ImportError::NeedsWorker);
                     } else {
                         self.import_error = None;
                         self.worker_import = Some(Request::Import {
@@ -952,14 +949,14 @@ impl Widget {
                     return false;
                 }
                 if self.import_text.trim().is_empty() {
-                    self.import_error = Some("empty".into());
+                    self.import_error = Some(ImportError::Empty);
                     self.import_summary = None;
                     return false;
                 }
                 match import_config_error(&self.import_format, &self.import_text) {
                     Ok(imported) => self.load_imported(imported),
                     Err(e) => {
-                        self.import_error = Some(self.lang.import_error(&e));
+                        self.import_error = Some(ImportError::Read(e));
                         self.import_summary = None;
                         return false;
                     }
@@ -1214,6 +1211,24 @@ impl Widget {
 }
 
 mod kept;
+
+/// Why a pasted config is not the table: data, worded by the view in the page's language.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ImportError {
+    /// Nothing was pasted.
+    Empty,
+    /// A Codex `.rules` file, on a page without the worker that reads them.
+    NeedsWorker,
+    /// The core could not read the text.
+    Read(permlab_core::Error),
+    /// The worker's answer (its own message).
+    Worker(String),
+    /// The worker ran out of its time budget and was stopped.
+    Timeout {
+        /// The budget.
+        seconds: u32,
+    },
+}
 
 /// A row's controls that can hold the focus: the grip, ↑ and ↓.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -132,7 +132,19 @@ impl Lang {
         }
     }
 
-    /// The page stopped the worker after `seconds`.
+    /// Why the pasted config is not the table, in the page's language.
+    pub fn import_problem(self, e: &crate::app::ImportError) -> String {
+        use crate::app::ImportError as E;
+        match e {
+            E::Empty => self.s(crate::i18n::S::ImportEmpty).to_string(),
+            E::NeedsWorker => self.s(crate::i18n::S::ImportNeedsWorker).to_string(),
+            E::Read(e) => self.import_error(e),
+            E::Worker(raw) => self.worker_error(raw),
+            E::Timeout { seconds } => self.worker_timeout(*seconds),
+        }
+    }
+
+    /// The worker was stopped after `seconds`.
     pub fn worker_timeout(self, seconds: u32) -> String {
         if self == Lang::Zh {
             format!("读取超过了 {seconds} 秒,已停止(下次导入会重新启动读取器)。你粘贴的内容还在,可以改小后再试;上面的规则表照常可用。")

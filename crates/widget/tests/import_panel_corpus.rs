@@ -58,10 +58,11 @@ fn paste_all(folder: &str, engine: &str) -> (usize, usize, usize) {
                 }
             }
             (None, Some(e)) => {
-                assert!(!e.is_empty(), "{name}");
+                let words = permlab_widget::i18n::Lang::En.import_problem(e);
+                assert!(!words.is_empty(), "{name}");
                 assert_eq!(w.import_text, text, "{name}: the pasted text must stay");
                 assert_ne!(w.source, Source::Import, "{name}");
-                eprintln!("{name}: refused: {e}");
+                eprintln!("{name}: refused: {words}");
                 rejected += 1;
             }
             other => panic!("{name}: {other:?}"),

@@ -81,15 +81,15 @@ impl Widget {
         if snap.import_error && self.import_error.is_none() && readable_here {
             // Worded in the widget's language, as the first time (an empty text is "empty").
             self.import_error = if self.import_text.trim().is_empty() {
-                Some("empty".into())
+                Some(super::ImportError::Empty)
             } else {
                 import_config_error(&self.import_format, &self.import_text)
                     .err()
-                    .map(|e| self.lang.import_error(&e))
+                    .map(super::ImportError::Read)
             };
         } else if snap.import_error && self.import_error.is_none() && self.worker_import.is_none() {
             if self.config.selfcheck == "none" {
-                self.import_error = Some(self.lang.s(crate::i18n::S::ImportNeedsWorker).into());
+                self.import_error = Some(super::ImportError::NeedsWorker);
             } else {
                 // The `.rules` text goes to the worker again, for its message only.
                 self.worker_import = Some(crate::protocol::Request::Import {
@@ -237,8 +237,9 @@ mod tests {
         w.act(Msg::ImportText("{\"permissions\": {\"allow\": [".into()));
         w.act(Msg::Import);
         let first = w.import_error.clone().unwrap();
-        assert!(first.starts_with("第 1 行第 28 列:"), "{first}");
-        assert_eq!(reload(&w).import_error.as_deref(), Some(first.as_str()));
+        let words = Lang::Zh.import_problem(&first);
+        assert!(words.starts_with("第 1 行第 28 列:"), "{words}");
+        assert_eq!(reload(&w).import_error, Some(first));
 
         // The page's build hands `.rules` files to the worker; natively the worker's answer is
         // the same code the worker runs.
@@ -262,7 +263,7 @@ mod tests {
         assert_eq!(w2.worker_import.as_ref(), Some(&sent));
         assert!(w2.import_recheck);
         w2.act(Msg::ImportReply(worker(&sent)));
-        assert_eq!(w2.import_error.as_deref(), Some(first.as_str()));
+        assert_eq!(w2.import_error, Some(first));
         assert!(!w2.import_recheck && w2.worker_import.is_none());
         assert_eq!(w2.table().to_json(), table, "nothing applied");
         // A re-read that now succeeds (say the first try had run out of time) applies nothing.

@@ -54,11 +54,7 @@ pub(crate) fn ImportPanel(ctx: Ctx) -> impl IntoView {
             if w.worker_import.is_some() {
                 ImportView::Pending
             } else if let Some(e) = &w.import_error {
-                ImportView::Error(if e == "empty" {
-                    lang.s(S::ImportEmpty).to_string()
-                } else {
-                    e.clone()
-                })
+                ImportView::Error(lang.import_problem(e))
             } else if let Some(s) = &w.import_summary {
                 let harness = lang.engine(s.format.engine());
                 ImportView::Summary {
