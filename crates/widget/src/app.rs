@@ -142,7 +142,7 @@ pub enum Msg {
     /// Apply the table editor's text.
     Apply,
     /// The import panel's format choice.
-    ImportFormat(String),
+    ImportFormat(FormatChoice),
     /// The import panel's text changed.
     ImportText(String),
     /// Import the pasted config.
@@ -232,8 +232,8 @@ pub struct Widget {
     pub import_text: String,
     /// Bumped when the import text is replaced from elsewhere.
     pub import_rev: u32,
-    /// The format chosen in the import panel (`auto` or a [`Format`] slug).
-    pub import_format: String,
+    /// The format chosen in the import panel.
+    pub import_format: FormatChoice,
     /// Why the pasted config could not be read.
     pub import_error: Option<ImportError>,
     /// What the last import read.
@@ -312,7 +312,8 @@ impl Widget {
         let (import_format, import_text) = snap
             .import
             .clone()
-            .unwrap_or_else(|| ("auto".into(), String::new()));
+            .map(|(f, t)| (FormatChoice::from_slug(&f), t))
+            .unwrap_or((FormatChoice::Auto, String::new()));
         let mut w = Widget {
             lang: config.lang,
             config,
@@ -729,7 +730,12 @@ impl Widget {
                 .filter(fits),
             import: (fits(&self.import_text)
                 && (self.source == Source::Import || !self.import_text.is_empty()))
-            .then(|| (self.import_format.clone(), self.import_text.clone())),
+            .then(|| {
+                (
+                    self.import_format.slug().to_string(),
+                    self.import_text.clone(),
+                )
+            }),
             tool_text,
             input_text,
             editor,
@@ -931,8 +937,7 @@ impl Widget {
                 self.load(source, p.table.clone(), calls, Some(Rc::new(p)));
             }
             Source::Import => {
-                let format = Format::from_slug(&self.import_format)
-                    .unwrap_or_else(|| detect(&self.import_text));
+                let format = self.import_format.resolve(&self.import_text);
                 if format == Format::Codex && !rules_here() {
                     // The page's wasm has no Starlark: the worker reads the file (and the table
                     // shown meanwhile stays). An offline page has no worker file to start.
@@ -953,7 +958,7 @@ impl Widget {
                     self.import_summary = None;
                     return false;
                 }
-                match import_config_error(&self.import_format, &self.import_text) {
+                match import_config_error(self.import_format, &self.import_text) {
                     Ok(imported) => self.load_imported(imported),
                     Err(e) => {
                         self.import_error = Some(ImportError::Read(e));
@@ -1363,17 +1368,63 @@ pub fn import_config(format: &str, text: &str) -> Result<import::Imported, Strin
     if text.trim().is_empty() {
         return Err("empty".into());
     }
-    import_config_error(format, text).map_err(|e| e.to_string())
+    import_config_error(FormatChoice::from_slug(format), text).map_err(|e| e.to_string())
 }
 
 /// [`import_config`] with the core's error as data (the page words it in its language, see
 /// [`Lang::import_error`]).
 pub fn import_config_error(
-    format: &str,
+    format: FormatChoice,
     text: &str,
 ) -> Result<import::Imported, permlab_core::Error> {
-    let format = Format::from_slug(format).unwrap_or_else(|| detect(text));
-    import::import(format, text)
+    import::import(format.resolve(text), text)
+}
+
+/// The import panel's format: detected from the text, or chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormatChoice {
+    /// Detected from the text ([`detect`]).
+    Auto,
+    /// This one.
+    Is(Format),
+}
+
+impl FormatChoice {
+    /// Every choice, in the panel's order.
+    pub const ALL: [FormatChoice; 4] = [
+        FormatChoice::Auto,
+        FormatChoice::Is(Format::ClaudeCode),
+        FormatChoice::Is(Format::OpenCode),
+        FormatChoice::Is(Format::Codex),
+    ];
+
+    /// A format's slug, else auto (what the page's select and the kept state write).
+    ///
+    /// ```
+    /// use permlab_widget::app::FormatChoice;
+    /// use permlab_core::import::Format;
+    /// assert_eq!(FormatChoice::from_slug("codex"), FormatChoice::Is(Format::Codex));
+    /// assert_eq!(FormatChoice::from_slug("auto").slug(), "auto");
+    /// ```
+    pub fn from_slug(slug: &str) -> FormatChoice {
+        Format::from_slug(slug).map_or(FormatChoice::Auto, FormatChoice::Is)
+    }
+
+    /// `auto` or the format's slug.
+    pub fn slug(self) -> &'static str {
+        match self {
+            FormatChoice::Auto => "auto",
+            FormatChoice::Is(f) => f.slug(),
+        }
+    }
+
+    /// The format `text` is read as.
+    pub fn resolve(self, text: &str) -> Format {
+        match self {
+            FormatChoice::Auto => detect(text),
+            FormatChoice::Is(f) => f,
+        }
+    }
 }
 
 /// A call each of the first rows would match (`*` as `x`, `?` as `a`), so an imported config

@@ -276,8 +276,11 @@ mod tests {
 
     #[test]
     fn json_import_errors_have_position_and_fix_in_the_page_language() {
-        let e = crate::app::import_config_error("claude-code", "{\"permissions\": {\"allow\": [")
-            .unwrap_err();
+        let e = crate::app::import_config_error(
+            crate::app::FormatChoice::from_slug("claude-code"),
+            "{\"permissions\": {\"allow\": [",
+        )
+        .unwrap_err();
         let zh = Lang::Zh.import_error(&e);
         assert!(zh.starts_with("第 1 行第 28 列:"), "{zh}");
         assert!(!zh.contains("expected"), "{zh}");

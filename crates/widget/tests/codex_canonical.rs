@@ -23,7 +23,9 @@ fn imported() -> Widget {
         },
         "",
     );
-    w.act(Msg::ImportFormat("codex".into()));
+    w.act(Msg::ImportFormat(
+        permlab_widget::app::FormatChoice::from_slug("codex"),
+    ));
     w.act(Msg::ImportText(RULES.into()));
     // What the page does (its wasm has no Starlark): the worker reads the file, the page
     // takes its rows.

@@ -4,7 +4,7 @@
 
 use permlab_core::import::Format;
 
-use super::{detect, import_config_error, Source, Widget};
+use super::{import_config_error, Source, Widget};
 use crate::persist::Snapshot;
 use crate::presets;
 use crate::store::{self, Field, Note};
@@ -73,9 +73,7 @@ impl Widget {
             self.editor_text = self.custom.clone();
             self.editor_rev += 1;
         }
-        let codex = Format::from_slug(&self.import_format)
-            .unwrap_or_else(|| detect(&self.import_text))
-            == Format::Codex;
+        let codex = self.import_format.resolve(&self.import_text) == Format::Codex;
         // A `.rules` file is read again only where the page has the Starlark interpreter.
         let readable_here = !codex || super::rules_here();
         if snap.import_error && self.import_error.is_none() && readable_here {
@@ -83,7 +81,7 @@ impl Widget {
             self.import_error = if self.import_text.trim().is_empty() {
                 Some(super::ImportError::Empty)
             } else {
-                import_config_error(&self.import_format, &self.import_text)
+                import_config_error(self.import_format, &self.import_text)
                     .err()
                     .map(super::ImportError::Read)
             };
@@ -233,7 +231,9 @@ mod tests {
     #[test]
     fn a_failed_imports_message_comes_back_worded_as_before() {
         let mut w = Widget::with_stored(config("a3"), "", None);
-        w.act(Msg::ImportFormat("claude-code".into()));
+        w.act(Msg::ImportFormat(super::super::FormatChoice::from_slug(
+            "claude-code",
+        )));
         w.act(Msg::ImportText("{\"permissions\": {\"allow\": [".into()));
         w.act(Msg::Import);
         let first = w.import_error.clone().unwrap();
@@ -250,7 +250,9 @@ mod tests {
         };
         let rules = "prefix_rule(pattern=[], decision=\"x\")";
         let mut w = Widget::with_stored(config("a3"), "", None);
-        w.act(Msg::ImportFormat("codex".into()));
+        w.act(Msg::ImportFormat(super::super::FormatChoice::from_slug(
+            "codex",
+        )));
         w.act(Msg::ImportText(rules.into()));
         w.act(Msg::Import);
         let sent = w.worker_import.clone().expect("the worker reads .rules");

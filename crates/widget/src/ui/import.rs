@@ -1,6 +1,8 @@
 //! The table editor and the import panel.
 
 use super::*;
+use crate::app::FormatChoice;
+use permlab_core::import::Format;
 
 /// The table as editable JSON (fixtures format).
 #[component]
@@ -69,20 +71,23 @@ pub(crate) fn ImportPanel(ctx: Ctx) -> impl IntoView {
             }
         })
     });
-    let format0 = ctx.w.with_untracked(|w| w.import_format.clone());
+    let format0 = ctx.w.with_untracked(|w| w.import_format);
     view! {
         <details class="pl-import pl-controls">
             <summary>{lang.s(S::ImportTitle)}</summary>
             <label class="pl-field">
                 <span>{lang.s(S::ImportFormat)}</span>
-                <select class="pl-import-format" on:change=move |e| { act(ctx, Msg::ImportFormat(event_target_value(&e))); }>
-                    {[
-                        ("auto", lang.s(S::ImportAuto)),
-                        ("claude-code", "Claude Code · .claude/settings.json"),
-                        ("opencode", "OpenCode · opencode.json(c) / agent .md"),
-                        ("codex", "Codex · .rules"),
-                    ].into_iter().map(|(slug, label)| view! {
-                        <option value=slug selected=format0 == slug>{label}</option>
+                <select class="pl-import-format" on:change=move |e| {
+                    act(ctx, Msg::ImportFormat(FormatChoice::from_slug(&event_target_value(&e))));
+                }>
+                    {FormatChoice::ALL.into_iter().map(|choice| {
+                        let label = match choice {
+                            FormatChoice::Auto => lang.s(S::ImportAuto),
+                            FormatChoice::Is(Format::ClaudeCode) => "Claude Code · .claude/settings.json",
+                            FormatChoice::Is(Format::OpenCode) => "OpenCode · opencode.json(c) / agent .md",
+                            FormatChoice::Is(Format::Codex) => "Codex · .rules",
+                        };
+                        view! { <option value=choice.slug() selected=format0 == choice>{label}</option> }
                     }).collect_view()}
                 </select>
             </label>
