@@ -219,19 +219,15 @@ pub struct Widget {
     pub tool_text: String,
     /// See `tool_text`.
     pub input_text: String,
-    /// Bumped when the call changes from elsewhere: the fields are rewritten only then, so
-    /// typing never loses the caret.
-    pub call_rev: u32,
+    /// The fields have been set once (from the first table's call, a restore or a draft):
+    /// until then, loading a table keeps no draft of the call fields.
+    started: bool,
     /// The table editor's text.
     pub editor_text: String,
-    /// Bumped when the editor's text is replaced from elsewhere.
-    pub editor_rev: u32,
     /// Why the editor's text was not applied.
     pub editor_error: Option<permlab_core::Error>,
     /// The import panel's text.
     pub import_text: String,
-    /// Bumped when the import text is replaced from elsewhere.
-    pub import_rev: u32,
     /// The format chosen in the import panel.
     pub import_format: FormatChoice,
     /// Why the pasted config could not be read.
@@ -257,8 +253,6 @@ pub struct Widget {
     pub checks: Vec<CheckResult>,
     /// The self-check is running.
     pub checking: bool,
-    /// Bumped whenever the table is replaced or reordered (the rules region's key).
-    pub table_rev: u32,
     /// Bumped when a new table is loaded (not when it is reordered): a reorder of the same
     /// rows can be patched into the page row by row.
     pub load_rev: u32,
@@ -338,12 +332,10 @@ impl Widget {
             matrix_open: false,
             tool_text: String::new(),
             input_text: String::new(),
-            call_rev: 0,
+            started: false,
             editor_text: String::new(),
-            editor_rev: 0,
             editor_error: None,
             import_text,
-            import_rev: 0,
             import_format,
             import_error: None,
             import_summary: None,
@@ -355,7 +347,6 @@ impl Widget {
             pending: None,
             checks: Vec::new(),
             checking: false,
-            table_rev: 0,
             load_rev: 0,
             focus: None,
             reorder_marked: false,
@@ -831,7 +822,6 @@ impl Widget {
             Msg::Editor(open) => {
                 if open && self.editor_text.is_empty() {
                     self.editor_text = self.table().to_json();
-                    self.editor_rev += 1;
                 }
             }
             Msg::EditTable(t) => self.editor_text = t,
@@ -1056,7 +1046,6 @@ impl Widget {
         self.lab = Lab::new(table, first);
         self.source = source;
         self.native = native;
-        self.table_rev += 1;
         self.load_rev += 1;
         self.recompute();
         self.sync_fields();
@@ -1072,7 +1061,7 @@ impl Widget {
     fn sync_fields(&mut self) {
         self.tool_text = self.lab.call().tool.clone();
         self.input_text = self.lab.call().input.clone();
-        self.call_rev += 1;
+        self.started = true;
     }
 
     fn apply_fields(&mut self) {
@@ -1126,7 +1115,6 @@ impl Widget {
             crate::web::mark_end("pl-reorder");
             self.reorder_marked = true;
             self.prev_matrix = Some(before);
-            self.table_rev += 1;
             if self.stepping {
                 // New order, new cursor paths: an open stepper starts again at step 1.
                 self.go_step(1);
@@ -1720,14 +1708,13 @@ mod tests {
     fn typing_an_invalid_tool_keeps_the_last_valid_call() {
         let mut w = widget("");
         let before = w.lab.call().clone();
-        let rev = w.call_rev;
         w.act(Msg::EditTool("two words".into()));
         assert!(w.tool_problem().is_some());
         assert_eq!(w.lab.call(), &before);
         w.act(Msg::EditTool("read_file".into()));
         assert_eq!(w.lab.call().tool, "read_file");
         // Typing never rewrites the fields under the caret.
-        assert_eq!(w.call_rev, rev);
+        assert_eq!(w.tool_text, "read_file");
     }
 
     #[test]

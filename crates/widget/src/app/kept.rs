@@ -56,12 +56,11 @@ impl Widget {
             if let Some(i) = &snap.input_text {
                 self.input_text = i.clone();
             }
-            self.call_rev += 1;
+            self.started = true;
             self.apply_fields();
         }
         if let Some(e) = &snap.editor {
             self.editor_text = e.clone();
-            self.editor_rev += 1;
             if snap.editor_error {
                 self.editor_error = presets::parse_custom(e).err();
             }
@@ -71,7 +70,6 @@ impl Widget {
         {
             // The editor held the applied table (stored once, as the table).
             self.editor_text = self.custom.clone();
-            self.editor_rev += 1;
         }
         let codex = self.import_format.resolve(&self.import_text) == Format::Codex;
         // A `.rules` file is read again only where the page has the Starlark interpreter.
@@ -102,7 +100,7 @@ impl Widget {
     /// Before a new table replaces the current one: the call fields as typed, when they are
     /// not just the preset's first call, become the draft of the preset being left.
     pub(super) fn keep_draft(&mut self, to: Source) {
-        if self.call_rev == 0 || to == self.source {
+        if !self.started || to == self.source {
             // Starting up, or the same preset read again (a new table: a fresh start).
             return;
         }
@@ -126,7 +124,7 @@ impl Widget {
         let (_, tool, input) = self.drafts.remove(k);
         self.tool_text = tool;
         self.input_text = input;
-        self.call_rev += 1;
+        self.started = true;
         self.apply_fields();
     }
 }

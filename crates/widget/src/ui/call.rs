@@ -5,7 +5,7 @@ use super::*;
 /// The call's fields: the lesson's calls, the tool and the input. Each field's value is the
 /// model's text, kept exactly as typed: while typing it equals what the field holds (setting a
 /// field to its own value moves no caret), and a call set from elsewhere (a pick, a lint
-/// finding, a restore) rewrites it. (Rewriting only on `call_rev` through a memo left the
+/// finding, a restore) rewrites it. (Rewriting only on a revision counter through a memo left the
 /// fields showing the previous call after a pick.)
 #[component]
 pub(crate) fn CallFields(ctx: Ctx) -> impl IntoView {
