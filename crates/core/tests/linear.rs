@@ -207,3 +207,57 @@ fn first_match_build_is_linear_in_the_rules() {
         drop(engines::build(EngineId::FirstMatch, table));
     });
 }
+
+/// The Claude Code shell parser is linear in what used to make it quadratic: leading
+/// assignments (`A=1 A=1 … ls`), reserved words opening a body (`{ { … ls; }; }`) and
+/// redirections between the words (`echo a >x a >x …`).
+#[test]
+fn claude_code_shell_parser_is_linear_in_assignments_braces_and_redirections() {
+    use permlab_core::claude_code::shell::parse;
+    assert_linear(
+        "claude code shell: assignments",
+        1000,
+        |n| format!("{}ls", "A=1 ".repeat(n)),
+        |input| assert_eq!(parse(input).commands.len(), 1),
+    );
+    assert_linear(
+        "claude code shell: brace groups",
+        1000,
+        |n| format!("{}ls{}", "{ ".repeat(n), "; }".repeat(n)),
+        |input| assert_eq!(parse(input).commands.len(), 1),
+    );
+    assert_linear(
+        "claude code shell: redirections",
+        1000,
+        |n| format!("echo {}", "a >x ".repeat(n)),
+        |input| assert_eq!(parse(input).commands.len(), 1),
+    );
+}
+
+/// The whole Claude Code engine, not only its parser, on the same shapes. Both sizes are
+/// over `MAX_COMMAND_CHARS` (a longer command takes another path: unparseable).
+#[test]
+fn claude_code_engine_is_linear_in_assignments_and_braces() {
+    let table = RuleTable::from_json(
+        r#"[{"tool": "bash", "pattern": "git *", "action": "allow"},
+            {"tool": "bash", "pattern": "rm *", "action": "deny"}]"#,
+    )
+    .unwrap();
+    let engine = engines::build(EngineId::ClaudeCode, &table);
+    assert_linear(
+        "claude code engine: assignments",
+        4000,
+        |n| Call::parse(&format!("bash: {}ls", "A=1 ".repeat(n))).unwrap(),
+        |call| {
+            engine.decide(call);
+        },
+    );
+    assert_linear(
+        "claude code engine: brace groups",
+        4000,
+        |n| Call::parse(&format!("bash: {}ls{}", "{ ".repeat(n), "; }".repeat(n))).unwrap(),
+        |call| {
+            engine.decide(call);
+        },
+    );
+}
