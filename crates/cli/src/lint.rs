@@ -54,6 +54,9 @@ pub fn run(a: &Args) -> Result<bool, Failure> {
         for f in &report.findings {
             say!("{f}\n");
         }
+        for n in &report.not_checked {
+            say!("{n}\n");
+        }
         let files = sources.len();
         say!(
             "{} finding{} in {files} file{}",
