@@ -27,8 +27,9 @@ use std::collections::{HashSet, VecDeque};
 
 /// Longest pattern searched, in UTF-16 units. Real configs' patterns are under 200.
 pub const MAX_PATTERN_UNITS: usize = 2000;
-/// Most `*` (after merging runs) in a pattern searched. Real configs' patterns have a few.
-pub const MAX_STARS: usize = 64;
+/// Most `*` (after merging runs) in a pattern searched: the shared corpus's patterns have at
+/// most 6, and a search's states can grow with every star.
+pub const MAX_STARS: usize = 16;
 /// Work one search may do (positions stepped, summed over the states and the alphabet):
 /// about 50 ms in a release build. The largest search over the shared corpus takes far less.
 pub const SEARCH_WORK: u64 = 4_000_000;
@@ -70,9 +71,14 @@ thread_local! {
 /// it returned and the patterns whose proofs were skipped, each once, in the order met.
 /// Searches outside a run are bounded by [`SEARCH_WORK`] alone.
 pub fn budgeted<T>(f: impl FnOnce() -> T) -> (T, Vec<Unchecked>) {
+    budgeted_within(FILE_WORK, f)
+}
+
+/// [`budgeted`] with a budget of `work` units.
+fn budgeted_within<T>(work: u64, f: impl FnOnce() -> T) -> (T, Vec<Unchecked>) {
     let outer = RUN.with(|r| {
         r.replace(Some(Run {
-            left: FILE_WORK,
+            left: work,
             skipped: Vec::new(),
         }))
     });
@@ -445,6 +451,51 @@ mod tests {
         assert_eq!(cc("* --help *").includes(&cc("npm --help")), Some(false));
         assert_eq!(cc("ls*").includes(&cc("ls *")), Some(true));
         assert_eq!(cc("ls *").includes(&cc("ls*")), Some(false));
+    }
+
+    #[test]
+    fn a_pattern_past_the_limits_is_not_searched_and_is_named() {
+        let stars = format!("git {}", "a* ".repeat(MAX_STARS + 1));
+        let long = format!("git {}*", "x".repeat(MAX_PATTERN_UNITS));
+        for p in [&stars, &long] {
+            let (r, skipped) = budgeted(|| Lang::opencode("*").includes(&Lang::opencode(p)));
+            assert_eq!(r, None, "{p}");
+            assert_eq!(
+                skipped,
+                [Unchecked {
+                    pattern: p.to_string(),
+                    why: TooComplex::Pattern
+                }]
+            );
+        }
+        // Just within the limits: searched, and proved.
+        let within = format!("git {}", "a* ".repeat(MAX_STARS));
+        let (r, skipped) = budgeted(|| Lang::opencode("git *").includes(&Lang::opencode(&within)));
+        assert_eq!((r, skipped), (Some(true), vec![]));
+        // Runs of stars are one star: `**/` × 40 is 40 stars, not 80.
+        let chain = "**/".repeat(MAX_STARS);
+        assert_eq!(
+            budgeted(|| Lang::opencode("*").includes(&Lang::opencode(&chain))),
+            (Some(true), vec![])
+        );
+    }
+
+    #[test]
+    fn a_spent_run_budget_skips_the_remaining_proofs_once() {
+        let ((first, second), skipped) = budgeted_within(5, || {
+            (
+                Lang::opencode("git *").includes(&Lang::opencode("git push *")),
+                Lang::opencode("ls *").includes(&Lang::opencode("ls -l")),
+            )
+        });
+        assert_eq!((first, second), (None, None));
+        assert_eq!(skipped.len(), 1, "{skipped:?}");
+        assert_eq!(skipped[0].why, TooComplex::File);
+        // Outside a run, only the per-search work bounds a search.
+        assert_eq!(
+            Lang::opencode("git *").includes(&Lang::opencode("git push *")),
+            Some(true)
+        );
     }
 
     #[test]
