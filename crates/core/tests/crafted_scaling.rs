@@ -200,7 +200,10 @@ fn lint_is_near_linear_in_the_pattern() {
         });
         let r = ratio(small, large);
         eprintln!("lint {what}: n = {n}: {small:?}, 10n: {large:?}, ratio {r:.1}");
-        assert!(r < 20.0, "lint {what}: 10× the pattern took {r:.1}× the time");
+        assert!(
+            r < 20.0,
+            "lint {what}: 10× the pattern took {r:.1}× the time"
+        );
         assert!(
             large < Duration::from_secs(2),
             "lint {what} at 10n took {large:?}"

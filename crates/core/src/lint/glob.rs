@@ -33,9 +33,9 @@ pub const MAX_STARS: usize = 16;
 /// Work one search may do (positions stepped, summed over the states and the alphabet):
 /// about 50 ms in a release build. The largest search over the shared corpus takes far less.
 pub const SEARCH_WORK: u64 = 4_000_000;
-/// Work all the searches of one lint run may do together ([`budgeted`]): about half a
-/// second in a release build.
-pub const FILE_WORK: u64 = 40_000_000;
+/// Work all the searches of one lint run may do together ([`budgeted`]): about a quarter
+/// of a second in a release build.
+pub const FILE_WORK: u64 = 20_000_000;
 
 /// Why a proof was not made (see [`Unchecked`]): data, so a front end words it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -90,12 +90,14 @@ fn budgeted_within<T>(work: u64, f: impl FnOnce() -> T) -> (T, Vec<Unchecked>) {
 fn note_skip(pattern: &str, why: TooComplex) {
     RUN.with(|r| {
         if let Some(run) = r.borrow_mut().as_mut() {
-            if why == TooComplex::File
-                && run.skipped.iter().any(|u| u.why == TooComplex::File)
-            {
+            if why == TooComplex::File && run.skipped.iter().any(|u| u.why == TooComplex::File) {
                 return;
             }
-            if !run.skipped.iter().any(|u| u.pattern == pattern && u.why == why) {
+            if !run
+                .skipped
+                .iter()
+                .any(|u| u.pattern == pattern && u.why == why)
+            {
                 run.skipped.push(Unchecked {
                     pattern: pattern.to_string(),
                     why,
@@ -221,7 +223,10 @@ impl Lang {
         globs.extend(other.globs.iter().cloned());
         Lang {
             globs,
-            too_complex: self.too_complex.clone().or_else(|| other.too_complex.clone()),
+            too_complex: self
+                .too_complex
+                .clone()
+                .or_else(|| other.too_complex.clone()),
             pattern: if self.pattern.is_empty() {
                 other.pattern.clone()
             } else {

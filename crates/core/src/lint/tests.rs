@@ -697,7 +697,9 @@ fn a_pattern_too_complex_is_noted_not_checked() {
     assert_eq!(skipped[0].why, TooComplex::Pattern);
     assert_eq!(skipped[0].pattern, stars);
     assert_eq!((skipped[0].place.line, skipped[0].place.column), (2, 19));
-    assert!(skipped[0].to_string().contains("not checked: pattern too complex"));
+    assert!(skipped[0]
+        .to_string()
+        .contains("not checked: pattern too complex"));
     // `git push *` is still found dead under the `git *` deny.
     assert!(
         found

@@ -447,10 +447,16 @@ impl Interp<'_> {
                 ))
             }
             (Value::Str(s), "strip" | "lstrip" | "rstrip") => {
-                // A set: `s.strip(chars)` with a long `chars` must stay linear.
+                // A set: `s.strip(chars)` with a long `chars` must stay linear. Building it
+                // and looking the stripped characters up hash each one, far more than
+                // scanning them: a step per 4 bytes of both.
                 let chars: Option<HashSet<char>> = match pos.first() {
                     None | Some(Value::None) => None,
-                    Some(_) => Some(want_str(self, 0)?.chars().collect()),
+                    Some(_) => {
+                        let set = want_str(self, 0)?;
+                        self.work((set.len() + s.len()) / 4, span)?;
+                        Some(set.chars().collect())
+                    }
                 };
                 let strip = |c: char| match &chars {
                     Some(set) => set.contains(&c),
