@@ -154,7 +154,9 @@ fn lint_is_near_linear_in_the_pattern() {
             denies.join(", ")
         )
     };
-    let shapes: [(&str, Format, usize, Box<dyn Fn(usize) -> String>); 4] = [
+    /// A config of size `n`.
+    type Make = Box<dyn Fn(usize) -> String>;
+    let shapes: [(&str, Format, usize, Make); 4] = [
         (
             "claude code: words with a star",
             Format::ClaudeCode,

@@ -1,7 +1,7 @@
 //! Matching stays linear in the input for every engine: each test times the worst patterns we
 //! found on an input of size n and of size 10n and checks the ratio (linear ≈ 10, quadratic
 //! ≈ 100, a backtracking glob far more). Generous on a loaded machine: the minimum of several
-//! runs, and a bound of 20×.
+//! runs, a bound of 20×, and up to three tries.
 
 use std::time::{Duration, Instant};
 
@@ -37,21 +37,30 @@ fn assert_linear<I>(what: &str, mut n: usize, make: impl Fn(usize) -> I, run: im
         n *= 2;
     }
     let (a, b) = (make(n), make(10 * n));
-    let small = fastest(5, || {
-        for _ in 0..10 {
-            run(&a)
+    // Up to three measurements: another process taking a core during one of them can push a
+    // linear ratio past 20× (seen at 20.7× with both cores busy), a quadratic one is ~100× in
+    // every measurement.
+    let mut tries = Vec::new();
+    for _ in 0..3 {
+        let small = fastest(5, || {
+            for _ in 0..10 {
+                run(&a)
+            }
+        });
+        let large = fastest(5, || run(&b));
+        let ratio = 10.0 * large.as_secs_f64() / small.as_secs_f64().max(1e-9);
+        println!(
+            "{what}: n = {n}: {:?} → 10n: {large:?}: {ratio:.1}×",
+            small / 10
+        );
+        if ratio < 20.0 {
+            return;
         }
-    });
-    let large = fastest(5, || run(&b));
-    let ratio = 10.0 * large.as_secs_f64() / small.as_secs_f64().max(1e-9);
-    println!(
-        "{what}: n = {n}: {:?} → 10n: {large:?}: {ratio:.1}×",
-        small / 10
-    );
-    assert!(
-        ratio < 20.0,
-        "{what}: 10× the input took {ratio:.1}× the time ({:?} → {large:?})",
-        small / 10
+        tries.push(format!("{ratio:.1}× ({:?} → {large:?})", small / 10));
+    }
+    panic!(
+        "{what}: 10× the input took 20× the time or more in every try: {}",
+        tries.join(", ")
     );
 }
 
