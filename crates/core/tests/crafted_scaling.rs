@@ -238,14 +238,26 @@ fn codex_lint_is_near_linear_in_the_rules() {
         ("alternatives", &alts),
     ] {
         let (a, b) = (make(200), make(2000));
-        let small = fastest(5, 10, || {
-            let _ = lint_text_checked(Format::Codex, &a);
-        });
-        let large = fastest(3, 1, || {
-            let _ = lint_text_checked(Format::Codex, &b);
-        });
-        let r = ratio(small, large);
-        eprintln!("codex lint, 200 → 2000 {what}: {small:?}, {large:?}, ratio {r:.1}");
-        assert!(r < 20.0, "codex lint: 10× the {what} took {r:.1}× the time");
+        // Up to three tries: a busy core can push one measurement past 20×; the quadratic
+        // comparison was far past it in every one.
+        let mut ratios = Vec::new();
+        for _ in 0..3 {
+            let small = fastest(5, 10, || {
+                let _ = lint_text_checked(Format::Codex, &a);
+            });
+            let large = fastest(3, 1, || {
+                let _ = lint_text_checked(Format::Codex, &b);
+            });
+            let r = ratio(small, large);
+            eprintln!("codex lint, 200 → 2000 {what}: {small:?}, {large:?}, ratio {r:.1}");
+            ratios.push(r);
+            if r < 20.0 {
+                break;
+            }
+        }
+        assert!(
+            ratios.iter().any(|r| *r < 20.0),
+            "codex lint: 10× the {what} took {ratios:.1?}× the time"
+        );
     }
 }

@@ -115,6 +115,17 @@ fn allowance() -> (u64, bool) {
     })
 }
 
+/// Whether the lint run's budget is spent; if so, `pattern`'s proof is noted as skipped. For
+/// callers that would build languages for a proof ([`Lang::claude_command`] per pair of
+/// rules): checked first, a spent budget costs nothing per pair.
+pub(crate) fn spent(pattern: &str) -> bool {
+    let spent = RUN.with(|r| r.borrow().as_ref().is_some_and(|run| run.left == 0));
+    if spent {
+        note_skip(pattern, TooComplex::File);
+    }
+    spent
+}
+
 fn spend(work: u64) {
     RUN.with(|r| {
         if let Some(run) = r.borrow_mut().as_mut() {
@@ -322,6 +333,15 @@ pub fn witness(a: &Lang, b: &Lang, in_b: bool) -> Search {
         }
     }
     let (allowed, file_limited) = allowance();
+    if allowed == 0 {
+        let pattern = if a.pattern.len() >= b.pattern.len() {
+            &a.pattern
+        } else {
+            &b.pattern
+        };
+        note_skip(pattern, TooComplex::File);
+        return Search::Unsure;
+    }
     let mut work: u64 = 0;
     let r = search(a, b, in_b, allowed, &mut work);
     spend(work);

@@ -688,7 +688,7 @@ fn a_pattern_too_complex_is_noted_not_checked() {
     use super::glob::TooComplex;
     let stars = "x* ".repeat(500);
     let text = format!(
-        "{{\"permissions\": {{\n  \"allow\": [\"Bash({stars})\", \"Bash(git push *)\"],\n  \"deny\": [\"Bash(git *)\"]\n}}}}"
+        "{{\"permissions\": {{\n  \"allow\": [\"Bash({stars})\", \"Bash(git push *)\"],\n  \"deny\": [\"Bash(git *)\", \"Bash(x *)\"]\n}}}}"
     );
     let start = std::time::Instant::now();
     let (found, skipped) = super::lint_text_checked(Format::ClaudeCode, &text).unwrap();
