@@ -54,6 +54,9 @@ pub fn run(a: &LintArgs) -> Result<bool, Failure> {
         for f in &report.findings {
             say!("{f}\n");
         }
+        for n in &report.not_checked {
+            say!("{n}\n");
+        }
         // Only the files that were read count: a file the harness would refuse has no findings
         // to report, and "0 findings" would say it is clean.
         let unread = sources

@@ -1,7 +1,7 @@
 //! Matching stays linear in the input for every engine: each test times the worst patterns we
 //! found on an input of size n and of size 10n and checks the ratio (linear ≈ 10, quadratic
 //! ≈ 100, a backtracking glob far more). Generous on a loaded machine: the minimum of several
-//! runs, and a bound of 20×.
+//! runs, a bound of 20×, and up to three tries.
 
 use std::time::{Duration, Instant};
 
@@ -37,21 +37,30 @@ fn assert_linear<I>(what: &str, mut n: usize, make: impl Fn(usize) -> I, run: im
         n *= 2;
     }
     let (a, b) = (make(n), make(10 * n));
-    let small = fastest(5, || {
-        for _ in 0..10 {
-            run(&a)
+    // Up to three measurements: another process taking a core during one of them can push a
+    // linear ratio past 20× (seen at 20.7× with both cores busy), a quadratic one is ~100× in
+    // every measurement.
+    let mut tries = Vec::new();
+    for _ in 0..3 {
+        let small = fastest(5, || {
+            for _ in 0..10 {
+                run(&a)
+            }
+        });
+        let large = fastest(5, || run(&b));
+        let ratio = 10.0 * large.as_secs_f64() / small.as_secs_f64().max(1e-9);
+        println!(
+            "{what}: n = {n}: {:?} → 10n: {large:?}: {ratio:.1}×",
+            small / 10
+        );
+        if ratio < 20.0 {
+            return;
         }
-    });
-    let large = fastest(5, || run(&b));
-    let ratio = 10.0 * large.as_secs_f64() / small.as_secs_f64().max(1e-9);
-    println!(
-        "{what}: n = {n}: {:?} → 10n: {large:?}: {ratio:.1}×",
-        small / 10
-    );
-    assert!(
-        ratio < 20.0,
-        "{what}: 10× the input took {ratio:.1}× the time ({:?} → {large:?})",
-        small / 10
+        tries.push(format!("{ratio:.1}× ({:?} → {large:?})", small / 10));
+    }
+    panic!(
+        "{what}: 10× the input took 20× the time or more in every try: {}",
+        tries.join(", ")
     );
 }
 
@@ -206,4 +215,58 @@ fn first_match_build_is_linear_in_the_rules() {
     assert_linear("first-match build", 100, many_rules, |table| {
         drop(engines::build(EngineId::FirstMatch, table));
     });
+}
+
+/// The Claude Code shell parser is linear in what used to make it quadratic: leading
+/// assignments (`A=1 A=1 … ls`), reserved words opening a body (`{ { … ls; }; }`) and
+/// redirections between the words (`echo a >x a >x …`).
+#[test]
+fn claude_code_shell_parser_is_linear_in_assignments_braces_and_redirections() {
+    use permlab_core::claude_code::shell::parse;
+    assert_linear(
+        "claude code shell: assignments",
+        1000,
+        |n| format!("{}ls", "A=1 ".repeat(n)),
+        |input| assert_eq!(parse(input).commands.len(), 1),
+    );
+    assert_linear(
+        "claude code shell: brace groups",
+        1000,
+        |n| format!("{}ls{}", "{ ".repeat(n), "; }".repeat(n)),
+        |input| assert_eq!(parse(input).commands.len(), 1),
+    );
+    assert_linear(
+        "claude code shell: redirections",
+        1000,
+        |n| format!("echo {}", "a >x ".repeat(n)),
+        |input| assert_eq!(parse(input).commands.len(), 1),
+    );
+}
+
+/// The whole Claude Code engine, not only its parser, on the same shapes. Both sizes are
+/// over `MAX_COMMAND_CHARS` (a longer command takes another path: unparseable).
+#[test]
+fn claude_code_engine_is_linear_in_assignments_and_braces() {
+    let table = RuleTable::from_json(
+        r#"[{"tool": "bash", "pattern": "git *", "action": "allow"},
+            {"tool": "bash", "pattern": "rm *", "action": "deny"}]"#,
+    )
+    .unwrap();
+    let engine = engines::build(EngineId::ClaudeCode, &table);
+    assert_linear(
+        "claude code engine: assignments",
+        4000,
+        |n| Call::parse(&format!("bash: {}ls", "A=1 ".repeat(n))).unwrap(),
+        |call| {
+            engine.decide(call);
+        },
+    );
+    assert_linear(
+        "claude code engine: brace groups",
+        4000,
+        |n| Call::parse(&format!("bash: {}ls{}", "{ ".repeat(n), "; }".repeat(n))).unwrap(),
+        |call| {
+            engine.decide(call);
+        },
+    );
 }

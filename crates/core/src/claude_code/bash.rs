@@ -355,7 +355,7 @@ pub(crate) fn analyse_owned(source: &str, cmd: SimpleCommand) -> Sub {
     } else {
         cmd.text_from(source, i)
     };
-    let normalized = normalized_text(&cmd, 0, &[]);
+    let normalized = normalized_text(&cmd, 0, &Default::default());
     let with_env = (!cmd.assignments.is_empty()).then(|| {
         let mut t: Vec<&str> = cmd.assignments.iter().map(|a| a.raw.as_str()).collect();
         t.push(&unstripped);
@@ -376,11 +376,12 @@ pub(crate) fn analyse_owned(source: &str, cmd: SimpleCommand) -> Sub {
 }
 
 /// [`Sub::normalized`] for the words from `start` on; `vars` are the bare assignments seen
-/// earlier in the command line (name, value).
+/// earlier in the command line (name → the last value assigned). A map: a line of many
+/// assignments and many `$name` words must not compare every word with every assignment.
 pub(crate) fn normalized_text(
     cmd: &SimpleCommand,
     start: usize,
-    vars: &[(String, String)],
+    vars: &std::collections::HashMap<String, String>,
 ) -> String {
     let words = &cmd.words;
     let mut i = start;
@@ -420,10 +421,8 @@ pub(crate) fn normalized_text(
         let mut value = w.value.clone();
         // Only the plain `$name` form is resolved (recorded: `${c} …` asks, `$c …` is denied).
         if w.expansion {
-            for (name, v) in vars {
-                if w.value == format!("${name}") {
-                    value = v.clone();
-                }
+            if let Some(v) = w.value.strip_prefix('$').and_then(|name| vars.get(name)) {
+                value = v.clone();
             }
         }
         if k == 0 && value.contains('/') {

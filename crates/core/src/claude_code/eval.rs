@@ -759,18 +759,18 @@ impl<'a> Facts<'a> {
             .map(|c| bash::analyse_owned(&source, c))
             .collect();
         // `c=curl; $c https://…`: deny rules see `curl https://…` (recorded, CLI 2.1.332).
-        let mut vars: Vec<(String, String)> = Vec::new();
+        let mut vars: std::collections::HashMap<String, String> = Default::default();
         for sub in &mut subs {
             if sub.cmd.words.is_empty() {
                 for a in &sub.cmd.assignments {
                     if let Some((n, v)) = a.value.split_once('=') {
-                        vars.push((n.to_string(), v.to_string()));
+                        vars.insert(n.to_string(), v.to_string());
                     }
                 }
             } else if sub.cmd.words[0].value == "export" {
                 for w in &sub.cmd.words[1..] {
                     if let Some((n, v)) = w.value.split_once('=') {
-                        vars.push((n.to_string(), v.to_string()));
+                        vars.insert(n.to_string(), v.to_string());
                     }
                 }
             } else if !vars.is_empty() && sub.cmd.words.iter().any(|w| w.expansion) {

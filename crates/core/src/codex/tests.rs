@@ -1093,3 +1093,78 @@ fn snippet_markers_count_screen_columns() {
         "{full}"
     );
 }
+
+/// What a file spends, in steps: the work counter the budgets use.
+fn steps_of(text: &str) -> u64 {
+    let mut p = Policy::empty();
+    let (r, (steps, _)) = eval::run_file_spent("p.rules", text, &mut p, &Limits::DEFAULT);
+    r.unwrap_or_else(|e| panic!("{}", e.message));
+    steps
+}
+
+/// Work on big values is charged by the bytes and elements it touches, not per statement
+/// (issue 26: `hash` of a 1 MB string 30 000 times took 25 s as 30 000 steps). Counted, not
+/// timed: the same file spends the same steps on any machine.
+#[test]
+fn text_work_costs_per_byte() {
+    let base = "s = \"a\" * 640000\nu = \"a\" * 639999 + \"b\"\nL = [s] * 10\n";
+    let plain = steps_of(base);
+    let with = |op: &str| steps_of(&format!("{base}{op}\n")) - plain;
+    // 640 000 bytes at one step per 64: 10 000 steps, plus the expression's own.
+    assert!(
+        (10_000..10_100).contains(&with("y = hash(s)")),
+        "{}",
+        with("y = hash(s)")
+    );
+    assert!((10_000..10_100).contains(&with("y = len(s)")));
+    assert!((10_000..10_100).contains(&with("y = s == u")));
+    assert!((10_000..10_100).contains(&with("y = s < u")));
+    // Ten comparisons of equal-length texts: ten times one.
+    assert!(
+        (100_000..100_200).contains(&with("y = u in L")),
+        "{}",
+        with("y = u in L")
+    );
+    // The same text, or texts of different lengths, compare at once.
+    assert!(with("y = s == s") < 10);
+    assert!(with("y = s == u + \"c\"") < 10_100);
+    assert!(with("y = s in L") < 10);
+}
+
+/// A result is measured and charged before it is built, and a pattern's strings before they
+/// are copied: a prefix rule of 20 000 references to a 200 KB string (4 GB as tokens) is
+/// refused at once, without the copies.
+#[test]
+fn big_results_are_refused_before_they_are_built() {
+    let e = Policy::parse(
+        "p.rules",
+        "prefix_rule(pattern=[\"git\", [\"x\" * 200000] * 20000], decision=\"allow\")",
+    )
+    .unwrap_err();
+    assert!(e.message.contains("memory budget"), "{}", e.message);
+    let e = Policy::parse(
+        "p.rules",
+        "s = \"x\" * 1000000\nt = \"%s\" * 70\ny = t % tuple([s] * 70)",
+    )
+    .unwrap_err();
+    assert!(e.message.contains("memory budget"), "{}", e.message);
+}
+
+/// Values nested far deeper than the stack allows to recurse are dropped with a loop
+/// (issue 26: `a = [a]` 200 000 times aborted the process). Run on a small stack, so that a
+/// recursive drop would overflow it.
+#[test]
+fn deeply_nested_values_are_dropped_without_recursion() {
+    let text = "def wrap(x):\n    return lambda: x\na = []\nfor i in range(30000):\n    a = [a]\n    a = (a,)\n    a = {\"k\": a}\n    a = [a].append\n    a = wrap(a)\n";
+    let r = std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || {
+            Policy::parse("p.rules", text)
+                .map(drop)
+                .map_err(|e| e.message)
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(r, Ok(()));
+}

@@ -11,8 +11,128 @@
 //! both automata, so the search is **complete**: when it ends without a witness, none exists.
 //! The search is capped; past the cap the answer is [`Search::Unsure`] and the linter stays
 //! quiet, so every claim it makes rests on a proof or on a witness string.
+//!
+//! **Budgets.** A search's cost is its states times the alphabet times the size of a state
+//! (positions in the patterns), and a config is linted with many searches. A pasted pattern
+//! of 500 `*` made one lint run take over a minute. So: a pattern longer than
+//! [`MAX_PATTERN_UNITS`] or with more than [`MAX_STARS`] stars is not searched at all; one
+//! search stops after [`SEARCH_WORK`] units of work (a position stepped over one character);
+//! and every search of one lint run draws on one budget ([`FILE_WORK`], see [`budgeted`]).
+//! A search cut by any of them is [`Search::Unsure`], and the pattern is reported
+//! ([`Unchecked`]), so the linter says "not checked" instead of staying quiet or stalling.
+//! Runs of `*` are one `*` (the same language), so `**/**/…` costs what `*/*/…` does.
 
+use std::cell::RefCell;
 use std::collections::{HashSet, VecDeque};
+
+/// Longest pattern searched, in UTF-16 units. Real configs' patterns are under 200.
+pub const MAX_PATTERN_UNITS: usize = 2000;
+/// Most `*` (after merging runs) in a pattern searched: the shared corpus's patterns have at
+/// most 6, and a search's states can grow with every star.
+pub const MAX_STARS: usize = 16;
+/// Work one search may do (positions stepped, summed over the states and the alphabet):
+/// about 50 ms in a release build. The largest search over the shared corpus takes far less.
+pub const SEARCH_WORK: u64 = 4_000_000;
+/// Work all the searches of one lint run may do together ([`budgeted`]): about a quarter
+/// of a second in a release build.
+pub const FILE_WORK: u64 = 20_000_000;
+
+/// Why a proof was not made (see [`Unchecked`]): data, so a front end words it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TooComplex {
+    /// The pattern is over [`MAX_PATTERN_UNITS`] or [`MAX_STARS`], or one search over it
+    /// went over [`SEARCH_WORK`].
+    Pattern,
+    /// The lint run's searches together went over [`FILE_WORK`]; the rest were skipped.
+    File,
+}
+
+/// A pattern some proof about was skipped, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Unchecked {
+    /// The pattern as written (for [`TooComplex::File`], the pattern of the first search
+    /// that found the budget spent).
+    pub pattern: String,
+    /// Why.
+    pub why: TooComplex,
+}
+
+struct Run {
+    left: u64,
+    skipped: Vec<Unchecked>,
+}
+
+thread_local! {
+    /// The budget of the lint run in progress on this thread ([`budgeted`]); none outside.
+    static RUN: RefCell<Option<Run>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` (one lint run) with a fresh budget of [`FILE_WORK`] for its searches; returns what
+/// it returned and the patterns whose proofs were skipped, each once, in the order met.
+/// Searches outside a run are bounded by [`SEARCH_WORK`] alone.
+pub fn budgeted<T>(f: impl FnOnce() -> T) -> (T, Vec<Unchecked>) {
+    budgeted_within(FILE_WORK, f)
+}
+
+/// [`budgeted`] with a budget of `work` units.
+fn budgeted_within<T>(work: u64, f: impl FnOnce() -> T) -> (T, Vec<Unchecked>) {
+    let outer = RUN.with(|r| {
+        r.replace(Some(Run {
+            left: work,
+            skipped: Vec::new(),
+        }))
+    });
+    let out = f();
+    let run = RUN.with(|r| r.replace(outer));
+    (out, run.map(|r| r.skipped).unwrap_or_default())
+}
+
+fn note_skip(pattern: &str, why: TooComplex) {
+    RUN.with(|r| {
+        if let Some(run) = r.borrow_mut().as_mut() {
+            if why == TooComplex::File && run.skipped.iter().any(|u| u.why == TooComplex::File) {
+                return;
+            }
+            if !run
+                .skipped
+                .iter()
+                .any(|u| u.pattern == pattern && u.why == why)
+            {
+                run.skipped.push(Unchecked {
+                    pattern: pattern.to_string(),
+                    why,
+                });
+            }
+        }
+    });
+}
+
+/// What the run's budget still allows one search (`SEARCH_WORK` outside a run).
+fn allowance() -> (u64, bool) {
+    RUN.with(|r| match r.borrow().as_ref() {
+        Some(run) if run.left < SEARCH_WORK => (run.left, true),
+        _ => (SEARCH_WORK, false),
+    })
+}
+
+/// Whether the lint run's budget is spent; if so, `pattern`'s proof is noted as skipped. For
+/// callers that would build languages for a proof ([`Lang::claude_command`] per pair of
+/// rules): checked first, a spent budget costs nothing per pair.
+pub(crate) fn spent(pattern: &str) -> bool {
+    let spent = RUN.with(|r| r.borrow().as_ref().is_some_and(|run| run.left == 0));
+    if spent {
+        note_skip(pattern, TooComplex::File);
+    }
+    spent
+}
+
+fn spend(work: u64) {
+    RUN.with(|r| {
+        if let Some(run) = r.borrow_mut().as_mut() {
+            run.left = run.left.saturating_sub(work);
+        }
+    });
+}
 
 /// One token of a wildcard pattern, over UTF-16 code units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -26,6 +146,10 @@ enum Tok {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lang {
     globs: Vec<Vec<Tok>>,
+    /// The pattern as written, when it is over [`MAX_PATTERN_UNITS`] or [`MAX_STARS`]: no
+    /// search is made over it. Otherwise the first pattern written, for a note.
+    too_complex: Option<String>,
+    pattern: String,
 }
 
 /// What a search found.
@@ -42,15 +166,37 @@ pub enum Search {
 /// States visited before a search gives up.
 const CAP: usize = 20_000;
 
+/// The tokens of `pattern`; a run of `*` is one `*` (the same language, fewer states).
 fn toks(pattern: &str, question: bool) -> Vec<Tok> {
-    pattern
-        .encode_utf16()
-        .map(|u| match u {
+    let mut out: Vec<Tok> = Vec::new();
+    for u in pattern.encode_utf16() {
+        let t = match u {
             0x2a => Tok::Star,
             0x3f if question => Tok::One,
             u => Tok::Lit(u),
-        })
-        .collect()
+        };
+        if !(t == Tok::Star && out.last() == Some(&Tok::Star)) {
+            out.push(t);
+        }
+    }
+    out
+}
+
+impl Lang {
+    fn new(pattern: &str, globs: Vec<Vec<Tok>>) -> Lang {
+        let units = globs.iter().map(Vec::len).max().unwrap_or(0);
+        let stars = globs
+            .iter()
+            .map(|g| g.iter().filter(|t| **t == Tok::Star).count())
+            .max()
+            .unwrap_or(0);
+        let over = units > MAX_PATTERN_UNITS || stars > MAX_STARS;
+        Lang {
+            globs,
+            too_complex: over.then(|| pattern.to_string()),
+            pattern: pattern.to_string(),
+        }
+    }
 }
 
 impl Lang {
@@ -69,7 +215,7 @@ impl Lang {
         if let Some(head) = p.strip_suffix(" *") {
             globs.push(toks(head, true));
         }
-        Lang { globs }
+        Lang::new(pattern, globs)
     }
 
     /// A Claude Code command pattern as matched (after the `:*` rewrite): `*` only, the final
@@ -79,14 +225,25 @@ impl Lang {
         if pattern.ends_with(" *") && pattern.matches('*').count() == 1 {
             globs.push(toks(&pattern[..pattern.len() - 2], false));
         }
-        Lang { globs }
+        Lang::new(pattern, globs)
     }
 
     /// The union of two languages.
     pub fn or(&self, other: &Lang) -> Lang {
         let mut globs = self.globs.clone();
         globs.extend(other.globs.iter().cloned());
-        Lang { globs }
+        Lang {
+            globs,
+            too_complex: self
+                .too_complex
+                .clone()
+                .or_else(|| other.too_complex.clone()),
+            pattern: if self.pattern.is_empty() {
+                other.pattern.clone()
+            } else {
+                self.pattern.clone()
+            },
+        }
     }
 
     /// Whether `text` is in the language (OpenCode inputs are `\`-normalized by the caller's
@@ -119,14 +276,14 @@ impl Lang {
     }
 
     /// Adds the positions past every `*` (a star may match nothing); sorts and dedups.
+    /// Runs of `*` are merged ([`toks`]), so one position past each star is enough.
     fn close(&self, s: &mut Vec<(usize, usize)>) {
-        let mut i = 0;
-        while i < s.len() {
+        let n = s.len();
+        for i in 0..n {
             let (g, p) = s[i];
-            if self.globs[g].get(p) == Some(&Tok::Star) && !s.contains(&(g, p + 1)) {
+            if self.globs[g].get(p) == Some(&Tok::Star) {
                 s.push((g, p + 1));
             }
-            i += 1;
         }
         s.sort_unstable();
         s.dedup();
@@ -169,6 +326,44 @@ impl Lang {
 /// assert_eq!(w, Search::Found("git --force".encode_utf16().collect()));
 /// ```
 pub fn witness(a: &Lang, b: &Lang, in_b: bool) -> Search {
+    for l in [a, b] {
+        if let Some(p) = &l.too_complex {
+            note_skip(p, TooComplex::Pattern);
+            return Search::Unsure;
+        }
+    }
+    let (allowed, file_limited) = allowance();
+    if allowed == 0 {
+        let pattern = if a.pattern.len() >= b.pattern.len() {
+            &a.pattern
+        } else {
+            &b.pattern
+        };
+        note_skip(pattern, TooComplex::File);
+        return Search::Unsure;
+    }
+    let mut work: u64 = 0;
+    let r = search(a, b, in_b, allowed, &mut work);
+    spend(work);
+    if r == Search::Unsure && work >= allowed {
+        // Cut by work, not by the state cap (which stays quiet, as before budgets).
+        let pattern = if a.pattern.len() >= b.pattern.len() {
+            &a.pattern
+        } else {
+            &b.pattern
+        };
+        let why = if file_limited {
+            TooComplex::File
+        } else {
+            TooComplex::Pattern
+        };
+        note_skip(pattern, why);
+    }
+    r
+}
+
+/// [`witness`] within `allowed` units of work, counted in `work`.
+fn search(a: &Lang, b: &Lang, in_b: bool, allowed: u64, work: &mut u64) -> Search {
     // The alphabet: every literal unit, plus units standing for "anything else". Ordered so
     // that witnesses read naturally: a space and letters first.
     let mut alphabet = Vec::new();
@@ -199,6 +394,10 @@ pub fn witness(a: &Lang, b: &Lang, in_b: bool) -> Search {
             return Search::Found(word);
         }
         for &u in &alphabet {
+            *work += 1 + (sa.len() + sb.len()) as u64;
+            if *work >= allowed {
+                return Search::Unsure;
+            }
             let na = a.step(&sa, u);
             if na.is_empty() {
                 continue;
@@ -234,9 +433,7 @@ pub fn natural(pattern: &str, lang: &Lang) -> Option<String> {
     if !guess.is_empty() && lang.matches(&guess) {
         return Some(guess);
     }
-    let any = Lang {
-        globs: vec![vec![Tok::One, Tok::Star]],
-    };
+    let any = Lang::new("?*", vec![vec![Tok::One, Tok::Star]]);
     match witness(lang, &any, true) {
         Search::Found(u) => text(&u),
         _ => None,
@@ -279,6 +476,51 @@ mod tests {
         assert_eq!(cc("* --help *").includes(&cc("npm --help")), Some(false));
         assert_eq!(cc("ls*").includes(&cc("ls *")), Some(true));
         assert_eq!(cc("ls *").includes(&cc("ls*")), Some(false));
+    }
+
+    #[test]
+    fn a_pattern_past_the_limits_is_not_searched_and_is_named() {
+        let stars = format!("git {}", "a* ".repeat(MAX_STARS + 1));
+        let long = format!("git {}*", "x".repeat(MAX_PATTERN_UNITS));
+        for p in [&stars, &long] {
+            let (r, skipped) = budgeted(|| Lang::opencode("*").includes(&Lang::opencode(p)));
+            assert_eq!(r, None, "{p}");
+            assert_eq!(
+                skipped,
+                [Unchecked {
+                    pattern: p.to_string(),
+                    why: TooComplex::Pattern
+                }]
+            );
+        }
+        // Just within the limits: searched, and proved.
+        let within = format!("git {}", "a* ".repeat(MAX_STARS));
+        let (r, skipped) = budgeted(|| Lang::opencode("git *").includes(&Lang::opencode(&within)));
+        assert_eq!((r, skipped), (Some(true), vec![]));
+        // Runs of stars are one star: `**/` × 40 is 40 stars, not 80.
+        let chain = "**/".repeat(MAX_STARS);
+        assert_eq!(
+            budgeted(|| Lang::opencode("*").includes(&Lang::opencode(&chain))),
+            (Some(true), vec![])
+        );
+    }
+
+    #[test]
+    fn a_spent_run_budget_skips_the_remaining_proofs_once() {
+        let ((first, second), skipped) = budgeted_within(5, || {
+            (
+                Lang::opencode("git *").includes(&Lang::opencode("git push *")),
+                Lang::opencode("ls *").includes(&Lang::opencode("ls -l")),
+            )
+        });
+        assert_eq!((first, second), (None, None));
+        assert_eq!(skipped.len(), 1, "{skipped:?}");
+        assert_eq!(skipped[0].why, TooComplex::File);
+        // Outside a run, only the per-search work bounds a search.
+        assert_eq!(
+            Lang::opencode("git *").includes(&Lang::opencode("git push *")),
+            Some(true)
+        );
     }
 
     #[test]

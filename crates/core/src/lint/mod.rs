@@ -363,11 +363,58 @@ pub fn claude_scope(name: &str) -> Scope {
     }
 }
 
+/// A proof the linter did not make because it would cost too much (see [`glob`]'s budgets):
+/// rules written with this pattern may hide findings that were not looked for. Not a
+/// problem in the config, so not a [`Finding`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotChecked {
+    /// Where the pattern is written (its first occurrence in the file; the file's start
+    /// when it is written with escapes).
+    pub place: Place,
+    /// The pattern as the harness reads it.
+    pub pattern: String,
+    /// Why: [`glob::TooComplex::Pattern`] ("not checked: pattern too complex") or
+    /// [`glob::TooComplex::File`] (the file's proofs used up their budget).
+    pub why: glob::TooComplex,
+}
+
+impl std::fmt::Display for NotChecked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut shown: String = self.pattern.chars().take(60).collect();
+        if shown.len() < self.pattern.len() {
+            shown.push('…');
+        }
+        let why = match self.why {
+            glob::TooComplex::Pattern => "pattern too complex",
+            glob::TooComplex::File => "the file's proofs used up the linter's budget",
+        };
+        write!(
+            f,
+            "{}:{}:{}: note [not-checked] not checked: {why} (`{shown}`); findings about rules with it may be missing",
+            self.place.file, self.place.line, self.place.column
+        )
+    }
+}
+
+/// [`NotChecked`] notes for what `skipped` names, placed in `src`.
+fn not_checked(src: &Source, skipped: Vec<glob::Unchecked>) -> Vec<NotChecked> {
+    skipped
+        .into_iter()
+        .map(|u| NotChecked {
+            place: place_at(src, src.text.find(&u.pattern).unwrap_or(0)),
+            pattern: u.pattern,
+            why: u.why,
+        })
+        .collect()
+}
+
 /// What [`lint`] found.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
     /// Every finding, by file, line and column.
     pub findings: Vec<Finding>,
+    /// Proofs skipped because they would cost too much, by file, line and column.
+    pub not_checked: Vec<NotChecked>,
     /// Files that could not be read as their harness would read them (the harness itself
     /// would refuse them), each naming the position and the fix.
     pub errors: Vec<Error>,
@@ -389,6 +436,22 @@ impl Report {
         }
         if !self.findings.is_empty() {
             out.push('\n');
+        }
+        out.push_str("], \"not_checked\": [");
+        for (i, n) in self.not_checked.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            let mut o = place_fields(&n.place);
+            o.push(("pattern".into(), Value::from(n.pattern.as_str())));
+            o.push((
+                "why".into(),
+                Value::from(match n.why {
+                    glob::TooComplex::Pattern => "pattern-too-complex",
+                    glob::TooComplex::File => "file-budget",
+                }),
+            ));
+            out.push_str(&Value::Object(o).to_json());
         }
         out.push_str("], \"errors\": [");
         for (i, e) in self.errors.iter().enumerate() {
@@ -484,6 +547,25 @@ pub fn lint_text(format: Format, text: &str) -> Result<Vec<Finding>, Error> {
     }
 }
 
+/// [`lint_text`], with the proofs it skipped as too costly ([`NotChecked`]), for a front end
+/// that says "not checked" next to the findings.
+pub fn lint_text_checked(
+    format: Format,
+    text: &str,
+) -> Result<(Vec<Finding>, Vec<NotChecked>), Error> {
+    let src = Source {
+        name: "config".into(),
+        text: text.into(),
+        format: Some(format),
+        scope: None,
+    };
+    let r = lint(&[src], None);
+    match r.errors.into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok((r.findings, r.not_checked)),
+    }
+}
+
 /// Lints `sources`: Claude Code files together as the layers of one session (one file per
 /// scope), every OpenCode file on its own, Codex files together as one policy (in the order
 /// given). With `target`, also the translation hazards of moving each config to that harness.
@@ -495,32 +577,50 @@ pub fn lint(sources: &[Source], target: Option<Format>) -> Report {
         match s.format.unwrap_or_else(|| detect(&s.name, &s.text)) {
             Format::ClaudeCode => claude.push(s),
             Format::Codex => codex.push(s),
-            Format::OpenCode => match opencode::lint(s) {
-                Ok(f) => {
-                    report.findings.extend(f);
-                    if let Some(t) = target {
-                        report
-                            .findings
-                            .extend(translate::lint(s, Format::OpenCode, t));
+            Format::OpenCode => {
+                let (r, skipped) = glob::budgeted(|| match opencode::lint(s) {
+                    Ok(f) => {
+                        report.findings.extend(f);
+                        if let Some(t) = target {
+                            report
+                                .findings
+                                .extend(translate::lint(s, Format::OpenCode, t));
+                        }
+                        Ok(())
                     }
+                    Err(e) => Err(e),
+                });
+                if let Err(e) = r {
+                    report.errors.push(e);
                 }
-                Err(e) => report.errors.push(e),
-            },
+                report.not_checked.extend(not_checked(s, skipped));
+            }
         }
     }
     if !claude.is_empty() {
-        let (f, e) = claude_code::lint(&claude);
-        report.findings.extend(f);
-        if let Some(t) = target {
-            for s in &claude {
-                if !e.iter().any(|e| e.source_name() == Some(s.name.as_str())) {
-                    report
-                        .findings
-                        .extend(translate::lint(s, Format::ClaudeCode, t));
+        let (e, skipped) = glob::budgeted(|| {
+            let (f, e) = claude_code::lint(&claude);
+            report.findings.extend(f);
+            if let Some(t) = target {
+                for s in &claude {
+                    if !e.iter().any(|e| e.source_name() == Some(s.name.as_str())) {
+                        report
+                            .findings
+                            .extend(translate::lint(s, Format::ClaudeCode, t));
+                    }
                 }
             }
-        }
+            e
+        });
         report.errors.extend(e);
+        for u in skipped {
+            // The layer the pattern is written in (the first that has it).
+            let src = claude
+                .iter()
+                .find(|s| s.text.contains(&u.pattern))
+                .unwrap_or(&claude[0]);
+            report.not_checked.extend(not_checked(src, vec![u]));
+        }
     }
     if !codex.is_empty() {
         #[cfg(feature = "rules-files")]
@@ -531,7 +631,9 @@ pub fn lint(sources: &[Source], target: Option<Format>) -> Report {
             report.errors.extend(e);
             if let (Some(t), false) = (target, failed) {
                 for s in &codex {
-                    report.findings.extend(translate::lint(s, Format::Codex, t));
+                    let (f, skipped) = glob::budgeted(|| translate::lint(s, Format::Codex, t));
+                    report.findings.extend(f);
+                    report.not_checked.extend(not_checked(s, skipped));
                 }
             }
         }
@@ -545,6 +647,13 @@ pub fn lint(sources: &[Source], target: Option<Format>) -> Report {
             );
         }
     }
+    report.not_checked.sort_by(|a, b| {
+        (&a.place.file, a.place.line, a.place.column).cmp(&(
+            &b.place.file,
+            b.place.line,
+            b.place.column,
+        ))
+    });
     report.findings.sort_by(|a, b| {
         (&a.place.file, a.place.line, a.place.column, a.kind).cmp(&(
             &b.place.file,

@@ -680,3 +680,31 @@ mod props {
         })
     }
 }
+
+/// A rule of 500 `*` (a paste that took 25 s to lint) is linted at once: its proofs are
+/// skipped and reported where it is written, and the rest of the file is still linted.
+#[test]
+fn a_pattern_too_complex_is_noted_not_checked() {
+    use super::glob::TooComplex;
+    let stars = "x* ".repeat(500);
+    let text = format!(
+        "{{\"permissions\": {{\n  \"allow\": [\"Bash({stars})\", \"Bash(git push *)\"],\n  \"deny\": [\"Bash(git *)\", \"Bash(x *)\"]\n}}}}"
+    );
+    let start = std::time::Instant::now();
+    let (found, skipped) = super::lint_text_checked(Format::ClaudeCode, &text).unwrap();
+    assert!(start.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    assert_eq!(skipped[0].why, TooComplex::Pattern);
+    assert_eq!(skipped[0].pattern, stars);
+    assert_eq!((skipped[0].place.line, skipped[0].place.column), (2, 19));
+    assert!(skipped[0]
+        .to_string()
+        .contains("not checked: pattern too complex"));
+    // `git push *` is still found dead under the `git *` deny.
+    assert!(
+        found
+            .iter()
+            .any(|f| f.kind == Kind::DeadRule && f.rules[0].text.contains("git push")),
+        "{found:#?}"
+    );
+}

@@ -59,7 +59,7 @@ impl Interp<'_> {
                 Ok(if name == "list" {
                     Value::list(items)
                 } else {
-                    Value::Tuple(Rc::new(items))
+                    Value::tuple(items)
                 })
             }
             "dict" => {
@@ -79,18 +79,18 @@ impl Interp<'_> {
                 for (k, v) in named {
                     out.push((Value::str(&k), v));
                 }
-                Ok(Value::Dict(Rc::new(RefCell::new(out))))
+                Ok(Value::dict(out))
             }
             "str" => {
                 arity(self, 1, 1)?;
+                self.alloc(pos[0].text_len(false), span)?;
                 let text = pos[0].to_str();
-                self.alloc(text.len(), span)?;
                 Ok(Value::str(&text))
             }
             "repr" => {
                 arity(self, 1, 1)?;
+                self.alloc(pos[0].text_len(true), span)?;
                 let text = pos[0].repr();
-                self.alloc(text.len(), span)?;
                 Ok(Value::str(&text))
             }
             "int" => {
@@ -305,26 +305,24 @@ impl Interp<'_> {
                         .into_iter()
                         .enumerate()
                         .map(|(i, v)| {
-                            Value::Tuple(Rc::new(vec![
-                                Value::Int(start.saturating_add(i as i64)),
-                                v,
-                            ]))
+                            Value::tuple(vec![Value::Int(start.saturating_add(i as i64)), v])
                         })
                         .collect(),
                 ))
             }
             "zip" => {
-                let lists: Vec<Vec<Value>> = pos
-                    .iter()
-                    .map(|v| self.iterate(v, span))
-                    .collect::<R<_>>()?;
+                // The copies live together until the tuples are built: charged as memory.
+                let mut lists: Vec<Vec<Value>> = Vec::with_capacity(pos.len());
+                for v in &pos {
+                    let items = self.iterate(v, span)?;
+                    self.slots(items.len(), span)?;
+                    lists.push(items);
+                }
                 let n = lists.iter().map(Vec::len).min().unwrap_or(0);
                 self.slots(n.saturating_mul(1 + lists.len()), span)?;
                 Ok(Value::list(
                     (0..n)
-                        .map(|i| {
-                            Value::Tuple(Rc::new(lists.iter().map(|l| l[i].clone()).collect()))
-                        })
+                        .map(|i| Value::tuple(lists.iter().map(|l| l[i].clone()).collect()))
                         .collect(),
                 ))
             }

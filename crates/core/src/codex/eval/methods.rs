@@ -165,7 +165,7 @@ impl Interp<'_> {
                     return Err(self.err(span, "popitem: empty dictionary"));
                 }
                 let (k, v) = d.borrow_mut().remove(0);
-                Ok(Value::Tuple(Rc::new(vec![k, v])))
+                Ok(Value::tuple(vec![k, v]))
             }
             (Value::Dict(d), "setdefault") => {
                 let Some(k) = pos.first() else {
@@ -328,9 +328,7 @@ impl Interp<'_> {
                     None if name == "partition" => [&**s, "", ""],
                     None => ["", "", &**s],
                 };
-                Ok(Value::Tuple(Rc::new(
-                    parts.iter().map(|p| Value::str(p)).collect(),
-                )))
+                Ok(Value::tuple(parts.iter().map(|p| Value::str(p)).collect()))
             }
             (Value::Str(s), "splitlines") => self
                 .slots(s.len(), span)
@@ -385,7 +383,7 @@ impl Interp<'_> {
                 Value::list(
                     d.borrow()
                         .iter()
-                        .map(|(k, v)| Value::Tuple(Rc::new(vec![k.clone(), v.clone()])))
+                        .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
                         .collect(),
                 )
             }),
@@ -449,9 +447,16 @@ impl Interp<'_> {
                 ))
             }
             (Value::Str(s), "strip" | "lstrip" | "rstrip") => {
-                let chars: Option<Vec<char>> = match pos.first() {
+                // A set: `s.strip(chars)` with a long `chars` must stay linear. Building it
+                // and looking the stripped characters up hash each one, far more than
+                // scanning them: a step per 4 bytes of both.
+                let chars: Option<HashSet<char>> = match pos.first() {
                     None | Some(Value::None) => None,
-                    Some(_) => Some(want_str(self, 0)?.chars().collect()),
+                    Some(_) => {
+                        let set = want_str(self, 0)?;
+                        self.work((set.len() + s.len()) / 4, span)?;
+                        Some(set.chars().collect())
+                    }
                 };
                 let strip = |c: char| match &chars {
                     Some(set) => set.contains(&c),
@@ -480,6 +485,15 @@ impl Interp<'_> {
                         .collect::<R<_>>()?,
                     _ => vec![want_str(self, 0)?],
                 };
+                // Each candidate is compared up to its length (the call charged a single
+                // string argument already; a tuple's strings are charged here).
+                if let Some(Value::Tuple(_)) = pos.first() {
+                    let bytes = candidates
+                        .iter()
+                        .map(|c| c.len().min(s.len()))
+                        .fold(0usize, usize::saturating_add);
+                    self.work(candidates.len() + bytes / 64, span)?;
+                }
                 Ok(Value::Bool(candidates.iter().any(|c| {
                     if name == "startswith" {
                         s.starts_with(&**c)
@@ -549,8 +563,8 @@ impl Interp<'_> {
                                     format!("Missing argument for format field `{{{field}}}`"),
                                 ));
                             };
+                            self.alloc(v.text_len(false), span)?;
                             let text = v.to_str();
-                            self.alloc(text.len(), span)?;
                             out.push_str(&text);
                         }
                         '}' => return Err(self.err(span, "Standalone '}' in format string")),

@@ -250,8 +250,15 @@ impl Interp<'_> {
             .bytes((n as u64).saturating_mul(SLOT), span, &self.frames)
     }
 
-    /// A runtime error carrying the current call stack.
+    /// A runtime error carrying the current call stack. When a comparison gave up on the
+    /// step budget just before (`value::walk`), the error is the budget's: the "not found" or
+    /// "cannot compare" it led to is not what went wrong.
     fn err(&self, span: Span, msg: impl Into<String>) -> Diag {
+        if walk::over() {
+            if let Err(d) = self.settle(span) {
+                return d;
+            }
+        }
         Diag {
             kind: DiagKind::Runtime(self.frames.clone()),
             span,
@@ -524,7 +531,7 @@ impl Interp<'_> {
         self.work(1 + n / 16, span)?;
         match v {
             Value::List(l) => Ok(l.borrow().clone()),
-            Value::Tuple(t) => Ok(t.as_ref().clone()),
+            Value::Tuple(t) => Ok(t.to_vec()),
             Value::Dict(d) => Ok(d.borrow().iter().map(|(k, _)| k.clone()).collect()),
             other => Err(self.err(
                 span,
@@ -566,6 +573,27 @@ impl Interp<'_> {
         }
     }
 
+    /// `str(v)` appended to an f-string, measured and charged before it is built. (Not
+    /// inline: `eval_inner`'s frame is what bounds the nesting a debug build can take, see
+    /// [`MAX_NESTING`].)
+    #[inline(never)]
+    fn push_text(&self, out: &mut String, v: Value, span: Span) -> R<()> {
+        self.alloc(v.text_len(false), span)?;
+        out.push_str(&v.to_str());
+        Ok(())
+    }
+
+    /// `f(*v)`: `v`'s items appended to the positional arguments. They accumulate over
+    /// several `*`, so they are charged as memory. (Not inline, like [`Interp::push_text`].)
+    #[inline(never)]
+    fn star_args(&self, pos: &mut Vec<Value>, v: &Value, span: Span) -> R<()> {
+        let items = self.iterate(v, span)?;
+        self.slots(items.len(), span)?;
+        self.grow_check(pos.len() + items.len(), span)?;
+        pos.extend(items);
+        Ok(())
+    }
+
     fn grow_check(&self, len: usize, span: Span) -> R<()> {
         if len > MAX_LEN {
             Err(self.err(
@@ -597,14 +625,11 @@ impl Interp<'_> {
                     match p {
                         FSeg::Lit(s) => out.push_str(s),
                         FSeg::Var(n, span) => {
-                            let v = self.var(n, *span, scope)?.to_str();
-                            self.alloc(v.len(), *span)?;
-                            out.push_str(&v);
+                            self.push_text(&mut out, self.var(n, *span, scope)?, *span)?
                         }
                         FSeg::Expr(e) => {
-                            let v = self.eval(e, scope)?.to_str();
-                            self.alloc(v.len(), e.span)?;
-                            out.push_str(&v);
+                            let v = self.eval(e, scope)?;
+                            self.push_text(&mut out, v, e.span)?
                         }
                     }
                 }
@@ -624,7 +649,7 @@ impl Interp<'_> {
                 for i in items {
                     v.push(self.eval(i, scope)?);
                 }
-                Value::Tuple(Rc::new(v))
+                Value::tuple(v)
             }
             ExprKind::Dict(items) => {
                 let mut v: Vec<(Value, Value)> = Vec::with_capacity(items.len());
@@ -641,7 +666,7 @@ impl Interp<'_> {
                     }
                     v.push((k, val));
                 }
-                Value::Dict(Rc::new(RefCell::new(v)))
+                Value::dict(v)
             }
             ExprKind::ListComp(elt, clauses) => {
                 let mut out = Vec::new();
@@ -667,7 +692,7 @@ impl Interp<'_> {
                     }
                     me.grow_check(out.len(), e.span)
                 })?;
-                Value::Dict(Rc::new(RefCell::new(out)))
+                Value::dict(out)
             }
             ExprKind::Call(f, args) => {
                 // A missing method is reported over the whole call (codex 0.171.0).
@@ -696,7 +721,7 @@ impl Interp<'_> {
                         }
                         Arg::Star(x) => {
                             let v = self.eval(x, scope)?;
-                            pos.extend(self.iterate(&v, x.span)?);
+                            self.star_args(&mut pos, &v, x.span)?;
                         }
                         Arg::StarStar(x) => {
                             let v = self.eval(x, scope)?;

@@ -64,7 +64,7 @@ impl Interp<'_> {
         }
         let items: Vec<Value> = match obj {
             Value::List(l) => l.borrow().clone(),
-            Value::Tuple(t) => t.as_ref().clone(),
+            Value::Tuple(t) => t.to_vec(),
             other => {
                 return Err(self.err(
                     span,
@@ -77,7 +77,7 @@ impl Interp<'_> {
         })?;
         let out: Vec<Value> = picked.into_iter().map(|i| items[i].clone()).collect();
         Ok(match obj {
-            Value::Tuple(_) => Value::Tuple(Rc::new(out)),
+            Value::Tuple(_) => Value::tuple(out),
             _ => Value::list(out),
         })
     }
@@ -100,6 +100,9 @@ impl Interp<'_> {
         // searching text is charged here.
         if let (BinOp::In | BinOp::NotIn, Str(s)) = (op, r) {
             self.scan(s.len(), span)?;
+            if let Str(needle) = l {
+                self.work(needle.len() / 64, span)?;
+            }
         }
         Ok(match (op, l, r) {
             (BinOp::Eq, ..) => Value::Bool(l.equals(r)),
@@ -246,10 +249,10 @@ impl Interp<'_> {
             (BinOp::Add, Tuple(a), Tuple(b)) => {
                 self.grow_check(a.len() + b.len(), span)?;
                 self.slots(a.len() + b.len(), span)?;
-                let mut v = a.as_ref().clone();
+                let mut v = a.to_vec();
                 v.extend(b.iter().cloned());
                 self.grow_check(v.len(), span)?;
-                Tuple(Rc::new(v))
+                Value::tuple(v)
             }
             (BinOp::Mul, Str(_) | List(_) | Tuple(_), Int(_))
             | (BinOp::Mul, Int(_), Str(_) | List(_) | Tuple(_)) => {
@@ -279,14 +282,14 @@ impl Interp<'_> {
                     Tuple(items) => {
                         self.grow_check(items.len().saturating_mul(n), span)?;
                         self.slots(items.len().saturating_mul(n), span)?;
-                        Tuple(Rc::new(
+                        Value::tuple(
                             items
                                 .iter()
                                 .cloned()
                                 .cycle()
                                 .take(items.len() * n)
                                 .collect(),
-                        ))
+                        )
                     }
                     _ => return Err(unsupported()),
                 }
@@ -294,7 +297,7 @@ impl Interp<'_> {
             (BinOp::Mod, Str(fmt), arg) => {
                 // `"%s is blocked" % name`: only %s, %d, %r and %%.
                 let args: Vec<Value> = match arg {
-                    Tuple(t) => t.as_ref().clone(),
+                    Tuple(t) => t.to_vec(),
                     v => vec![v.clone()],
                 };
                 let mut args = args.into_iter();
@@ -314,8 +317,9 @@ impl Interp<'_> {
                                     self.err(span, "Not enough arguments for format string")
                                 );
                             };
+                            // Measured and charged before it is built.
+                            self.alloc(v.text_len(k == 'r'), span)?;
                             let text = if k == 'r' { v.repr() } else { v.to_str() };
-                            self.alloc(text.len(), span)?;
                             out.push_str(&text);
                         }
                         _ => return Err(self.err(span, "unsupported format character")),

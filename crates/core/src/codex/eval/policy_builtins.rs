@@ -45,70 +45,81 @@ impl Interp<'_> {
         {
             return Err(self.err(span, "invalid rule: justification cannot be empty"));
         }
-        let mut tokens: Vec<PatternToken> = Vec::new();
+        // First the checks and the sizes, from the values as they are: the rules' strings are
+        // copied only once the copies are paid for. (`["git", ["x" * 200000] * 20000]` is a
+        // list of 20 000 references to one string, cheap to build, but 4 GB as pattern
+        // tokens: it used to be copied first and refused after.)
+        // Per pattern element: (strings, bytes of its strings).
+        let mut sizes: Vec<(usize, usize)> = Vec::with_capacity(pattern.len());
         for v in &pattern {
-            tokens.push(match v {
-                Value::Str(s) => PatternToken::Single(s.to_string()),
+            sizes.push(match v {
+                Value::Str(s) => (1, s.len()),
                 Value::List(l) => {
-                    let mut alts = Vec::new();
-                    for a in l.borrow().iter() {
+                    let l = l.borrow();
+                    let mut bytes = 0usize;
+                    for a in l.iter() {
                         match a {
-                            Value::Str(s) => alts.push(s.to_string()),
+                            Value::Str(s) => bytes = bytes.saturating_add(s.len()),
                             other => {
                                 return Err(self.err(span, format!("invalid pattern element: pattern alternative must be a string (got {})", other.type_name())))
                             }
                         }
                     }
-                    match alts.len() {
-                        0 => return Err(self.err(span, "invalid pattern element: pattern alternatives cannot be empty")),
-                        1 => PatternToken::Single(alts.remove(0)),
-                        _ => PatternToken::Alts(alts),
+                    if l.is_empty() {
+                        return Err(self.err(span, "invalid pattern element: pattern alternatives cannot be empty"));
                     }
+                    (l.len(), bytes)
                 }
                 other => {
                     return Err(self.err(span, format!("invalid pattern element: pattern element must be a string or list of strings (got {})", other.type_name())))
                 }
             });
         }
-        if tokens.is_empty() {
+        if sizes.is_empty() {
             return Err(self.err(span, "invalid pattern element: pattern cannot be empty"));
         }
         let matches = self.examples(matches.unwrap_or_default(), span)?;
         let not_matches = self.examples(not_matches.unwrap_or_default(), span)?;
-        // codex 0.171.0: a canonical rule keeps its tokens as written (its repr shows them);
-        // both sides are folded when they are compared.
-        let first = tokens.remove(0);
-        let heads = match first {
-            PatternToken::Single(s) => vec![s],
-            PatternToken::Alts(a) => a,
-        };
         // Every alternative of the first token becomes a rule with its own copy of the rest, and
         // every example is checked against each of them after the file ran: charge both now,
         // at this call, before anything is built.
-        let rest_bytes = tokens
+        let heads = sizes[0].0;
+        let rest_bytes = sizes[1..]
             .iter()
-            .map(|t| match t {
-                PatternToken::Single(s) => s.len() + SLOT as usize,
-                PatternToken::Alts(a) => a.iter().map(|s| s.len() + SLOT as usize).sum(),
-            })
+            .map(|&(n, bytes)| bytes.saturating_add(n.saturating_mul(SLOT as usize)))
             .fold(0usize, usize::saturating_add);
         let per_rule = rest_bytes.saturating_add(64);
-        self.alloc(heads.len().saturating_mul(per_rule), span)?;
-        let rest_strings: usize = tokens
-            .iter()
-            .map(|t| match t {
-                PatternToken::Single(_) => 1,
-                PatternToken::Alts(a) => a.len(),
-            })
-            .sum();
-        self.work(heads.len().saturating_mul(1 + rest_strings), span)?;
+        self.alloc(heads.saturating_mul(per_rule), span)?;
+        let rest_strings: usize = sizes[1..].iter().map(|&(n, _)| n).sum();
+        self.work(heads.saturating_mul(1 + rest_strings), span)?;
         let examples = matches.len() + not_matches.len();
         self.work(
-            examples
-                .saturating_mul(heads.len())
-                .saturating_mul(1 + tokens.len()),
+            examples.saturating_mul(heads).saturating_mul(sizes.len()),
             span,
         )?;
+        let token = |v: &Value| match v {
+            Value::Str(s) => PatternToken::Single(s.to_string()),
+            Value::List(l) => {
+                let l = l.borrow();
+                let alt = |a: &Value| match a {
+                    Value::Str(s) => s.to_string(),
+                    _ => unreachable!("checked above"),
+                };
+                if l.len() == 1 {
+                    PatternToken::Single(alt(&l[0]))
+                } else {
+                    PatternToken::Alts(l.iter().map(alt).collect())
+                }
+            }
+            _ => unreachable!("checked above"),
+        };
+        let tokens: Vec<PatternToken> = pattern[1..].iter().map(token).collect();
+        // codex 0.171.0: a canonical rule keeps its tokens as written (its repr shows them);
+        // both sides are folded when they are compared.
+        let heads = match token(&pattern[0]) {
+            PatternToken::Single(s) => vec![s],
+            PatternToken::Alts(a) => a,
+        };
         let start = self.policy.rules().len();
         for head in heads {
             self.policy.push_rule(PrefixRule {

@@ -17,6 +17,119 @@ pub(crate) struct Closure {
     pub(super) module: Rc<str>,
 }
 
+/// A list's items: a cell, so that every holder of the list sees its mutations. Dropped
+/// without recursion (see [`dismantle`]).
+#[derive(Debug, Default)]
+pub(crate) struct ListCell(pub(super) RefCell<Vec<Value>>);
+
+/// A tuple's items. Dropped without recursion (see [`dismantle`]).
+#[derive(Debug, Default)]
+pub(crate) struct TupleItems(pub(super) Vec<Value>);
+
+/// A dict's entries, in insertion order. Dropped without recursion (see [`dismantle`]).
+#[derive(Debug, Default)]
+pub(crate) struct DictCell(pub(super) RefCell<Vec<(Value, Value)>>);
+
+impl std::ops::Deref for ListCell {
+    type Target = RefCell<Vec<Value>>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for TupleItems {
+    type Target = Vec<Value>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for DictCell {
+    type Target = RefCell<Vec<(Value, Value)>>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl Drop for ListCell {
+    fn drop(&mut self) {
+        dismantle(std::mem::take(self.0.get_mut()));
+    }
+}
+
+impl Drop for TupleItems {
+    fn drop(&mut self) {
+        dismantle(std::mem::take(&mut self.0));
+    }
+}
+
+impl Drop for DictCell {
+    fn drop(&mut self) {
+        let entries = std::mem::take(self.0.get_mut());
+        if !entries.is_empty() {
+            dismantle(entries.into_iter().flat_map(|(k, v)| [k, v]).collect());
+        }
+    }
+}
+
+impl Drop for Closure {
+    fn drop(&mut self) {
+        let mut held: Vec<Value> = std::mem::take(&mut self.defaults)
+            .into_iter()
+            .flatten()
+            .collect();
+        held.extend(
+            std::mem::take(&mut self.captured)
+                .into_iter()
+                .map(|(_, v)| v),
+        );
+        dismantle(held);
+    }
+}
+
+/// Drops `values` with a loop instead of recursion. Rust's drop glue for nested `Rc`s recurses
+/// once per level, and a file can nest cheaply and deeply (`for i in range(200000): a = [a]`
+/// is 200 000 levels for 4 steps a turn), which overflowed the stack when the value was
+/// dropped. Here every container this is the last holder of is emptied onto a heap stack
+/// first, so it drops with nothing inside; a container still held elsewhere just loses one
+/// reference.
+fn dismantle(mut stack: Vec<Value>) {
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::List(rc) => {
+                if let Some(mut cell) = Rc::into_inner(rc) {
+                    stack.append(cell.0.get_mut());
+                }
+            }
+            Value::Tuple(rc) => {
+                if let Some(mut items) = Rc::into_inner(rc) {
+                    stack.append(&mut items.0);
+                }
+            }
+            Value::Dict(rc) => {
+                if let Some(mut cell) = Rc::into_inner(rc) {
+                    for (k, v) in cell.0.get_mut().drain(..) {
+                        stack.push(k);
+                        stack.push(v);
+                    }
+                }
+            }
+            Value::Func(rc) => {
+                if let Some(mut c) = Rc::into_inner(rc) {
+                    stack.extend(std::mem::take(&mut c.defaults).into_iter().flatten());
+                    stack.extend(std::mem::take(&mut c.captured).into_iter().map(|(_, v)| v));
+                }
+            }
+            Value::Method(rc, _) => {
+                if let Some(inner) = Rc::into_inner(rc) {
+                    stack.push(inner);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(crate) enum Value {
     None,
@@ -24,9 +137,9 @@ pub(crate) enum Value {
     Int(i64),
     Float(f64),
     Str(Rc<str>),
-    List(Rc<RefCell<Vec<Value>>>),
-    Tuple(Rc<Vec<Value>>),
-    Dict(Rc<RefCell<Vec<(Value, Value)>>>),
+    List(Rc<ListCell>),
+    Tuple(Rc<TupleItems>),
+    Dict(Rc<DictCell>),
     /// A user function (`def` or `lambda`).
     Func(Rc<Closure>),
     Builtin(&'static str),
@@ -39,7 +152,15 @@ impl Value {
     }
 
     pub(super) fn list(v: Vec<Value>) -> Value {
-        Value::List(Rc::new(RefCell::new(v)))
+        Value::List(Rc::new(ListCell(RefCell::new(v))))
+    }
+
+    pub(super) fn tuple(v: Vec<Value>) -> Value {
+        Value::Tuple(Rc::new(TupleItems(v)))
+    }
+
+    pub(super) fn dict(v: Vec<(Value, Value)>) -> Value {
+        Value::Dict(Rc::new(DictCell(RefCell::new(v))))
     }
 
     pub(super) fn type_name(&self) -> &'static str {
@@ -76,7 +197,20 @@ impl Value {
         out
     }
 
-    pub(super) fn write_repr(&self, out: &mut String, depth: usize) {
+    /// The length in bytes of `repr(x)` (`repr`) or `str(x)`, without building it: a result
+    /// is measured and charged before it is allocated.
+    pub(super) fn text_len(&self, repr: bool) -> usize {
+        match self {
+            Value::Str(s) if !repr => s.len(),
+            v => {
+                let mut n = Count(0);
+                v.write_repr(&mut n, 0);
+                n.0
+            }
+        }
+    }
+
+    pub(super) fn write_repr(&self, out: &mut impl Out, depth: usize) {
         if depth > 32 || out.len() > 10_000 {
             out.push_str("...");
             return;
@@ -153,7 +287,12 @@ impl Value {
             (Value::Int(a), Value::Int(b)) => a == b,
             (Value::Float(_), Value::Int(_) | Value::Float(_))
             | (Value::Int(_), Value::Float(_)) => num(self) == num(other),
-            (Value::Str(a), Value::Str(b)) => a == b,
+            // The same text is equal at no cost; texts of different lengths differ at once;
+            // otherwise the bytes are compared, and charged (a 1 MB string against a list of
+            // 100 000 copies of it is 100 GB of comparing).
+            (Value::Str(a), Value::Str(b)) => {
+                Rc::ptr_eq(a, b) || (a.len() == b.len() && walk::text(a.len()) && a == b)
+            }
             (Value::List(a), Value::List(b)) => {
                 Rc::ptr_eq(a, b) || {
                     let (Ok(a), Ok(b)) = (a.try_borrow(), b.try_borrow()) else {
@@ -217,7 +356,16 @@ pub(super) fn compare_at(a: &Value, b: &Value, depth: usize) -> Option<std::cmp:
                     .unwrap_or_else(|| x.is_nan().cmp(&y.is_nan())),
             )
         }
-        (Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
+        (Value::Str(x), Value::Str(y)) => {
+            if Rc::ptr_eq(x, y) {
+                return Some(std::cmp::Ordering::Equal);
+            }
+            // Ordering compares up to the shorter text.
+            if !walk::text(x.len().min(y.len())) {
+                return None;
+            }
+            Some(x.cmp(y))
+        }
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
         (Value::List(x), Value::List(y)) => seq_cmp(&x.borrow(), &y.borrow(), depth),
         (Value::Tuple(x), Value::Tuple(y)) => seq_cmp(x, y, depth),
@@ -285,10 +433,44 @@ pub(super) fn format_float(f: f64) -> String {
     }
 }
 
+/// Where a repr is written: a string, or a counter that only measures it.
+pub(super) trait Out {
+    fn push_str(&mut self, s: &str);
+    fn push(&mut self, c: char);
+    fn len(&self) -> usize;
+}
+
+impl Out for String {
+    fn push_str(&mut self, s: &str) {
+        String::push_str(self, s)
+    }
+    fn push(&mut self, c: char) {
+        String::push(self, c)
+    }
+    fn len(&self) -> usize {
+        String::len(self)
+    }
+}
+
+/// Measures a repr without building it ([`Value::text_len`]).
+pub(super) struct Count(pub(super) usize);
+
+impl Out for Count {
+    fn push_str(&mut self, s: &str) {
+        self.0 += s.len();
+    }
+    fn push(&mut self, c: char) {
+        self.0 += c.len_utf8();
+    }
+    fn len(&self) -> usize {
+        self.0
+    }
+}
+
 /// A string as starlark-rust's `repr` writes it: double quotes, `\n` `\r` `\t` `\\` `\"`
 /// escaped, and every character outside printable ASCII as `\xHH`, `\uHHHH` or
 /// `\UHHHHHHHH` (so `repr("é")` is `"\xe9"`).
-pub(super) fn repr_str(s: &str, out: &mut String) {
+pub(super) fn repr_str(s: &str, out: &mut impl Out) {
     out.push('"');
     for c in s.chars() {
         match c {
@@ -334,6 +516,28 @@ pub(super) mod walk {
     /// Visits per step: comparing two values is a few nanoseconds, an expression step
     /// about a hundred.
     const PER_STEP: u64 = 4;
+
+    /// Bytes of text compared per visit: one step per 64 bytes, as `Budget::scan` charges
+    /// for scanning text.
+    const BYTES_PER_VISIT: usize = 16;
+
+    /// `len` bytes of text about to be compared; `false` once over the cap (the caller then
+    /// does not compare, and the step budget error follows at the interpreter's next step).
+    pub(crate) fn text(len: usize) -> bool {
+        let visits = (len / BYTES_PER_VISIT) as u64;
+        let n = WALKED.with(|w| {
+            let n = w.get().saturating_add(visits);
+            w.set(n);
+            n
+        });
+        n <= CAP.with(Cell::get)
+    }
+
+    /// Whether the visits since the last [`take`] went over its cap: a comparison then gave
+    /// up, and its answer must not be reported as the file's error.
+    pub(crate) fn over() -> bool {
+        WALKED.with(Cell::get) > CAP.with(Cell::get)
+    }
 
     /// The visits since the last call; the next ones may cost at most `steps_left`.
     pub(crate) fn take(steps_left: u64) -> u64 {
