@@ -124,6 +124,10 @@ function stylesheet() {
 
 /** Mounts a widget in `el` now (after loading the wasm if needed); the same handle if mounted. */
 export async function mount(el, lesson) {
+  if (!(el instanceof Element)) {
+    const got = el === null ? 'null' : typeof el;
+    throw new TypeError(`permlab.mount: expected an element, e.g. document.querySelector('#a3'); got ${got}`);
+  }
   if (handles.has(el)) return handles.get(el);
   // A mounted widget's own elements are not placeholders (its section carries data-scene
   // too): mounting one would nest a second widget, in the page's language, inside the first.

@@ -200,14 +200,29 @@ fn lesson_of(input: &Input) -> Result<String, String> {
     .to_json())
 }
 
+/// What is wrong with `evaluate`'s input, named by its field (serde's message names our
+/// Rust types for an untagged enum).
+fn input_error(serde: &str) -> String {
+    if serde.contains("CallIn") {
+        "evaluate: call: write {tool, input} or \"tool: input\"".into()
+    } else {
+        format!("evaluate: {serde}")
+    }
+}
+
 /// Any engine's verdict for a call, computed by `permlab-core` (the same engines the widget
 /// runs): `evaluate({engine, rules | config, call, context, lang})` →
 /// `{decision, rule, matched, steps, reason}`. Throws an `Error` saying what is wrong with the
 /// input, and where.
 #[wasm_bindgen]
 pub fn evaluate(input: JsValue) -> Result<JsValue, JsError> {
+    if !input.is_object() {
+        return Err(JsError::new(
+            "evaluate: expected an object {engine, rules | config, call, context, lang}",
+        ));
+    }
     let input: Input = serde_wasm_bindgen::from_value(input)
-        .map_err(|e| JsError::new(&format!("evaluate: {e}")))?;
+        .map_err(|e| JsError::new(&input_error(&e.to_string())))?;
     let engine = EngineId::from_slug(&input.engine).ok_or_else(|| {
         JsError::new(&format!(
             "evaluate: engine: unknown {:?}; write one of {}",
@@ -215,7 +230,11 @@ pub fn evaluate(input: JsValue) -> Result<JsValue, JsError> {
             EngineId::ALL.map(|e| e.slug()).join(", ")
         ))
     })?;
-    let lang = Lang::from_tag(input.lang.as_deref().unwrap_or("en"));
+    // English unless Chinese is asked for (the documented default, also for `fr`).
+    let lang = match input.lang.as_deref() {
+        Some(tag) if tag.trim().to_ascii_lowercase().starts_with("zh") => Lang::Zh,
+        _ => Lang::En,
+    };
     let text = lesson_of(&input).map_err(|e| JsError::new(&format!("evaluate: {e}")))?;
     let loaded = Lesson::parse(&text);
     let errors: Vec<String> = loaded

@@ -206,12 +206,35 @@ impl Lang {
         }
     }
 
-    /// The import panel's summary line.
+    /// The import panel's summary line ("reasons below" only when some rule could not be used).
+    ///
+    /// ```
+    /// use permlab_widget::i18n::Lang;
+    /// assert_eq!(Lang::En.import_summary("OpenCode", 1, 0), "Read an OpenCode config: 1 rule became a row.");
+    /// assert_eq!(Lang::En.import_summary("Codex", 3, 1), "Read a Codex config: 3 rules became rows, 1 could not be used (reasons below).");
+    /// assert_eq!(Lang::Zh.import_summary("Codex", 3, 0), "已读入 Codex 配置:3 条规则成了表格行。");
+    /// ```
     pub fn import_summary(self, harness: &str, imported: usize, dropped: usize) -> String {
         if self.zh() {
-            format!("已读入 {harness} 配置:{imported} 条规则成了表格行,{dropped} 条无法使用(原因见下)。")
+            match dropped {
+                0 => format!("已读入 {harness} 配置:{imported} 条规则成了表格行。"),
+                _ => format!("已读入 {harness} 配置:{imported} 条规则成了表格行,{dropped} 条无法使用(原因见下)。"),
+            }
         } else {
-            format!("Read a {harness} config: {imported} rules became rows, {dropped} could not be used (reasons below).")
+            let article = if harness.starts_with(['A', 'E', 'I', 'O', 'U']) {
+                "an"
+            } else {
+                "a"
+            };
+            let rows = if imported == 1 {
+                "1 rule became a row".to_string()
+            } else {
+                format!("{imported} rules became rows")
+            };
+            match dropped {
+                0 => format!("Read {article} {harness} config: {rows}."),
+                _ => format!("Read {article} {harness} config: {rows}, {dropped} could not be used (reasons below)."),
+            }
         }
     }
 

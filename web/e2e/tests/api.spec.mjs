@@ -60,8 +60,20 @@ test('evaluate() computes any engine\'s verdict from rules, a config or a call s
     });
     let error;
     try { await permlab.evaluate({ engine: 'nope', rules, call }); } catch (e) { error = String(e.message ?? e); }
-    return { first, last, claude, error };
+    // Bad input is named by its field, never by our Rust types; an unknown lang is English.
+    const fail = async (f) => { try { await f(); return 'no error'; } catch (e) { return `${e.name}: ${e.message}`; } };
+    const badCall = await fail(() => permlab.evaluate({ engine: 'opencode', rules, call: 3 }));
+    const notObject = await fail(() => permlab.evaluate('opencode'));
+    const noElement = await fail(() => permlab.mount(null));
+    const fr = await permlab.evaluate({ engine: 'first-match', rules, call, lang: 'fr' });
+    return { first, last, claude, error, badCall, notObject, noElement, fr };
   });
+  expect(out.badCall).toContain('call: write {tool, input} or "tool: input"');
+  expect(out.badCall).not.toContain('CallIn');
+  expect(out.notObject).toContain('expected an object {engine, rules | config, call');
+  expect(out.noElement).toBe("TypeError: permlab.mount: expected an element, e.g. document.querySelector('#a3'); got null");
+  expect(out.fr.reason).toBe(out.first.reason);
+  expect(out.fr.reason).toMatch(/^matching the whole line as one string/);
   expect(out.first).toMatchObject({ decision: 'deny', rule: 1, matched: [1, 2] });
   expect(out.first.steps[0]).toMatchObject({ row: 1, stop: true });
   expect(typeof out.first.reason).toBe('string');
