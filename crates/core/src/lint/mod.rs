@@ -534,17 +534,7 @@ pub fn headline(n: usize, zh: bool) -> String {
 /// Lints one pasted config of `format` (what the widget's import panel calls): its findings,
 /// or the error the harness itself would give for the file.
 pub fn lint_text(format: Format, text: &str) -> Result<Vec<Finding>, Error> {
-    let src = Source {
-        name: "config".into(),
-        text: text.into(),
-        format: Some(format),
-        scope: None,
-    };
-    let r = lint(&[src], None);
-    match r.errors.into_iter().next() {
-        Some(e) => Err(e),
-        None => Ok(r.findings),
-    }
+    lint_text_checked(format, text).map(|(findings, _)| findings)
 }
 
 /// [`lint_text`], with the proofs it skipped as too costly ([`NotChecked`]), for a front end
