@@ -276,6 +276,18 @@ fn unquote(s: &str, no: usize) -> Result<String, Error> {
 /// `true`/`false`/`null` and numbers (so a YAML `deny` and `"deny"` are the same string).
 fn scalar(s: &str, no: usize) -> Result<Value, Error> {
     let s = s.trim();
+    // `&name` (an anchor) or `*name` (an alias, `<<: *name` a merge): reading one as text
+    // would turn `edit: *deny_all` into the string "*deny_all", and an anchored map into a
+    // puzzling indentation error. They are refused by name.
+    if let Some(c @ ('&' | '*')) = s.chars().next() {
+        let what = if c == '&' { "an anchor" } else { "an alias" };
+        return Err(err(
+            no,
+            format!(
+                "`{s}` is {what}: YAML anchors (&name) and aliases (*name) are not read here; write the value out in full"
+            ),
+        ));
+    }
     if let Some(inner) = s.strip_prefix('{') {
         let Some(inner) = inner.strip_suffix('}') else {
             return Err(err(no, "a `{` flow map must close on the same line"));
@@ -339,4 +351,23 @@ fn split_commas(s: &str) -> Vec<&str> {
     }
     out.push(&s[start..]);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::front_matter;
+
+    #[test]
+    fn anchors_and_aliases_are_refused_by_name_at_their_line() {
+        let anchored = "---\npermission:\n  bash: &strict\n    \"*\": deny\n  edit: *strict\n---\n";
+        let e = front_matter(anchored).unwrap_err().to_string();
+        assert!(e.contains("front matter line 3"), "{e}");
+        assert!(e.contains("`&strict` is an anchor"), "{e}");
+        let alias = "---\npermission:\n  edit: *strict\n---\n";
+        let e = front_matter(alias).unwrap_err().to_string();
+        assert!(e.contains("`*strict` is an alias"), "{e}");
+        // A quoted star is a value like any other.
+        let quoted = "---\npermission:\n  bash:\n    \"*\": \"deny\"\n---\n";
+        assert!(front_matter(quoted).is_ok());
+    }
 }
