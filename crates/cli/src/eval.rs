@@ -264,12 +264,7 @@ fn read_configs(a: &EvalArgs) -> Result<Vec<Config>, Failure> {
     let forced = a.format.as_deref().map(format_of).transpose()?;
     let mut out: Vec<Config> = Vec::new();
     for arg in &a.config {
-        let (scope, name) = match arg.split_once(':') {
-            Some((s, p)) if Scope::from_name(s).is_some() && !p.is_empty() => {
-                (Scope::from_name(s), p)
-            }
-            _ => (None, arg.as_str()),
-        };
+        let (scope, name) = crate::scoped_path(arg);
         let text = read_file(name)?;
         let format = match (scope, forced) {
             (Some(_), Some(f)) if f != Format::ClaudeCode => {

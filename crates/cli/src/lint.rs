@@ -4,7 +4,6 @@
 //! A file may be written `SCOPE:PATH` (`user:`, `project:`, `local:`, `managed:`) to give a
 //! Claude Code settings file its layer; otherwise the layer comes from the file name.
 
-use permlab_core::claude_code::Scope;
 use permlab_core::import::Format;
 use permlab_core::lint::{lint, Source};
 
@@ -33,12 +32,7 @@ pub fn run(a: &LintArgs) -> Result<bool, Failure> {
     let target = format_flag(a.target.as_deref(), "target")?;
     let mut sources = Vec::new();
     for arg in &a.files {
-        let (scope, path) = match arg.split_once(':') {
-            Some((s, p)) if Scope::from_name(s).is_some() && !p.is_empty() => {
-                (Scope::from_name(s), p)
-            }
-            _ => (None, arg.as_str()),
-        };
+        let (scope, path) = crate::scoped_path(arg);
         let text = read_file(path)?;
         sources.push(Source {
             name: path.to_string(),

@@ -77,6 +77,19 @@ pub fn stdout_failed(e: std::io::Error) -> Failure {
     Failure::input(format!("stdout: cannot write: {e}"))
 }
 
+/// A config argument `[SCOPE:]FILE` (`project:.claude/settings.json`): the Claude Code
+/// settings layer it names, if any, and the path. A prefix that is no scope is part of the path.
+pub fn scoped_path(arg: &str) -> (Option<permlab_core::claude_code::Scope>, &str) {
+    use permlab_core::claude_code::Scope;
+    match arg.split_once(':') {
+        Some((s, p)) if !p.is_empty() => match Scope::from_name(s) {
+            Some(scope) => (Some(scope), p),
+            None => (None, arg),
+        },
+        _ => (None, arg),
+    }
+}
+
 /// Reads a file as UTF-8, with an error naming it.
 pub fn read_file(path: &str) -> Result<String, Failure> {
     let bytes =
