@@ -133,8 +133,8 @@ impl Lang {
     }
 
     /// Why the pasted config is not the table, in the page's language.
-    pub fn import_problem(self, e: &crate::app::ImportError) -> String {
-        use crate::app::ImportError as E;
+    pub fn import_problem(self, e: &crate::model::ImportError) -> String {
+        use crate::model::ImportError as E;
         match e {
             E::Empty => self.s(crate::i18n::S::ImportEmpty).to_string(),
             E::NeedsWorker => self.s(crate::i18n::S::ImportNeedsWorker).to_string(),
@@ -276,8 +276,8 @@ mod tests {
 
     #[test]
     fn json_import_errors_have_position_and_fix_in_the_page_language() {
-        let e = crate::app::import_config_error(
-            crate::app::FormatChoice::from_slug("claude-code"),
+        let e = crate::model::import_config_error(
+            crate::model::FormatChoice::from_slug("claude-code"),
             "{\"permissions\": {\"allow\": [",
         )
         .unwrap_err();

@@ -1216,8 +1216,9 @@ mod tests {
             permlab_core::Call::new("bash", "git push origin main"),
         );
         let shown = crate::presets::Preset::Git.engines(false);
-        let judge =
-            |t: &RuleTable, c: &permlab_core::Call| crate::compute::judge(&shown, None, t, c);
+        let judge = |t: &RuleTable, c: &permlab_core::Call| {
+            crate::model::Verdicts::default().judge(&shown, None, t, c)
+        };
         // Before anything is revealed, the log says who changed, not to what.
         lab.reverse(&judge);
         assert_eq!(

@@ -25,14 +25,14 @@
 
 #[cfg(target_arch = "wasm32")]
 pub mod api;
-pub mod app;
-pub mod compute;
 pub mod error_text;
 pub mod hash;
 pub mod history;
 pub mod i18n;
 pub mod lesson_error;
 pub mod lint_text;
+pub mod model;
+mod perf;
 pub mod persist;
 pub mod presets;
 pub mod protocol;
@@ -49,8 +49,8 @@ pub mod ui;
 pub mod warning_text;
 mod web;
 
-pub use app::{Config, Widget};
 pub use i18n::Lang;
+pub use model::{Config, Widget};
 
 use wasm_bindgen::prelude::*;
 

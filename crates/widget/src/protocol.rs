@@ -354,10 +354,10 @@ pub fn answer(request: &Request) -> Option<Reply> {
     match request {
         Request::SelfCheck { .. } => None,
         Request::Import { format, text } => Some(Reply::Import {
-            result: crate::app::import_config(format, text).map(|i| rows_of(&i)),
+            result: crate::model::import_config(format, text).map(|i| rows_of(&i)),
         }),
         Request::Lesson { text } => Some(Reply::Lesson {
-            result: crate::app::read_lesson_configs(text),
+            result: crate::model::read_lesson_configs(text),
         }),
         Request::Lint { format, text } => Some(Reply::Lint {
             result: lint(format, text),

@@ -5,7 +5,7 @@
 use permlab_core::tasks::TaskState;
 use permlab_core::{EngineId, RuleId};
 
-use crate::app::{Source, Widget};
+use crate::model::{Source, Widget};
 use crate::state::Change;
 
 /// The owned parts of a [`TaskState`] (so it can be borrowed).
@@ -32,7 +32,7 @@ impl Facts {
 
 /// What the learner has done so far, read from the widget.
 pub fn state(w: &Widget) -> Facts {
-    let preset = match (w.source, &w.lesson) {
+    let preset = match (w.course().source, &w.course().lesson) {
         (Source::Lesson(i), Some(l)) => l.presets.get(i).map(|p| p.id.clone()),
         _ => None,
     }
@@ -40,10 +40,10 @@ pub fn state(w: &Widget) -> Facts {
     Facts {
         preset,
         revealed: w.shown().into_iter().filter(|e| w.revealed(*e)).collect(),
-        stepper_end: w.stepping && w.total_steps() > 0 && w.step() >= w.total_steps(),
+        stepper_end: w.panels().stepping && w.total_steps() > 0 && w.step() >= w.total_steps(),
         order: w.table().rules().iter().map(|r| r.id).collect(),
         reverses: w
-            .lab
+            .lab()
             .log()
             .iter()
             .filter(|e| matches!(e.change, Change::Reverse))
@@ -53,7 +53,7 @@ pub fn state(w: &Widget) -> Facts {
 
 /// Each task's tick: done before (`prev`), or done now.
 pub fn progress(w: &Widget, prev: &[bool]) -> Vec<bool> {
-    let Some(l) = &w.lesson else {
+    let Some(l) = &w.course().lesson else {
         return Vec::new();
     };
     let facts = state(w);
@@ -68,8 +68,8 @@ pub fn progress(w: &Widget, prev: &[bool]) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::{Config, Msg};
     use crate::i18n::Lang;
+    use crate::model::{Config, Msg};
     use crate::state::Guess;
 
     /// Seed 000's first "try three things" box, as the demo page's lesson carries it.
@@ -147,12 +147,16 @@ mod tests {
     fn a_preset_asks_its_own_question_and_a_switch_clears_the_status_line() {
         let mut w = widget();
         assert_eq!(w.lesson_text("question").as_deref(), Some("第一个问题"));
-        w.act(Msg::Reverse);
-        assert!(!w.announce.is_empty());
+        let reversed = w.act(Msg::Reverse);
+        assert!(!reversed.announced().unwrap_or("").is_empty());
         let b = w.source_of("l-b").unwrap();
-        w.act(Msg::Source(b));
+        let switched = w.act(Msg::Source(b));
         assert_eq!(w.lesson_text("question").as_deref(), Some("第二个问题"));
-        assert_eq!(w.announce, "", "the first preset's reorder line is gone");
+        assert_eq!(
+            switched.announced(),
+            Some(""),
+            "the first preset's reorder line is gone"
+        );
         let m = w.source_of("l-m").unwrap();
         w.act(Msg::Source(m));
         assert_eq!(w.lesson_text("question").as_deref(), Some("第一个问题"));

@@ -224,7 +224,7 @@ mod tests {
         }
         let mut seen = 0;
         for (format, text) in &texts {
-            let Ok(i) = crate::app::import_config(format, text) else {
+            let Ok(i) = crate::model::import_config(format, text) else {
                 continue;
             };
             for w in &i.warnings {

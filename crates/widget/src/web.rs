@@ -1,4 +1,4 @@
-//! The few browser calls the widget makes (hash, session storage, performance marks, clipboard, fetch, layout),
+//! The few browser calls the widget makes (hash, session storage, clipboard, workers, layout),
 //! each failing quietly: a missing API degrades one feature, never the page.
 
 // The table page (src/ui.rs) is wasm-only: natively these are unused.
@@ -14,32 +14,6 @@ pub fn location_hash() -> String {
     web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default()
-}
-
-fn performance() -> Option<web_sys::Performance> {
-    // Native unit tests go through the same code: no browser, no marks.
-    if cfg!(not(target_arch = "wasm32")) {
-        return None;
-    }
-    web_sys::window()?.performance()
-}
-
-/// `performance.mark("<name>-start")`.
-pub fn mark_start(name: &str) {
-    if let Some(p) = performance() {
-        let _ = p.mark(&format!("{name}-start"));
-    }
-}
-
-/// `performance.mark("<name>-end")` and a measure `<name>` from the mark
-/// `<prefix>-start` (where `<prefix>` is `name` up to its last `-frame`).
-pub fn mark_end(name: &str) {
-    if let Some(p) = performance() {
-        let end = format!("{name}-end");
-        let start = format!("{}-start", name.trim_end_matches("-frame"));
-        let _ = p.mark(&end);
-        let _ = p.measure_with_start_mark_and_end_mark(name, &start, &end);
-    }
 }
 
 /// Whether a key event comes from a text field (where Ctrl+Z belongs to the field).

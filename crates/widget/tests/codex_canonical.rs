@@ -5,7 +5,7 @@
 //! the rule without it stays exact.
 
 use permlab_core::{Decision, EngineId};
-use permlab_widget::app::{Msg, Source};
+use permlab_widget::model::{Msg, Source};
 use permlab_widget::protocol::{self, Reply, Request};
 use permlab_widget::{Config, Lang, Widget};
 
@@ -24,7 +24,7 @@ fn imported() -> Widget {
         "",
     );
     w.act(Msg::ImportFormat(
-        permlab_widget::app::FormatChoice::from_slug("codex"),
+        permlab_widget::model::FormatChoice::from_slug("codex"),
     ));
     w.act(Msg::ImportText(RULES.into()));
     // What the page does (its wasm has no Starlark): the worker reads the file, the page
@@ -40,7 +40,7 @@ fn imported() -> Widget {
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(w.source, Source::Import);
+    assert_eq!(w.course().source, Source::Import);
     w
 }
 
@@ -69,7 +69,7 @@ fn canonical_matching_survives_the_import_into_the_table() {
     assert_eq!(codex(&mut w, "GIT PUSH"), Decision::Deny);
     assert_ne!(codex(&mut w, "RM -rf /"), Decision::Deny);
     // The other engines match the row as written (and the panel says so).
-    let s = w.import_summary.clone().unwrap();
+    let s = w.import().summary.clone().unwrap();
     assert!(
         s.warnings
             .iter()

@@ -13,8 +13,8 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-use permlab_widget::app::{Config, Msg, Widget};
 use permlab_widget::i18n::Lang;
+use permlab_widget::model::{Config, Msg, Widget};
 use permlab_widget::{hash, store};
 
 /// No input may take longer than this (a debug build on a loaded 2-core machine).
@@ -205,7 +205,7 @@ fn huge_links_and_items_are_refused_in_bounded_time() {
     let t0 = Instant::now();
     let w = Widget::with_stored(config("a3"), &link, None);
     let took = t0.elapsed();
-    assert_eq!(w.state_notes, [store::Note::HashTooLong(link.len())]);
+    assert_eq!(w.kept().notes, [store::Note::HashTooLong(link.len())]);
     assert_eq!(w.table().len(), 10, "the lesson's start");
     assert!(took < Duration::from_secs(2), "{took:?}");
     let item = format!(
@@ -216,7 +216,7 @@ fn huge_links_and_items_are_refused_in_bounded_time() {
     let t0 = Instant::now();
     let w = Widget::with_stored(config("a3"), "", Some(&item));
     assert!(matches!(
-        w.state_notes[..],
+        w.kept().notes[..],
         [store::Note::Ignored(store::Problem::TooLong(_))]
     ));
     assert!(t0.elapsed() < Duration::from_secs(2));

@@ -6,7 +6,7 @@
 mod common;
 
 use common::corpus;
-use permlab_widget::app::{Msg, Source};
+use permlab_widget::model::{Msg, Source};
 use permlab_widget::{Config, Lang, Widget};
 
 fn widget() -> Widget {
@@ -30,9 +30,9 @@ fn paste_all(folder: &str, engine: &str) -> (usize, usize, usize) {
         let mut w = widget();
         w.act(Msg::ImportText(text.clone()));
         w.act(Msg::Import);
-        match (&w.import_summary, &w.import_error) {
+        match (&w.import().summary, &w.import().error) {
             (Some(s), None) => {
-                assert_eq!(w.source, Source::Import, "{name}");
+                assert_eq!(w.course().source, Source::Import, "{name}");
                 assert_eq!(
                     s.format.engine().slug(),
                     engine,
@@ -50,7 +50,11 @@ fn paste_all(folder: &str, engine: &str) -> (usize, usize, usize) {
                 );
                 // The imported harness is one of the panels, and every engine judged the call.
                 assert!(w.shown().iter().any(|e| e.slug() == engine), "{name}");
-                assert_eq!(w.evals.len(), permlab_core::EngineId::ALL.len(), "{name}");
+                assert_eq!(
+                    w.verdicts().evals.len(),
+                    permlab_core::EngineId::ALL.len(),
+                    "{name}"
+                );
                 if s.warnings.is_empty() {
                     loaded += 1;
                 } else {
@@ -60,8 +64,8 @@ fn paste_all(folder: &str, engine: &str) -> (usize, usize, usize) {
             (None, Some(e)) => {
                 let words = permlab_widget::i18n::Lang::En.import_problem(e);
                 assert!(!words.is_empty(), "{name}");
-                assert_eq!(w.import_text, text, "{name}: the pasted text must stay");
-                assert_ne!(w.source, Source::Import, "{name}");
+                assert_eq!(w.import().text, text, "{name}: the pasted text must stay");
+                assert_ne!(w.course().source, Source::Import, "{name}");
                 eprintln!("{name}: refused: {words}");
                 rejected += 1;
             }

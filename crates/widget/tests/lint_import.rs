@@ -9,8 +9,8 @@ mod common;
 
 use common::corpus;
 use permlab_core::EngineId;
-use permlab_widget::app::{Msg, Source};
 use permlab_widget::lint_text;
+use permlab_widget::model::{Msg, Source};
 use permlab_widget::protocol::{self, Reply, Request};
 use permlab_widget::{Config, Lang, Widget};
 
@@ -30,7 +30,7 @@ fn widget(lang: Lang, selfcheck: &str) -> Widget {
 
 /// What the page's effects do with a pending worker request: the worker's answer, handed back.
 fn work(w: &mut Widget) {
-    if let Some(req) = w.worker_import.clone() {
+    if let Some(req) = w.waiting().import.clone() {
         match protocol::answer(&req) {
             Some(Reply::Import { result }) => {
                 w.act(Msg::ImportReply(result));
@@ -38,11 +38,11 @@ fn work(w: &mut Widget) {
             other => panic!("{other:?}"),
         }
     }
-    if let Some(req) = w.worker_lint.clone() {
+    if let Some(req) = w.waiting().lint.clone() {
         assert!(matches!(req, Request::Lint { .. }));
         match protocol::answer(&req) {
             Some(Reply::Lint { result }) => {
-                w.act(Msg::LintReply(result));
+                w.act(Msg::LintReply(req.clone(), result));
             }
             other => panic!("{other:?}"),
         }
@@ -71,16 +71,16 @@ fn every_corpus_finding_loads_its_call_and_the_widget_agrees_with_its_verdict() 
     for folder in ["claude", "opencode", "codex"] {
         for (name, text) in corpus(folder) {
             let mut w = paste(Lang::En, &text);
-            if w.source != Source::Import {
+            if w.course().source != Source::Import {
                 // Refused by the import (the harness would refuse it too): no findings shown.
-                assert!(w.import_error.is_some(), "{name}");
+                assert!(w.import().error.is_some(), "{name}");
                 continue;
             }
             assert!(
-                w.worker_lint.is_none(),
+                w.waiting().lint.is_none(),
                 "{name}: the lint request was answered"
             );
-            let found = match w.findings.clone() {
+            let found = match w.lint().findings.clone() {
                 Some(Ok(f)) => f,
                 // The harness refuses the file (e.g. a failing Codex example elsewhere): said so.
                 Some(Err(e)) => {
@@ -96,19 +96,26 @@ fn every_corpus_finding_loads_its_call_and_the_widget_agrees_with_its_verdict() 
                     .or_default() += 1;
                 if f.agent.is_some() {
                     // About an agent's rules, which the table does not hold: nothing loads.
-                    let before = (w.input_text.clone(), w.stepping);
+                    let before = (w.fields().input.clone(), w.panels().stepping);
                     w.act(Msg::FindingCall(i));
-                    assert_eq!((w.input_text.clone(), w.stepping), before, "{name} #{i}");
+                    assert_eq!(
+                        (w.fields().input.clone(), w.panels().stepping),
+                        before,
+                        "{name} #{i}"
+                    );
                     agents += 1;
                     continue;
                 }
                 w.act(Msg::FindingCall(i));
                 assert_eq!(
-                    (w.tool_text.as_str(), w.input_text.as_str()),
+                    (w.fields().tool.as_str(), w.fields().input.as_str()),
                     (f.tool.as_str(), f.input.as_str()),
                     "{name} #{i}"
                 );
-                assert!(w.stepping, "{name} #{i}: the stepper opens on the call");
+                assert!(
+                    w.panels().stepping,
+                    "{name} #{i}: the stepper opens on the call"
+                );
                 let got = w.eval(engine_of(&f.harness)).unwrap().decision;
                 assert_eq!(
                     got.as_str(),
@@ -148,26 +155,27 @@ fn a_clean_config_has_no_findings_and_a_new_paste_clears_the_old_ones() {
         Lang::Zh,
         r#"{"permission": {"bash": {"*": "ask", "rm *": "deny", "git status *": "allow"}}}"#,
     );
-    assert_eq!(w.findings, Some(Ok(Vec::new())));
+    assert_eq!(w.lint().findings, Some(Ok(Vec::new())));
     assert_eq!(lint_text::headline(Lang::Zh, 0), "你的配置里没有发现问题");
     w.act(Msg::ImportText(
         r#"{"permission": {"bash": {"rm *": "deny", "*": "allow"}}}"#.into(),
     ));
     w.act(Msg::Import);
     assert_eq!(
-        w.findings, None,
+        w.lint().findings,
+        None,
         "the old result is gone while the worker works"
     );
-    assert!(matches!(w.worker_lint, Some(Request::Lint { .. })));
+    assert!(matches!(w.waiting().lint, Some(Request::Lint { .. })));
     work(&mut w);
-    let found = w.findings.clone().unwrap().unwrap();
+    let found = w.lint().findings.clone().unwrap().unwrap();
     assert_eq!(found.len(), 1);
     assert_eq!(
         lint_text::headline(Lang::Zh, found.len()),
         "你的配置里有 1 处问题"
     );
     w.act(Msg::FindingCall(0));
-    assert_eq!(w.input_text, "rm");
+    assert_eq!(w.fields().input, "rm");
     assert_eq!(
         w.eval(EngineId::OpenCode).unwrap().decision.as_str(),
         "allow"
@@ -176,9 +184,9 @@ fn a_clean_config_has_no_findings_and_a_new_paste_clears_the_old_ones() {
     w.act(Msg::Source(Source::Builtin(
         permlab_widget::presets::Preset::Git,
     )));
-    let before = w.input_text.clone();
+    let before = w.fields().input.clone();
     w.act(Msg::FindingCall(0));
-    assert_eq!(w.input_text, before);
+    assert_eq!(w.fields().input, before);
 }
 
 /// An offline page (no worker) says why it cannot check the config.
@@ -189,9 +197,9 @@ fn without_the_worker_the_panel_says_the_checker_is_missing() {
         r#"{"permission": {"bash": {"rm *": "deny", "*": "allow"}}}"#.into(),
     ));
     w.act(Msg::Import);
-    assert_eq!(w.source, Source::Import);
-    assert!(w.worker_lint.is_none());
-    assert!(matches!(&w.findings, Some(Err(e)) if e.contains("offline")));
+    assert_eq!(w.course().source, Source::Import);
+    assert!(w.waiting().lint.is_none());
+    assert!(matches!(&w.lint().findings, Some(Err(e)) if e.contains("offline")));
 }
 
 /// Every kind the panel can show (the ones the corpus lacks included) is worded in zh and en

@@ -11,11 +11,11 @@ use super::*;
 pub(crate) fn DriftNote(ctx: Ctx, id: EngineId) -> impl IntoView {
     let lang = ctx.lang;
     let drift = Memo::new(move |_| {
-        ctx.w.with(|w| {
+        ctx.read(&[Part::Course, Part::Lab], |w| {
             if id != EngineId::ClaudeCode || !w.revealed(id) {
                 return None;
             }
-            w.native.as_deref()?.claude_drift(w.lab.call())
+            w.course().native.as_deref()?.claude_drift(w.lab().call())
         })
     });
     move || {

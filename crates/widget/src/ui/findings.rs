@@ -1,17 +1,17 @@
-//! The import panel's lint findings (issue 16): "你的配置里有 3 处问题", each finding worded in
+//! The import panel's lint findings: "你的配置里有 3 处问题", each finding worded in
 //! the widget's language ([`crate::lint_text`]) with its demonstrating call one click away.
 //!
 //! The linter runs in the on-demand worker for every format (`Request::Lint`), so the page's
-//! wasm carries none of it; this component's effect sends the request the model asks for
-//! (`Widget::worker_lint`) and hands the answer back as `Msg::LintReply`. "Load this call"
+//! wasm carries none of it; the page sends the request the model asks for
+//! (`Effect::Ask`) and hands the answer back as `Msg::LintReply`. "Load this call"
 //! (`Msg::FindingCall`) puts the call into the call fields and opens the stepper on it; the
 //! verdict and the fix stay folded (guess, then reveal).
 
 use std::rc::Rc;
 
 use super::*;
-use crate::app::Source;
 use crate::lint_text;
+use crate::model::Source;
 use crate::protocol::LintFinding;
 
 /// What the findings region shows.
@@ -37,10 +37,10 @@ fn rich(text: &str) -> impl IntoView {
         .collect_view()
 }
 
-/// Sends the lint request to the worker; its answer counts only while it is still the request
-/// the model waits for (a newer paste replaces it).
-fn ask(ctx: Ctx, request: Request) {
-    let script = web::absolute_url(&ctx.w.with_untracked(|w| w.config.selfcheck.clone()));
+/// Sends the lint request the model asked for ([`model::Effect::Ask`]) to the worker; the model
+/// takes its answer only while it still waits for that request (a newer paste replaces it).
+pub(crate) fn ask_lint(ctx: Ctx, request: Request) {
+    let script = web::absolute_url(&ctx.peek(|w| w.config().selfcheck.clone()));
     let wanted = request.clone();
     let answer = Rc::new(move |reply: Result<Reply, String>| {
         let result = match reply {
@@ -48,12 +48,7 @@ fn ask(ctx: Ctx, request: Request) {
             Ok(_) => return,
             Err(e) => Err(e),
         };
-        if ctx
-            .w
-            .with_untracked(|w| w.worker_lint.as_ref() == Some(&wanted))
-        {
-            act(ctx, Msg::LintReply(result));
-        }
+        act(ctx, Msg::LintReply(wanted.clone(), result));
     });
     let a = answer.clone();
     match web::run_worker(&script, &request, move |r| a(r)) {
@@ -66,20 +61,14 @@ fn ask(ctx: Ctx, request: Request) {
 #[component]
 pub(crate) fn Findings(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
-    let pending = Memo::new(move |_| ctx.w.with(|w| w.worker_lint.clone()));
-    Effect::new(move |_| {
-        if let Some(request) = pending.get() {
-            ask(ctx, request);
-        }
-    });
     let shown = Memo::new(move |_| {
-        ctx.w.with(|w| {
-            if w.source != Source::Import {
+        ctx.read(&[Part::Course, Part::Waiting, Part::Lint], |w| {
+            if w.course().source != Source::Import {
                 FindingsView::Nothing
-            } else if w.worker_lint.is_some() {
+            } else if w.waiting().lint.is_some() {
                 FindingsView::Running
             } else {
-                match &w.findings {
+                match &w.lint().findings {
                     None => FindingsView::Nothing,
                     Some(Err(e)) => FindingsView::Failed(e.clone()),
                     Some(Ok(f)) => FindingsView::List(f.clone()),

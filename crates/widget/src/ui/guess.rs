@@ -6,8 +6,12 @@ use super::*;
 #[component]
 pub(crate) fn Guesses(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
-    let head = Memo::new(move |_| ctx.w.with(|w| (w.explore(), w.lesson_text("question"))));
-    let shown = Memo::new(move |_| ctx.w.with(Widget::shown));
+    let head = Memo::new(move |_| {
+        ctx.read(&[Part::Course], |w| {
+            (w.explore(), w.lesson_text("question"))
+        })
+    });
+    let shown = Memo::new(move |_| ctx.read(SHOWN, Widget::shown));
     view! {
         <section class="pl-guesses">
             <h3>{move || lang.s(if head.get().0 { S::Verdicts } else { S::GuessTitle })}</h3>
@@ -42,7 +46,7 @@ pub(crate) struct PanelView {
 pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
     let lang = ctx.lang;
     let data = Memo::new(move |_| {
-        ctx.w.with(|w| {
+        ctx.read(&[Part::Course, Part::Lab, Part::Verdicts], |w| {
             let revealed = w.revealed(id);
             let eval = w.eval(id);
             let why = match eval {
@@ -61,15 +65,15 @@ pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
             PanelView {
                 explore: w.explore(),
                 revealed,
-                guess: w.lab.guess(id),
+                guess: w.lab().guess(id),
                 decision: eval.map(|e| e.decision).unwrap_or(Decision::Ask),
                 why,
-                earlier: w.lab.earlier(id).filter(|_| !w.explore()),
+                earlier: w.lab().earlier(id).filter(|_| !w.explore()),
             }
         })
     });
     let slug = id.slug();
-    let heading = ctx.w.with_untracked(|w| w.id(&format!("h-{slug}")));
+    let heading = ctx.peek(|w| w.id(&format!("h-{slug}")));
     let revealed = move || data.with(|d| d.revealed);
     let guess = move || data.with(|d| d.guess);
     let guess_button = move |a: Action| {
@@ -165,8 +169,8 @@ pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
 pub(crate) fn ReorderLog(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let entries = Memo::new(move |_| {
-        ctx.w.with(|w| {
-            w.lab
+        ctx.read(&[Part::Lab], |w| {
+            w.lab()
                 .log()
                 .iter()
                 .map(|e| lang.log_entry(w.table(), e))
@@ -204,14 +208,15 @@ pub(crate) struct DisagreeView {
 #[component]
 pub(crate) fn DisagreementBox(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
-    let heading = ctx.w.with_untracked(|w| w.id("disagree-h"));
-    let present = Memo::new(move |_| ctx.w.with(Widget::compares_opencode_claude));
+    let heading = ctx.peek(|w| w.id("disagree-h"));
+    let present = Memo::new(move |_| ctx.read(SHOWN, Widget::compares_opencode_claude));
     let locked = Memo::new(move |_| {
-        ctx.w
-            .with(|w| !(w.revealed(EngineId::OpenCode) && w.revealed(EngineId::ClaudeCode)))
+        ctx.read(&[Part::Course, Part::Lab], |w| {
+            !(w.revealed(EngineId::OpenCode) && w.revealed(EngineId::ClaudeCode))
+        })
     });
     let data = Memo::new(move |_| {
-        ctx.w.with(|w| {
+        ctx.read(SHOWN_AND_VERDICTS, |w| {
             // Both readings give the two verdicts away: nothing until both are revealed.
             if !(w.compares_opencode_claude()
                 && w.revealed(EngineId::OpenCode)

@@ -10,14 +10,14 @@ use super::*;
 pub(crate) fn Legend(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let data = Memo::new(move |_| {
-        ctx.w.with(|w| {
+        ctx.read(SHOWN_AND_VERDICTS, |w| {
             let mut decided: Vec<EngineId> = Vec::new();
             for (_, e) in w.decisive() {
                 if !decided.contains(&e) {
                     decided.push(e);
                 }
             }
-            let cursors = if w.stepping {
+            let cursors = if w.panels().stepping {
                 w.cursor_engines()
             } else {
                 Vec::new()

@@ -9,8 +9,9 @@ use super::*;
 pub(crate) fn LessonProblems(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let lines = Memo::new(move |_| {
-        ctx.w
-            .with(|w| w.lesson_error.as_ref().map(|e| e.lines(lang)))
+        ctx.read(&[Part::Course], |w| {
+            w.course().lesson_error.as_ref().map(|e| e.lines(lang))
+        })
     });
     view! {
         <Show when=move || lines.with(Option::is_some)>

@@ -1,10 +1,11 @@
 //! The table widget as Leptos (CSR) components, one per region of the page.
 //!
 //! The state is the plain-Rust [`Widget`] (as Leptos' todomvc keeps its `Todos` plain): it
-//! lives in one local signal ([`Ctx::w`]) and changes only through [`Widget::act`] (see
-//! [`act`]). What each region shows is a [`Memo`] over it (a small view model with
-//! `PartialEq`), so a region whose inputs did not change does not re-run. Typed event handlers
-//! turn clicks and keys into [`Msg`]s.
+//! sits in one local [`StoredValue`] ([`Ctx::w`]) and changes only through [`Widget::act`]
+//! (see [`act`]), which reports the [`Part`]s it changed and the [`Effect`]s the page must do.
+//! Each part has a trigger; what a region shows is a [`Memo`] that reads the parts it names
+//! ([`Ctx::read`]), so typing in the call field re-runs the call's regions and no other.
+//! Typed event handlers turn clicks and keys into [`Msg`]s.
 //!
 //! Rows are a keyed `<For>` (key: the table's load number and the rule id). What a row shows
 //! besides its rule (position, cursors, decisive mark, lift and drop marks) is a signal of its
@@ -12,8 +13,8 @@
 //! (a `Selector`-style update: moving a cursor touches two rows, not the table). Big tables are
 //! rendered [`CHUNK`] rows per frame.
 //!
-//! Effects only touch the outside world: the URL hash, the live region, focus, the clipboard,
-//! the worker.
+//! Effects only touch the outside world: the stored state, the live region, focus, the
+//! clipboard, the worker, the host's events.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -27,8 +28,8 @@ use permlab_core::{claude_code, codex, Action, Decision, EngineId, Reason, RuleI
 use wasm_bindgen::JsCast;
 
 use crate::api::Event;
-use crate::app::{Control, Drag, Focus, GripKey, Msg, Widget};
 use crate::i18n::{one_line, Lang, S};
+use crate::model::{self, Control, Focus, GripKey, Msg, Part, Widget};
 use crate::presets;
 use crate::protocol::{Reply, Request};
 use crate::rows_window;
@@ -65,6 +66,29 @@ use self::stepper::*;
 use self::table::*;
 use self::tasks::*;
 
+/// What [`Widget::shown`] reads: the lesson's engines, "show other harnesses", the imported
+/// config's harness.
+pub(crate) const SHOWN: &[Part] = &[Part::Course, Part::Panels, Part::Import];
+
+/// [`SHOWN`] and the verdicts, reveals and stepper that go with each shown engine.
+pub(crate) const SHOWN_AND_VERDICTS: &[Part] = &[
+    Part::Course,
+    Part::Panels,
+    Part::Import,
+    Part::Lab,
+    Part::Verdicts,
+];
+
+/// What the stored state holds ([`Widget::snapshot`]).
+pub(crate) const KEPT: &[Part] = &[
+    Part::Course,
+    Part::Lab,
+    Part::Fields,
+    Part::Panels,
+    Part::Editor,
+    Part::Import,
+];
+
 /// Rows added to the DOM per frame: a 10 000-row table appears in slices and the page keeps
 /// answering.
 pub const CHUNK: usize = 400;
@@ -98,8 +122,10 @@ struct Shown {
 /// One widget instance's handles (all `Copy`).
 #[derive(Clone, Copy)]
 pub struct Ctx {
-    /// The model.
-    pub w: RwSignal<Widget, LocalStorage>,
+    /// The model (not reactive itself: its parts' triggers are, see [`Ctx::read`]).
+    pub w: StoredValue<Widget, LocalStorage>,
+    /// One trigger per [`Part`] ([`Part::index`]), notified when an action changed it.
+    parts: [Trigger; Part::ALL.len()],
     /// The widget's language.
     pub lang: Lang,
     /// The live region's text.
@@ -118,8 +144,6 @@ pub struct Ctx {
     focused: RwSignal<Option<RuleId>>,
     /// The widget's root element.
     root: NodeRef<html::Section>,
-    /// The request the worker is reading (so it is sent once).
-    asked: StoredValue<Option<Request>, LocalStorage>,
     /// The (call, engine) pairs revealed so far in a quiz, and whether `permlab:complete` was
     /// sent.
     done: StoredValue<(std::collections::HashSet<(usize, EngineId)>, bool), LocalStorage>,
@@ -130,6 +154,21 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// Reads the widget inside a memo or a view, subscribing to `parts`: the reader re-runs
+    /// when an action changes one of them, and only then.
+    pub(crate) fn read<T>(self, parts: &[Part], f: impl FnOnce(&Widget) -> T) -> T {
+        for p in parts {
+            self.parts[p.index()].track();
+        }
+        MEMO_RUNS.with(|n| n.set(n.get() + 1));
+        self.w.with_value(f)
+    }
+
+    /// Reads the widget without subscribing (in an event handler, an effect).
+    pub(crate) fn peek<T>(self, f: impl FnOnce(&Widget) -> T) -> T {
+        self.w.with_value(f)
+    }
+
     /// Whether the widget is still mounted. `unmount` disposes of its signals at once, while
     /// a frame, a timer or a worker's answer it asked for may still come: reading a disposed
     /// signal traps the whole wasm instance (every widget of the page), so each of those checks
@@ -137,6 +176,17 @@ impl Ctx {
     pub(crate) fn alive(self) -> bool {
         !self.w.is_disposed()
     }
+}
+
+thread_local! {
+    /// How many times a region read the model ([`Ctx::read`]) on this page: the benchmark's
+    /// count of region re-runs per action (see [`memo_runs`]).
+    static MEMO_RUNS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// How many region reads ([`Ctx::read`]) every widget of the page has done so far.
+pub fn memo_runs() -> u32 {
+    MEMO_RUNS.with(std::cell::Cell::get)
 }
 
 /// Runs `f` on the next animation frame if the widget is still mounted then.
@@ -223,9 +273,9 @@ fn row_view(marked: &[(usize, RowView)], i: usize, n: usize) -> RowView {
 /// Sets the row signals whose view changed since the last call: rows whose rule moved, and
 /// rows whose marks came or went. Nothing else in the table runs.
 fn sync_rows(ctx: Ctx) {
-    let (load_rev, order, marked) = ctx.w.with_untracked(|w| {
+    let (load_rev, order, marked) = ctx.peek(|w| {
         (
-            w.load_rev,
+            w.course().loads,
             w.table().rules().iter().map(|r| r.id).collect::<Vec<_>>(),
             marks(w),
         )
@@ -262,37 +312,22 @@ fn sync_rows(ctx: Ctx) {
     }
 }
 
-/// Applies one learner action, then does what the action asks of the outside world (live
-/// region, focus, the worker, the reorder benchmark's frame mark). Returns what
-/// [`Widget::act`] returns (`false`: the key was not for the widget).
+/// Applies one action, wakes the regions that read the parts it changed and does its
+/// effects (live region, focus, the worker, the host's events, the reorder benchmark's frame
+/// mark). Returns whether the widget handled it (`false`: the key was not for the widget).
 pub fn act(ctx: Ctx, msg: Msg) -> bool {
     if !ctx.alive() {
         // An answer (worker, clipboard, timer) that arrives after `unmount`.
         return false;
     }
-    let probe = match &msg {
-        Msg::Guess(e, _) | Msg::Reveal(e) => Some(*e),
-        _ => None,
+    let Some(out) = ctx.w.try_update_value(|w| w.act(msg)) else {
+        return false;
     };
-    let (log0, was_revealed) = ctx.w.with_untracked(|w| {
-        (
-            w.lab.log().len(),
-            probe.is_some_and(|e| w.lab.is_revealed(e)),
-        )
-    });
-    let kind = msg.clone();
-    let mut handled = true;
-    ctx.w.update(|w| handled = w.act(msg));
-    after(ctx);
-    let events = ctx
-        .w
-        .with_untracked(|w| events_of(ctx, w, &kind, log0, was_revealed));
-    if let Some(host) = ctx.root.get_untracked().and_then(|r| r.parent_element()) {
-        for e in events {
-            e.dispatch(&host);
-        }
+    for p in out.changed.iter() {
+        ctx.parts[p.index()].notify();
     }
-    handled
+    after(ctx, &out.effects);
+    out.handled
 }
 
 fn guess_slug(g: Guess) -> &'static str {
@@ -302,97 +337,86 @@ fn guess_slug(g: Guess) -> &'static str {
     }
 }
 
-/// What the host page hears about an action (see [`crate::api::Event`]).
-fn events_of(ctx: Ctx, w: &Widget, msg: &Msg, log0: usize, was_revealed: bool) -> Vec<Event> {
+/// What the host page hears about an action's effects (see [`crate::api::Event`]).
+fn events_of(ctx: Ctx, w: &Widget, effects: &[model::Effect]) -> Vec<Event> {
     let mut out = Vec::new();
-    match msg {
-        Msg::Guess(e, g) if !was_revealed && w.lab.guess(*e) == Some(*g) => {
-            out.push(Event::Guess {
+    for effect in effects {
+        match effect {
+            model::Effect::Guessed(e, g) => out.push(Event::Guess {
                 engine: e.slug(),
                 guess: guess_slug(*g),
-            })
-        }
-        Msg::Reveal(e) if !was_revealed && w.lab.is_revealed(*e) => {
-            let verdict = w.eval(*e).map(|v| v.decision).unwrap_or(Decision::Ask);
-            let guess = w.lab.guess(*e);
-            out.push(Event::Reveal {
-                engine: e.slug(),
-                guess: guess.map_or("skip", guess_slug),
-                verdict: verdict.as_str(),
-                correct: guess == Some(Guess::Verdict(verdict)),
-            });
-            if w.quiz() {
-                let call = w.calls.iter().position(|c| c == w.lab.call());
-                let shown = w.shown();
-                let complete = ctx.done.try_update_value(|done| {
-                    if let Some(i) = call {
-                        done.0.insert((i, *e));
-                    }
-                    let all =
-                        (0..w.calls.len()).all(|i| shown.iter().all(|e| done.0.contains(&(i, *e))));
-                    let first = all && !done.1;
-                    done.1 |= all;
-                    first
+            }),
+            model::Effect::Revealed(e) => {
+                let verdict = w.eval(*e).map(|v| v.decision).unwrap_or(Decision::Ask);
+                let guess = w.lab().guess(*e);
+                out.push(Event::Reveal {
+                    engine: e.slug(),
+                    guess: guess.map_or("skip", guess_slug),
+                    verdict: verdict.as_str(),
+                    correct: guess == Some(Guess::Verdict(verdict)),
                 });
-                if complete == Some(true) {
-                    out.push(Event::Complete {
-                        calls: w.calls.len(),
-                        engines: shown.len(),
+                if w.quiz() {
+                    out.extend(completed(ctx, w, *e));
+                }
+            }
+            model::Effect::Logged => {
+                if let Some(entry) = w.lab().log().last() {
+                    let (change, from, to) = match entry.change {
+                        Change::Move { from, to, .. } => ("move", Some(from), Some(to)),
+                        Change::Reverse => ("reverse", None, None),
+                        Change::Undo => ("undo", None, None),
+                        Change::Reset => ("reset", None, None),
+                    };
+                    out.push(Event::Reorder {
+                        change,
+                        from,
+                        to,
+                        flipped: entry.flipped.iter().map(|f| f.engine.slug()).collect(),
                     });
                 }
             }
-        }
-        _ => {}
-    }
-    if w.lab.log().len() > log0 {
-        if let Some(entry) = w.lab.log().last() {
-            let (change, from, to) = match entry.change {
-                Change::Move { from, to, .. } => ("move", Some(from), Some(to)),
-                Change::Reverse => ("reverse", None, None),
-                Change::Undo => ("undo", None, None),
-                Change::Reset => ("reset", None, None),
-            };
-            out.push(Event::Reorder {
-                change,
-                from,
-                to,
-                flipped: entry.flipped.iter().map(|f| f.engine.slug()).collect(),
-            });
+            _ => {}
         }
     }
     out
 }
 
-/// Changes the model without waking the regions (a lift's target, a drag's position: only the
-/// row marks change), then syncs the rows and the live region.
-fn touch(ctx: Ctx, f: impl FnOnce(&mut Widget)) {
-    ctx.w.update_untracked(f);
-    after(ctx);
+/// `permlab:complete` the first time a quiz has every (call, engine) revealed.
+fn completed(ctx: Ctx, w: &Widget, e: EngineId) -> Option<Event> {
+    let calls = &w.course().calls;
+    let call = calls.iter().position(|c| c == w.lab().call());
+    let shown = w.shown();
+    let complete = ctx.done.try_update_value(|done| {
+        if let Some(i) = call {
+            done.0.insert((i, e));
+        }
+        let all = (0..calls.len()).all(|i| shown.iter().all(|e| done.0.contains(&(i, *e))));
+        let first = all && !done.1;
+        done.1 |= all;
+        first
+    });
+    (complete == Some(true)).then_some(Event::Complete {
+        calls: calls.len(),
+        engines: shown.len(),
+    })
 }
 
-fn after(ctx: Ctx) {
-    let (announce, focus, marked, load_rev, import, lesson) = ctx
-        .w
-        .try_update_untracked(|w| {
-            (
-                w.announce.clone(),
-                w.focus.take(),
-                std::mem::take(&mut w.reorder_marked),
-                w.load_rev,
-                w.worker_import.clone(),
-                w.worker_lesson.clone(),
-            )
-        })
-        .unwrap_or_default();
+/// Does an action's effects, after the rows are in step with the model.
+fn after(ctx: Ctx, effects: &[model::Effect]) {
+    let load_rev = ctx.peek(|w| w.course().loads);
     let reloaded = ctx.shown.with_value(|s| s.load_rev != load_rev);
     sync_rows(ctx);
     if reloaded {
         ctx.limit.set(CHUNK);
         ctx.first.set(0);
     }
+    let focus = effects.iter().rev().find_map(|e| match e {
+        model::Effect::Focus(f) => Some(*f),
+        _ => None,
+    });
     // The row being carried (its drop target) or just moved comes into view (a windowed
     // table first moves its window there).
-    let keep = ctx.w.with_untracked(|w| {
+    let keep = ctx.peek(|w| {
         w.target()
             .map(|(_, to)| to)
             .or_else(|| w.position(focus?.rule))
@@ -400,22 +424,29 @@ fn after(ctx: Ctx) {
     if let Some(pos) = keep {
         show_position(ctx, pos);
     }
-    if ctx.announce.with_untracked(|a| *a != announce) {
-        ctx.announce.set(announce);
-    }
-    if let Some(f) = focus {
-        refocus(ctx, f);
-    }
-    if marked {
-        // The verdicts are in: measure up to the frame that shows them.
-        request_animation_frame(|| web::mark_end("pl-reorder-frame"));
-    }
-    for request in [import, lesson].into_iter().flatten() {
-        if ctx.asked.with_value(|a| a.as_ref() == Some(&request)) {
-            continue;
+    for effect in effects {
+        match effect {
+            model::Effect::Announce(text) => {
+                if ctx.announce.with_untracked(|a| a != text) {
+                    ctx.announce.set(text.clone());
+                }
+            }
+            model::Effect::Focus(f) => refocus(ctx, *f),
+            model::Effect::Reordered => {
+                // The verdicts are in: measure up to the frame that shows them.
+                request_animation_frame(|| crate::perf::mark_end("pl-reorder-frame"));
+            }
+            model::Effect::Ask(request @ Request::Lint { .. }) => ask_lint(ctx, request.clone()),
+            model::Effect::Ask(request) => ask_worker(ctx, request.clone()),
+            model::Effect::SelfCheck => self_check(ctx),
+            model::Effect::Guessed(..) | model::Effect::Revealed(_) | model::Effect::Logged => {}
         }
-        ctx.asked.set_value(Some(request.clone()));
-        ask_worker(ctx, request);
+    }
+    let events = ctx.peek(|w| events_of(ctx, w, effects));
+    if let Some(host) = ctx.root.get_untracked().and_then(|r| r.parent_element()) {
+        for e in events {
+            e.dispatch(&host);
+        }
     }
 }
 
@@ -483,7 +514,7 @@ fn focus_control(ctx: Ctx, f: Focus) {
 /// Sends `request` to the worker (it has the Starlark interpreter the page leaves out) and
 /// hands its answer to the widget: an import's or a lesson's.
 fn ask_worker(ctx: Ctx, request: Request) {
-    let script = web::absolute_url(&ctx.w.with_untracked(|w| w.config.selfcheck.clone()));
+    let script = web::absolute_url(&ctx.peek(|w| w.config().selfcheck.clone()));
     let import = matches!(request, Request::Import { .. });
     // Whichever comes first, the answer or the time budget, ends the request.
     let settled = std::rc::Rc::new(std::cell::Cell::new(false));
@@ -500,7 +531,6 @@ fn ask_worker(ctx: Ctx, request: Request) {
             Err(e) => Msg::LessonReply(Err(e)),
         };
         done.set(true);
-        ctx.asked.set_value(None);
         act(ctx, msg);
     };
     let answer = std::rc::Rc::new(answer);
@@ -518,7 +548,6 @@ fn ask_worker(ctx: Ctx, request: Request) {
                         return;
                     }
                     wk.terminate();
-                    ctx.asked.set_value(None);
                     act(ctx, Msg::WorkerTimeout { import, seconds });
                 },
                 Duration::from_secs(u64::from(seconds)),
@@ -556,10 +585,11 @@ pub fn cursor_glyph(e: EngineId) -> &'static str {
 /// `widget` is the model, built from the host's configuration and the URL hash.
 #[component]
 pub fn App(widget: Widget) -> impl IntoView {
-    let lang = widget.lang;
-    let ns = widget.config.ns.clone();
+    let lang = widget.lang();
+    let ns = widget.config().ns.clone();
     let ctx = Ctx {
-        w: RwSignal::new_local(widget),
+        w: StoredValue::new_local(widget),
+        parts: std::array::from_fn(|_| Trigger::new()),
         lang,
         announce: RwSignal::new(String::new()),
         rows: StoredValue::new_local(HashMap::new()),
@@ -569,7 +599,6 @@ pub fn App(widget: Widget) -> impl IntoView {
         row_h: RwSignal::new(40.0),
         focused: RwSignal::new(None),
         root: NodeRef::new(),
-        asked: StoredValue::new_local(None),
         done: StoredValue::new_local(Default::default()),
         workers: StoredValue::new_local(Vec::new()),
         refocusing: StoredValue::new_local(None),
@@ -582,7 +611,7 @@ pub fn App(widget: Widget) -> impl IntoView {
     keep_state(ctx, ns, refused);
 
     // A big table is rendered CHUNK rows per frame, so the page keeps answering.
-    let n_rows = Memo::new(move |_| ctx.w.with(|w| w.table().len()));
+    let n_rows = Memo::new(move |_| ctx.read(&[Part::Lab], |w| w.table().len()));
     Effect::new(move |_| {
         let n = n_rows.get();
         if ctx.limit.get() < n {
@@ -607,8 +636,10 @@ pub fn App(widget: Widget) -> impl IntoView {
             .update_value(|v| v.drain(..).for_each(|w| w.terminate()));
     });
 
-    // Work the pending worker requests of the initial state (a lesson with `.rules`).
-    next_frame(ctx, move || after(ctx));
+    // Send the worker what the initial state waits for (a lesson with `.rules`, a restored
+    // import's lint).
+    let start = ctx.peek(Widget::resume);
+    next_frame(ctx, move || after(ctx, &start));
 
     let on_key = move |e: ev::KeyboardEvent| {
         let undo =
@@ -620,7 +651,7 @@ pub fn App(widget: Widget) -> impl IntoView {
     };
     let on_touchmove = move |e: ev::TouchEvent| {
         // Once a touch drag is live, the page must not scroll under it.
-        if ctx.w.with_untracked(|w| w.drag.is_some_and(|d| d.active)) {
+        if ctx.peek(|w| w.carry().drag.is_some_and(|d| d.active)) {
             e.prevent_default();
         }
     };
@@ -665,9 +696,9 @@ pub fn App(widget: Widget) -> impl IntoView {
 #[component]
 fn Head(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
-    let title = Memo::new(move |_| ctx.w.with(Widget::title));
-    let pending = Memo::new(move |_| ctx.w.with(|w| w.worker_lesson.is_some()));
-    let sources = Memo::new(move |_| ctx.w.with(Widget::sources));
+    let title = Memo::new(move |_| ctx.read(&[Part::Course], Widget::title));
+    let pending = Memo::new(move |_| ctx.read(&[Part::Waiting], |w| w.waiting().lesson.is_some()));
+    let sources = Memo::new(move |_| ctx.read(&[Part::Course], Widget::sources));
     view! {
         <h2 class="pl-title">{move || title.get()}</h2>
         <Show when=move || pending.get()>
@@ -681,7 +712,7 @@ fn Head(ctx: Ctx) -> impl IntoView {
                 view! {
                     <button type="button" class="pl-preset" data-preset=slug aria-pressed=on.to_string()
                         on:click=move |_| {
-                            if let Some(src) = ctx.w.with_untracked(|w| w.source_of(&s)) {
+                            if let Some(src) = ctx.peek(|w| w.source_of(&s)) {
                                 act(ctx, Msg::Source(src));
                             }
                         }>{label}</button>
@@ -701,7 +732,7 @@ pub struct Mounted {
 
 /// Mounts the table widget into `host`: its own content moves aside (and comes back on
 /// [`unmount`]).
-pub fn mount(host: web_sys::HtmlElement, config: crate::app::Config) -> Mounted {
+pub fn mount(host: web_sys::HtmlElement, config: crate::model::Config) -> Mounted {
     let original = document().create_document_fragment();
     while let Some(child) = host.first_child() {
         let _ = original.append_child(&child);

@@ -9,9 +9,7 @@ use super::*;
 #[component]
 pub(crate) fn More(ctx: Ctx, children: Children) -> impl IntoView {
     let lang = ctx.lang;
-    let lesson = ctx
-        .w
-        .with_untracked(|w| w.lesson.is_some() || w.worker_lesson.is_some());
+    let lesson = ctx.peek(|w| w.course().lesson.is_some() || w.waiting().lesson.is_some());
     if lesson {
         view! {
             <details class="pl-more">

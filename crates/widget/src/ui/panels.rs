@@ -16,8 +16,8 @@ pub(crate) fn term_help(lang: Lang, i: usize) -> &'static str {
 #[component]
 pub(crate) fn Formula(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
-    let open = Memo::new(move |_| ctx.w.with(|w| w.term));
-    let help = ctx.w.with_untracked(|w| w.id("term-help"));
+    let open = Memo::new(move |_| ctx.read(&[Part::Panels], |w| w.panels().term));
+    let help = ctx.peek(|w| w.id("term-help"));
     let term = {
         let help = help.clone();
         move |i: usize, text: &'static str| {
@@ -58,14 +58,15 @@ pub(crate) type MatrixRow = (String, bool, Vec<(EngineId, Option<(Decision, bool
 #[component]
 pub(crate) fn Matrix(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
-    let quiz = Memo::new(move |_| ctx.w.with(|w| !w.explore()));
-    let open = Memo::new(move |_| ctx.w.with(|w| w.matrix_open));
-    let engines = Memo::new(move |_| ctx.w.with(Widget::shown));
+    let quiz = Memo::new(move |_| ctx.read(&[Part::Course], |w| !w.explore()));
+    let open = Memo::new(move |_| ctx.read(&[Part::Panels], |w| w.panels().matrix));
+    let engines = Memo::new(move |_| ctx.read(SHOWN, Widget::shown));
     let rows = Memo::new(move |_| {
-        ctx.w.with(|w| {
-            let current = w.lab.call();
+        ctx.read(SHOWN_AND_VERDICTS, |w| {
+            let current = w.lab().call();
             let shown = w.shown();
-            w.calls
+            w.course()
+                .calls
                 .iter()
                 .enumerate()
                 .map(|(i, c)| {
@@ -78,13 +79,15 @@ pub(crate) fn Matrix(ctx: Ctx) -> impl IntoView {
                                 return (*e, None);
                             }
                             let d = w
+                                .verdicts()
                                 .matrix
                                 .get(i)
                                 .and_then(|r| r.get(j))
                                 .copied()
                                 .unwrap_or(Decision::Ask);
                             let changed = w
-                                .prev_matrix
+                                .verdicts()
+                                .before
                                 .as_ref()
                                 .and_then(|p| p.get(i)?.get(j).copied())
                                 .is_some_and(|p| p != d);
@@ -184,8 +187,8 @@ pub(crate) type Translated = (
 pub(crate) fn Translations(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let blocks = Memo::new(move |_| {
-        ctx.w.with(|w| {
-            if !w.translations {
+        ctx.read(&[Part::Panels, Part::Lab], |w| {
+            if !w.panels().translations {
                 return Vec::new();
             }
             let t = w.table();
@@ -275,10 +278,13 @@ pub(crate) fn Translations(ctx: Ctx) -> impl IntoView {
 #[component]
 pub(crate) fn SelfCheck(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
-    let offline = ctx.w.with_untracked(|w| w.config.selfcheck == "none");
-    let running = Memo::new(move |_| ctx.w.with(|w| w.checking));
-    let results = Memo::new(move |_| ctx.w.with(|w| w.checks.clone()));
-    let run = move |_| self_check(ctx);
+    let offline = ctx.peek(|w| w.config().selfcheck == "none");
+    let running = Memo::new(move |_| ctx.read(&[Part::SelfCheck], |w| w.selfcheck().running));
+    let results =
+        Memo::new(move |_| ctx.read(&[Part::SelfCheck], |w| w.selfcheck().checks.clone()));
+    let run = move |_| {
+        act(ctx, Msg::SelfCheck);
+    };
     // An offline page has no fixtures to fetch: no self-check.
     (!offline).then(|| view! {
         <section class="pl-selfcheck">
@@ -309,40 +315,22 @@ pub(crate) fn SelfCheck(ctx: Ctx) -> impl IntoView {
     })
 }
 
+/// Runs the self-check's worker the model asked for ([`model::Effect::SelfCheck`]): each answer goes
+/// back as [`Msg::CheckReply`].
 pub(crate) fn self_check(ctx: Ctx) {
-    if ctx.w.with_untracked(|w| w.checking) {
-        return;
-    }
-    let (base, script, failed) = ctx.w.with_untracked(|w| {
+    let (base, script) = ctx.peek(|w| {
         (
-            web::absolute_url(&w.config.fixtures),
-            web::absolute_url(&w.config.selfcheck),
-            w.lang.s(S::LoadFailed),
+            web::absolute_url(&w.config().fixtures),
+            web::absolute_url(&w.config().selfcheck),
         )
     });
-    ctx.w.update(|w| {
-        w.checking = true;
-        w.checks.clear();
-    });
     let request = Request::SelfCheck { base };
-    let started = web::run_worker(&script, &request, move |msg| {
-        ctx.w.update(|w| match msg {
-            Ok(Reply::Done) => w.checking = false,
-            Ok(Reply::Check { name, result }) => {
-                w.checks.push(crate::app::check_result(name, result))
-            }
-            Ok(_) => {}
-            Err(e) => {
-                w.checking = false;
-                w.checks.push((failed.to_string(), Err(e)));
-            }
-        });
-    });
-    match started {
+    match web::run_worker(&script, &request, move |reply| {
+        act(ctx, Msg::CheckReply(reply));
+    }) {
         Ok(wk) => ctx.workers.update_value(|v| v.push(wk)),
-        Err(e) => ctx.w.update(|w| {
-            w.checking = false;
-            w.checks = vec![(failed.to_string(), Err(e))];
-        }),
+        Err(e) => {
+            act(ctx, Msg::CheckReply(Err(e)));
+        }
     }
 }

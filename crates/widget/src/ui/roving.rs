@@ -125,7 +125,7 @@ pub(crate) fn on_keydown(ctx: Ctx, e: &ev::KeyboardEvent) {
     let Some(row) = el.closest("tr").ok().flatten() else {
         return;
     };
-    let n = ctx.w.with_untracked(|w| w.table().len());
+    let n = ctx.peek(|w| w.table().len());
     if rows_window::is_virtual(n) && !matches!(e.key().as_str(), "ArrowLeft" | "ArrowRight") {
         // A windowed table: the row above/below may not be rendered (or be a pinned row's
         // neighbour in the page only), so go by position.

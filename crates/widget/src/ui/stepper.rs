@@ -17,12 +17,12 @@ pub(crate) struct StepperView {
 pub(crate) fn Stepper(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let data = Memo::new(move |_| {
-        ctx.w.with(|w| {
+        ctx.read(SHOWN_AND_VERDICTS, |w| {
             let k = w.step();
             // Exactly the shown engines: those that walk the table draw a cursor, the others
             // (CoreCoder) get their one-line reason. A step that would tell an unrevealed
             // verdict (the last one) says what to do first instead.
-            let lines = if w.stepping {
+            let lines = if w.panels().stepping {
                 w.shown()
                     .into_iter()
                     .filter_map(|id| {
@@ -45,7 +45,7 @@ pub(crate) fn Stepper(ctx: Ctx) -> impl IntoView {
             };
             let all_revealed = w.shown().iter().all(|e| w.revealed(*e));
             StepperView {
-                open: w.stepping,
+                open: w.panels().stepping,
                 k,
                 total: all_revealed.then(|| w.total_steps()),
                 lines,

@@ -1,23 +1,29 @@
 //! The toolbar and the rule table: keyed rows, drag by pointer, keys and buttons.
 
 use super::*;
+use crate::model::Drag;
 
 /// Undo, reset, reverse, copy as JSON, show Codex.
 #[component]
 pub(crate) fn Toolbar(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let state = Memo::new(move |_| {
-        ctx.w
-            .with(|w| (w.lab.can_undo(), w.lab.is_reordered(), w.codex))
+        ctx.read(&[Part::Lab, Part::Panels], |w| {
+            (
+                w.lab().can_undo(),
+                w.lab().is_reordered(),
+                w.panels().others,
+            )
+        })
     });
     // The engines the lesson does not list, offered only on request (none: no offer).
-    let others = Memo::new(move |_| ctx.w.with(Widget::others));
-    let copied = Memo::new(move |_| ctx.w.with(|w| w.copied.clone()));
+    let others = Memo::new(move |_| ctx.read(&[Part::Course, Part::Import], Widget::others));
+    let copied = Memo::new(move |_| ctx.read(&[Part::Panels], |w| w.panels().copied.clone()));
     let copy = move |_| {
-        let text = ctx.w.with_untracked(|w| w.table().to_json());
+        let text = ctx.peek(|w| w.table().to_json());
         leptos::task::spawn_local(async move {
             let r = web::copy_text(&text).await;
-            ctx.w.update(|w| w.copied = Some(r.map_err(|_| text)));
+            act(ctx, Msg::Copied(r.map_err(|_| text)));
         });
     };
     view! {
@@ -64,9 +70,9 @@ pub(crate) fn Toolbar(ctx: Ctx) -> impl IntoView {
 pub(crate) fn RuleTable(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let order = Memo::new(move |_| {
-        ctx.w.with(|w| {
+        ctx.read(&[Part::Course, Part::Lab], |w| {
             (
-                w.load_rev,
+                w.course().loads,
                 w.table().rules().iter().map(|r| r.id).collect::<Vec<_>>(),
             )
         })
@@ -75,9 +81,12 @@ pub(crate) fn RuleTable(ctx: Ctx) -> impl IntoView {
     let windowed = move || rows_window::is_virtual(n.get());
     // The row that stays in the page wherever the window is: carried, dragged or focused.
     let pinned = Memo::new(move |_| {
-        let id = ctx
-            .w
-            .with(|w| w.lift.map(|l| l.id).or(w.drag.map(|d| d.id)));
+        let id = ctx.read(&[Part::Carry], |w| {
+            w.carry()
+                .lift
+                .map(|l| l.id)
+                .or(w.carry().drag.map(|d| d.id))
+        });
         let id = id.or_else(|| ctx.focused.get())?;
         order.with(|(_, ids)| ids.iter().position(|r| *r == id))
     });
@@ -249,7 +258,7 @@ fn set_first(ctx: Ctx, first: usize) {
 /// inside it; once rendered, the page scrolls the least that shows the row (nothing when it
 /// is in view).
 pub(crate) fn show_position(ctx: Ctx, pos: usize) {
-    let n = ctx.w.with_untracked(|w| w.table().len());
+    let n = ctx.peek(|w| w.table().len());
     set_first(
         ctx,
         rows_window::first_showing(pos, ctx.first.get_untracked(), n),
@@ -287,9 +296,7 @@ pub(crate) fn show_position(ctx: Ctx, pos: usize) {
 #[component]
 pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoView {
     let lang = ctx.lang;
-    let (rule, n) = ctx
-        .w
-        .with_untracked(|w| (w.table().rules().get(at).cloned(), w.table().len()));
+    let (rule, n) = ctx.peek(|w| (w.table().rules().get(at).cloned(), w.table().len()));
     let rule = rule.unwrap_or_else(|| permlab_core::Rule {
         id,
         tool: String::new(),
@@ -351,8 +358,9 @@ pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoVie
         }
         let pointer = e.pointer_id();
         let from = view.with_untracked(|v| v.pos);
-        touch(ctx, |w| {
-            w.drag = Some(Drag {
+        act(
+            ctx,
+            Msg::DragStart(Drag {
                 id,
                 from,
                 to: from,
@@ -360,8 +368,8 @@ pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoVie
                 y0: f64::from(e.client_y()),
                 active: !touch_ptr,
                 moved: false,
-            })
-        });
+            }),
+        );
         if let Some(t) = e
             .current_target()
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
@@ -374,15 +382,7 @@ pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoVie
             after_delay(
                 ctx,
                 move || {
-                    ctx.w.update_untracked(|w| {
-                        if let Some(d) = w
-                            .drag
-                            .as_mut()
-                            .filter(|d| d.id == id && d.pointer == pointer)
-                        {
-                            d.active = true;
-                        }
-                    });
+                    act(ctx, Msg::DragHold(pointer));
                 },
                 Duration::from_millis(200),
             );
@@ -448,7 +448,7 @@ fn step_in_place(ctx: Ctx, e: &ev::MouseEvent, id: RuleId, down: bool) {
 }
 
 pub(crate) fn pointer_move(ctx: Ctx, e: &ev::PointerEvent) {
-    let Some(d) = ctx.w.with_untracked(|w| w.drag) else {
+    let Some(d) = ctx.peek(|w| w.carry().drag) else {
         return;
     };
     if e.pointer_id() != d.pointer {
@@ -458,7 +458,7 @@ pub(crate) fn pointer_move(ctx: Ctx, e: &ev::PointerEvent) {
     if !d.active {
         // A touch that moves before the hold delay is a scroll: let the page have it.
         if dy.abs() > 8.0 {
-            touch(ctx, |w| w.drag = None);
+            act(ctx, Msg::DragEnd(false));
         }
         return;
     }
@@ -471,27 +471,16 @@ pub(crate) fn pointer_move(ctx: Ctx, e: &ev::PointerEvent) {
     };
     let to = web::drop_index(&root, f64::from(e.client_y()), d.from);
     if !d.moved || to != d.to {
-        touch(ctx, |w| {
-            w.drag = Some(Drag {
-                to,
-                moved: true,
-                ..d
-            })
-        });
+        act(ctx, Msg::DragOver(to));
     }
 }
 
 pub(crate) fn pointer_up(ctx: Ctx, e: &ev::PointerEvent, commit: bool) {
-    let Some(d) = ctx.w.with_untracked(|w| w.drag) else {
+    let Some(d) = ctx.peek(|w| w.carry().drag) else {
         return;
     };
     if e.pointer_id() != d.pointer {
         return;
     }
-    ctx.w.update_untracked(|w| w.drag = None);
-    if commit && d.active && d.moved && d.to != d.from {
-        act(ctx, Msg::Drop(d.from, d.to));
-    } else {
-        after(ctx);
-    }
+    act(ctx, Msg::DragEnd(commit));
 }

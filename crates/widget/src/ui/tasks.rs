@@ -9,8 +9,9 @@ use super::*;
 pub(crate) fn Tasks(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let texts = Memo::new(move |_| {
-        ctx.w.with(|w| {
-            w.lesson
+        ctx.read(&[Part::Course], |w| {
+            w.course()
+                .lesson
                 .as_ref()
                 .map(|l| {
                     l.tasks
@@ -23,10 +24,11 @@ pub(crate) fn Tasks(ctx: Ctx) -> impl IntoView {
     });
     // Sticky: the previous ticks are the memo's own previous value.
     let done = Memo::new(move |prev: Option<&Vec<bool>>| {
-        ctx.w
-            .with(|w| crate::tasks::progress(w, prev.map_or(&[][..], Vec::as_slice)))
+        ctx.read(SHOWN_AND_VERDICTS, |w| {
+            crate::tasks::progress(w, prev.map_or(&[][..], Vec::as_slice))
+        })
     });
-    let heading = ctx.w.with_untracked(|w| w.id("tasks-h"));
+    let heading = ctx.peek(|w| w.id("tasks-h"));
     let count = move || {
         done.with(|d| {
             let n = d.iter().filter(|x| **x).count();

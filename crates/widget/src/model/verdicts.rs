@@ -9,15 +9,98 @@ use permlab_core::{engines, Call, Decision, Engine, EngineId, Evaluation, RuleTa
 
 type Compiled = Rc<Vec<Box<dyn Engine>>>;
 
-thread_local! {
-    // The last two tables: the one before a reorder and the one after (the reorder log asks
-    // for both, then the panels ask for the new one). Keyed by the table and the native source.
-    static CACHE: RefCell<Vec<(RuleTable, usize, Compiled)>> = const { RefCell::new(Vec::new()) };
+/// Every engine's evaluation of the current call and the lesson calls' matrix, with the
+/// engines compiled for the last two orders (the one before a reorder and the one after: the
+/// reorder log asks for both, then the panels ask for the new one). The compiled engines are
+/// keyed by the table's value; a new table (another preset, another native config) starts a
+/// new `Verdicts`.
+#[derive(Default)]
+pub struct Verdicts {
+    /// Every engine's evaluation of the current call ([`EngineId::ALL`] order).
+    pub evals: Vec<Evaluation>,
+    /// The preset's calls × every engine.
+    pub matrix: Vec<Vec<Decision>>,
+    /// The matrix before the last reorder (its changed cells are marked).
+    pub before: Option<Vec<Vec<Decision>>>,
+    compiled: RefCell<Vec<(RuleTable, Compiled)>>,
 }
 
-/// Identity of a native source, for the cache.
-fn native_key(native: Option<&Native>) -> usize {
-    native.map_or(0, |n| n as *const Native as usize)
+impl std::fmt::Debug for Verdicts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Verdicts")
+            .field("evals", &self.evals.len())
+            .field("matrix", &self.matrix)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Verdicts {
+    /// The engine's evaluation of the current call.
+    pub fn eval(&self, id: EngineId) -> Option<&Evaluation> {
+        find(&self.evals, id)
+    }
+
+    /// Evaluates `call` with every engine (the matrix stays).
+    pub fn judge_call(&mut self, table: &RuleTable, native: Option<&Native>, call: &Call) {
+        self.evals = evaluate_all(&self.compiled(table, native), call);
+    }
+
+    /// Evaluates `call` and the preset's `calls` with every engine.
+    pub fn judge_all(
+        &mut self,
+        table: &RuleTable,
+        native: Option<&Native>,
+        call: &Call,
+        calls: &[Call],
+    ) {
+        let engines = self.compiled(table, native);
+        self.evals = evaluate_all(&engines, call);
+        self.matrix = matrix(&engines, calls);
+    }
+
+    /// The reorder log's judge: the verdicts of `shown` engines for `call`.
+    pub fn judge(
+        &self,
+        shown: &[EngineId],
+        native: Option<&Native>,
+        table: &RuleTable,
+        call: &Call,
+    ) -> Vec<(EngineId, Decision)> {
+        let engines = self.compiled(table, native);
+        shown
+            .iter()
+            .filter_map(|id| engines.iter().find(|e| e.id() == *id))
+            .map(|e| (e.id(), e.decide(call).0))
+            .collect()
+    }
+
+    /// Every engine ([`EngineId::ALL`]) compiled for `table`: the common-table engines, or,
+    /// for a lesson preset or an imported config, the engines that preset names (a harness's
+    /// own config read by that harness's rules).
+    fn compiled(&self, table: &RuleTable, native: Option<&Native>) -> Compiled {
+        let mut cache = self.compiled.borrow_mut();
+        if let Some((_, e)) = cache.iter().find(|(t, _)| t == table) {
+            return e.clone();
+        }
+        let native = native.map(|n| reordered(n, table));
+        let e: Compiled = Rc::new(
+            EngineId::ALL
+                .iter()
+                .map(|&id| {
+                    crate::perf::mark_start(id.slug());
+                    let e = match &native {
+                        Some(n) => n.engine(id),
+                        None => engines::build(id, table),
+                    };
+                    crate::perf::mark_end(id.slug());
+                    e
+                })
+                .collect(),
+        );
+        cache.insert(0, (table.clone(), e.clone()));
+        cache.truncate(2);
+        e
+    }
 }
 
 /// `native` (a lesson preset or an imported config) with its rows in `table`'s order: the
@@ -48,70 +131,20 @@ fn reordered(native: &Native, table: &RuleTable) -> Native {
     n
 }
 
-/// Every engine ([`EngineId::ALL`]) compiled for `table`: the common-table engines, or, for a
-/// lesson preset or an imported config, the engines that preset names (a harness's own
-/// config read by that harness's rules).
-pub fn compiled(table: &RuleTable, native: Option<&Native>) -> Compiled {
-    let key = native_key(native);
-    CACHE.with(|c| {
-        let mut c = c.borrow_mut();
-        if let Some((_, _, e)) = c.iter().find(|(t, k, _)| *k == key && t == table) {
-            return e.clone();
-        }
-        let native = native.map(|n| reordered(n, table));
-        let e: Compiled = Rc::new(
-            EngineId::ALL
-                .iter()
-                .map(|&id| {
-                    crate::web::mark_start(id.slug());
-                    let e = match &native {
-                        Some(n) => n.engine(id),
-                        None => engines::build(id, table),
-                    };
-                    crate::web::mark_end(id.slug());
-                    e
-                })
-                .collect(),
-        );
-        c.insert(0, (table.clone(), key, e.clone()));
-        c.truncate(2);
-        e
-    })
-}
-
 /// Every engine's full evaluation of `call`, in [`EngineId::ALL`] order.
-pub fn evaluate_all(table: &RuleTable, native: Option<&Native>, call: &Call) -> Vec<Evaluation> {
-    compiled(table, native)
-        .iter()
-        .map(|e| e.evaluate(call))
-        .collect()
+fn evaluate_all(engines: &[Box<dyn Engine>], call: &Call) -> Vec<Evaluation> {
+    engines.iter().map(|e| e.evaluate(call)).collect()
 }
 
 /// The verdicts of `calls` × every engine.
-pub fn matrix(table: &RuleTable, native: Option<&Native>, calls: &[Call]) -> Vec<Vec<Decision>> {
-    let engines = compiled(table, native);
+fn matrix(engines: &[Box<dyn Engine>], calls: &[Call]) -> Vec<Vec<Decision>> {
     calls
         .iter()
         .map(|c| engines.iter().map(|e| e.decide(c).0).collect())
         .collect()
 }
 
-/// The reorder log's judge: the verdicts of `shown` engines for `call`.
-pub fn judge(
-    shown: &[EngineId],
-    native: Option<&Native>,
-    table: &RuleTable,
-    call: &Call,
-) -> Vec<(EngineId, Decision)> {
-    let engines = compiled(table, native);
-    shown
-        .iter()
-        .filter_map(|id| engines.iter().find(|e| e.id() == *id))
-        .map(|e| (e.id(), e.decide(call).0))
-        .collect()
-}
-
-/// The engine's evaluation in a list from [`evaluate_all`].
+/// The engine's evaluation in a list of evaluations.
 pub fn find(evals: &[Evaluation], id: EngineId) -> Option<&Evaluation> {
     evals.iter().find(|e| e.engine == id)
 }
@@ -130,12 +163,15 @@ mod tests {
         let call = Preset::Miniagent.calls()[0].clone();
         let shown = Preset::Miniagent.engines(false);
         let mut lab = Lab::new(table, call);
-        let j = |t: &RuleTable, c: &Call| judge(&shown, None, t, c);
+        let v = Verdicts::default();
+        let j = |t: &RuleTable, c: &Call| v.judge(&shown, None, t, c);
         assert!(lab.move_rule(7, 9, &j));
         let entry = &lab.log()[0];
         let flipped: Vec<EngineId> = entry.flipped.iter().map(|c| c.engine).collect();
         assert_eq!(flipped, [EngineId::FirstMatch, EngineId::OpenCode]);
-        let evals = evaluate_all(lab.table(), None, lab.call());
+        let mut v = Verdicts::default();
+        v.judge_call(lab.table(), None, lab.call());
+        let evals = v.evals;
         assert_eq!(
             find(&evals, EngineId::FirstMatch).unwrap().decision,
             Decision::Allow
@@ -149,7 +185,9 @@ mod tests {
     #[test]
     fn matrix_has_a_cell_per_call_and_engine() {
         let t = Preset::Git.table();
-        let m = matrix(&t, None, &Preset::Git.calls());
+        let mut v = Verdicts::default();
+        v.judge_all(&t, None, &Preset::Git.calls()[0], &Preset::Git.calls());
+        let m = v.matrix;
         assert_eq!(m.len(), Preset::Git.calls().len());
         assert!(m.iter().all(|r| r.len() == EngineId::ALL.len()));
     }

@@ -1,4 +1,4 @@
-//! The texts a learner typed, kept as typed (issue 17): what of them goes into the stored
+//! The texts a learner typed, kept as typed: what of them goes into the stored
 //! state, how they come back on a reload, and the call fields of a preset the learner left
 //! (so switching presets and back finds them as they were, valid or not).
 
@@ -15,31 +15,31 @@ impl Widget {
     /// table is 600 KB): [`Widget::restore_texts`] puts the custom table back into the editor.
     pub(super) fn kept_texts(&self) -> (Option<String>, Option<String>, Option<String>) {
         let fits = |t: &String| (t.len() <= store::FIELD_LIMIT).then(|| t.clone());
-        let applied = self.source == Source::Builtin(presets::Preset::Custom)
-            && self.editor_text == self.custom;
+        let applied = self.course.source == Source::Builtin(presets::Preset::Custom)
+            && self.editor.text == self.course.custom;
         (
-            fits(&self.tool_text),
-            fits(&self.input_text),
-            fits(&self.editor_text).filter(|t| !t.is_empty() && !applied),
+            fits(&self.fields.tool),
+            fits(&self.fields.input),
+            fits(&self.editor.text).filter(|t| !t.is_empty() && !applied),
         )
     }
 
     /// The texts that are kept while the page is open but not across a reload: each longer
     /// than [`store::FIELD_LIMIT`] (the widget says so next to its state notes).
     pub fn unkept(&self) -> Vec<Note> {
-        let custom = if self.source == Source::Builtin(presets::Preset::Custom) {
-            self.custom.as_str()
+        let custom = if self.course.source == Source::Builtin(presets::Preset::Custom) {
+            self.course.custom.as_str()
         } else {
             ""
         };
         let mut notes = store::too_long(&[
-            (Field::Tool, &self.tool_text),
-            (Field::Input, &self.input_text),
-            (Field::Editor, &self.editor_text),
-            (Field::Import, &self.import_text),
+            (Field::Tool, &self.fields.tool),
+            (Field::Input, &self.fields.input),
+            (Field::Editor, &self.editor.text),
+            (Field::Import, &self.import.text),
         ]);
         // The applied table is the editor's text most of the time: one note for one text.
-        if custom != self.editor_text {
+        if custom != self.editor.text {
             notes.extend(store::too_long(&[(Field::Custom, custom)]));
         }
         notes
@@ -48,51 +48,54 @@ impl Widget {
     /// Puts the typed texts back (after the state they belong to is restored): the call
     /// fields (the engines keep reading the last call they could take), the editor, and the
     /// messages an editor or import text had, read again from the same text.
-    pub(super) fn restore_texts(&mut self, snap: &Snapshot) {
+    pub(super) fn restore_texts(&mut self, snap: &Snapshot, fx: &mut Vec<super::Effect>) {
         if snap.tool_text.is_some() || snap.input_text.is_some() {
             if let Some(t) = &snap.tool_text {
-                self.tool_text = t.clone();
+                self.fields.tool = t.clone();
             }
             if let Some(i) = &snap.input_text {
-                self.input_text = i.clone();
+                self.fields.input = i.clone();
             }
-            self.started = true;
+            self.fields.started = true;
             self.apply_fields();
         }
         if let Some(e) = &snap.editor {
-            self.editor_text = e.clone();
+            self.editor.text = e.clone();
             if snap.editor_error {
-                self.editor_error = presets::parse_custom(e).err();
+                self.editor.error = presets::parse_custom(e).err();
             }
         } else if snap.custom.is_some()
-            && self.source == Source::Builtin(presets::Preset::Custom)
-            && snap.custom.as_ref() == Some(&self.custom)
+            && self.course.source == Source::Builtin(presets::Preset::Custom)
+            && snap.custom.as_ref() == Some(&self.course.custom)
         {
             // The editor held the applied table (stored once, as the table).
-            self.editor_text = self.custom.clone();
+            self.editor.text = self.course.custom.clone();
         }
-        let codex = self.import_format.resolve(&self.import_text) == Format::Codex;
+        let codex = self.import.format.resolve(&self.import.text) == Format::Codex;
         // A `.rules` file is read again only where the page has the Starlark interpreter.
         let readable_here = !codex || super::rules_here();
-        if snap.import_error && self.import_error.is_none() && readable_here {
+        if snap.import_error && self.import.error.is_none() && readable_here {
             // Worded in the widget's language, as the first time (an empty text is "empty").
-            self.import_error = if self.import_text.trim().is_empty() {
+            self.import.error = if self.import.text.trim().is_empty() {
                 Some(super::ImportError::Empty)
             } else {
-                import_config_error(self.import_format, &self.import_text)
+                import_config_error(self.import.format, &self.import.text)
                     .err()
                     .map(super::ImportError::Read)
             };
-        } else if snap.import_error && self.import_error.is_none() && self.worker_import.is_none() {
+        } else if snap.import_error && self.import.error.is_none() && self.waiting.import.is_none()
+        {
             if self.config.selfcheck == "none" {
-                self.import_error = Some(super::ImportError::NeedsWorker);
+                self.import.error = Some(super::ImportError::NeedsWorker);
             } else {
                 // The `.rules` text goes to the worker again, for its message only.
-                self.worker_import = Some(crate::protocol::Request::Import {
+                let request = crate::protocol::Request::Import {
                     format: "codex".into(),
-                    text: self.import_text.clone(),
-                });
-                self.import_recheck = true;
+                    text: self.import.text.clone(),
+                };
+                self.waiting.import = Some(request.clone());
+                fx.push(super::Effect::Ask(request));
+                self.import.recheck = true;
             }
         }
     }
@@ -100,31 +103,32 @@ impl Widget {
     /// Before a new table replaces the current one: the call fields as typed, when they are
     /// not just the preset's first call, become the draft of the preset being left.
     pub(super) fn keep_draft(&mut self, to: Source) {
-        if !self.started || to == self.source {
+        if !self.fields.started || to == self.course.source {
             // Starting up, or the same preset read again (a new table: a fresh start).
             return;
         }
-        let from = self.slug_of(self.source);
-        self.drafts.retain(|d| d.0 != from);
-        let first = self.calls.first();
-        let plain = first.is_some_and(|c| c.tool == self.tool_text && c.input == self.input_text);
+        let from = self.slug_of(self.course.source);
+        self.fields.drafts.retain(|d| d.0 != from);
+        let first = self.course.calls.first();
+        let plain =
+            first.is_some_and(|c| c.tool == self.fields.tool && c.input == self.fields.input);
         if !plain {
-            self.drafts
-                .push((from, self.tool_text.clone(), self.input_text.clone()));
+            let draft = (from, self.fields.tool.clone(), self.fields.input.clone());
+            self.fields.drafts.push(draft);
         }
     }
 
     /// After a new table is loaded: the draft of that preset, if the learner left one, goes
     /// back into the call fields (and becomes the call when the engines can take it).
     pub(super) fn take_draft(&mut self) {
-        let slug = self.slug_of(self.source);
-        let Some(k) = self.drafts.iter().position(|d| d.0 == slug) else {
+        let slug = self.slug_of(self.course.source);
+        let Some(k) = self.fields.drafts.iter().position(|d| d.0 == slug) else {
             return;
         };
-        let (_, tool, input) = self.drafts.remove(k);
-        self.tool_text = tool;
-        self.input_text = input;
-        self.started = true;
+        let (_, tool, input) = self.fields.drafts.remove(k);
+        self.fields.tool = tool;
+        self.fields.input = input;
+        self.fields.started = true;
         self.apply_fields();
     }
 }
@@ -180,14 +184,14 @@ mod tests {
                 w.act(Msg::ImportText(text.into()));
                 w.act(Msg::Import);
                 let w2 = reload(&w);
-                assert_eq!(w2.tool_text, text, "{ns:?} {text:?}");
-                assert_eq!(w2.input_text, text);
-                assert_eq!(w2.editor_text, text);
-                assert_eq!(w2.import_text, text);
+                assert_eq!(w2.fields.tool, text, "{ns:?} {text:?}");
+                assert_eq!(w2.fields.input, text);
+                assert_eq!(w2.editor.text, text);
+                assert_eq!(w2.import.text, text);
                 // The messages come back with the texts.
                 assert_eq!(w2.tool_problem(), w.tool_problem());
-                assert!(w2.editor_error.is_some(), "{text:?}");
-                assert!(w2.import_error.is_some(), "{text:?}");
+                assert!(w2.editor.error.is_some(), "{text:?}");
+                assert!(w2.import.error.is_some(), "{text:?}");
                 if w.tool_problem().is_some() {
                     assert_eq!(w2.lab.call(), &call, "the engines keep the last valid call");
                 }
@@ -206,10 +210,10 @@ mod tests {
         assert!(big.len() > 8_000);
         w.act(Msg::ImportText(big.clone()));
         w.act(Msg::Import);
-        assert!(w.import_error.is_some());
+        assert!(w.import.error.is_some());
         let w2 = reload(&w);
-        assert_eq!(w2.import_text, big);
-        assert!(w2.import_error.is_some(), "its message too");
+        assert_eq!(w2.import.text, big);
+        assert!(w2.import.error.is_some(), "its message too");
         // Apply: the editor shows the applied table after a reload, and the table is applied.
         let table = r#"[{"tool": "bash", "pattern": "ls *", "action": "allow"}]"#;
         let mut w = w2;
@@ -217,10 +221,10 @@ mod tests {
         w.act(Msg::EditTable(table.into()));
         w.act(Msg::Apply);
         let w3 = reload(&w);
-        assert_eq!(w3.editor_text, table);
-        assert_eq!(w3.source, Source::Builtin(Preset::Custom));
+        assert_eq!(w3.editor.text, table);
+        assert_eq!(w3.course.source, Source::Builtin(Preset::Custom));
         assert_eq!(w3.table().len(), 1);
-        assert!(w3.editor_error.is_none());
+        assert!(w3.editor.error.is_none());
     }
 
     /// A failed import's message comes back after a reload in the widget's language, the
@@ -234,10 +238,10 @@ mod tests {
         )));
         w.act(Msg::ImportText("{\"permissions\": {\"allow\": [".into()));
         w.act(Msg::Import);
-        let first = w.import_error.clone().unwrap();
+        let first = w.import.error.clone().unwrap();
         let words = Lang::Zh.import_problem(&first);
         assert!(words.starts_with("第 1 行第 28 列:"), "{words}");
-        assert_eq!(reload(&w).import_error, Some(first));
+        assert_eq!(reload(&w).import.error, Some(first));
 
         // The page's build hands `.rules` files to the worker; natively the worker's answer is
         // the same code the worker runs.
@@ -253,18 +257,18 @@ mod tests {
         )));
         w.act(Msg::ImportText(rules.into()));
         w.act(Msg::Import);
-        let sent = w.worker_import.clone().expect("the worker reads .rules");
+        let sent = w.waiting.import.clone().expect("the worker reads .rules");
         w.act(Msg::ImportReply(worker(&sent)));
-        let first = w.import_error.clone().expect("a message");
+        let first = w.import.error.clone().expect("a message");
         let table = w.table().to_json();
         let mut w2 = reload(&w);
-        assert_eq!(w2.import_text, rules);
-        assert_eq!(w2.import_error, None, "not yet: the worker reads it again");
-        assert_eq!(w2.worker_import.as_ref(), Some(&sent));
-        assert!(w2.import_recheck);
+        assert_eq!(w2.import.text, rules);
+        assert_eq!(w2.import.error, None, "not yet: the worker reads it again");
+        assert_eq!(w2.waiting.import.as_ref(), Some(&sent));
+        assert!(w2.import.recheck);
         w2.act(Msg::ImportReply(worker(&sent)));
-        assert_eq!(w2.import_error, Some(first));
-        assert!(!w2.import_recheck && w2.worker_import.is_none());
+        assert_eq!(w2.import.error, Some(first));
+        assert!(!w2.import.recheck && w2.waiting.import.is_none());
         assert_eq!(w2.table().to_json(), table, "nothing applied");
         // A re-read that now succeeds (say the first try had run out of time) applies nothing.
         let mut w3 = reload(&w);
@@ -273,9 +277,9 @@ mod tests {
             text: "prefix_rule(pattern=[\"rm\"], decision=\"forbidden\")".into(),
         };
         w3.act(Msg::ImportReply(worker(&good)));
-        assert_eq!(w3.import_error, None);
+        assert_eq!(w3.import.error, None);
         assert_eq!(w3.table().to_json(), table, "nothing applied");
-        assert_ne!(w3.source, Source::Import);
+        assert_ne!(w3.course.source, Source::Import);
     }
 
     #[test]
@@ -285,23 +289,23 @@ mod tests {
         w.act(Msg::EditInput("a\u{200b}b".into()));
         w.act(Msg::Source(Source::Builtin(Preset::Git)));
         assert_eq!(
-            w.tool_text, "bash",
+            w.fields.tool, "bash",
             "the git preset starts with its own call"
         );
         w.act(Msg::Source(Source::Builtin(Preset::Miniagent)));
-        assert_eq!(w.tool_text, "<img src=x onerror=alert(1)>");
-        assert_eq!(w.input_text, "a\u{200b}b");
+        assert_eq!(w.fields.tool, "<img src=x onerror=alert(1)>");
+        assert_eq!(w.fields.input, "a\u{200b}b");
         assert!(w.tool_problem().is_some(), "with its message");
         // Left again, then reloaded on the other preset: the draft is stored too.
         w.act(Msg::Source(Source::Builtin(Preset::Aws)));
         let mut w2 = reload(&w);
-        assert_eq!(w2.source, Source::Builtin(Preset::Aws));
+        assert_eq!(w2.course.source, Source::Builtin(Preset::Aws));
         w2.act(Msg::Source(Source::Builtin(Preset::Miniagent)));
-        assert_eq!(w2.tool_text, "<img src=x onerror=alert(1)>");
+        assert_eq!(w2.fields.tool, "<img src=x onerror=alert(1)>");
         // A preset left untouched keeps no draft.
         let mut w = Widget::with_stored(config("a3"), "", None);
         w.act(Msg::Source(Source::Builtin(Preset::Git)));
-        assert!(w.drafts.is_empty());
+        assert!(w.fields.drafts.is_empty());
     }
 
     #[test]
@@ -310,11 +314,11 @@ mod tests {
         let big = "x".repeat(store::FIELD_LIMIT + 1);
         w.act(Msg::ImportText(big.clone()));
         assert_eq!(w.unkept(), [Note::NotKept(Field::Import, big.len())]);
-        assert_eq!(w.import_text, big, "kept while the page is open");
+        assert_eq!(w.import.text, big, "kept while the page is open");
         assert_eq!(w.snapshot().import, None, "not stored");
         let w2 = reload(&w);
-        assert_eq!(w2.import_text, "");
-        assert!(w2.state_notes.is_empty());
+        assert_eq!(w2.import.text, "");
+        assert!(w2.kept.notes.is_empty());
     }
 
     #[test]
@@ -328,8 +332,8 @@ mod tests {
             "a3.p=git&a3.t=bash",
         ] {
             let w = Widget::with_stored(config("a3"), "", Some(stored));
-            assert_eq!(w.state_notes.len(), 1, "{stored:?}");
-            assert!(matches!(w.state_notes[0], Note::Ignored(_)));
+            assert_eq!(w.kept.notes.len(), 1, "{stored:?}");
+            assert!(matches!(w.kept.notes[0], Note::Ignored(_)));
             assert_eq!(
                 w.table().len(),
                 10,
@@ -352,7 +356,7 @@ mod tests {
         w.act(Msg::Apply);
         w.act(Msg::Reverse);
         let w2 = reload(&w);
-        assert_eq!(w2.editor_text, text);
+        assert_eq!(w2.editor.text, text);
         assert_eq!(w2.table().len(), 10_000);
         assert_eq!(w2.table().rules()[0].id, w.table().rules()[0].id);
     }
@@ -365,7 +369,12 @@ mod tests {
         use permlab_core::{Decision, EngineId};
         let mut w = Widget::with_stored(config("a3"), "", None);
         let fm = EngineId::FirstMatch;
-        let verdict = w.evals.iter().find(|e| e.engine == fm).map(|e| e.decision);
+        let verdict = w
+            .verdicts
+            .evals
+            .iter()
+            .find(|e| e.engine == fm)
+            .map(|e| e.decision);
         w.act(Msg::Guess(fm, Guess::Verdict(Decision::Deny)));
         w.act(Msg::Reveal(fm));
         w.act(Msg::Reverse);

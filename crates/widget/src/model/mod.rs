@@ -1,0 +1,1682 @@
+//! One widget instance as plain Rust: what the learner sees ([`Widget`]) and what each of their
+//! actions does to it ([`Widget::act`]). No DOM here: the page's components turn clicks and
+//! keys into [`Msg`]s, do the [`Effect`]s an action returns and re-run the regions that read
+//! the [`Part`]s it changed, so everything between is tested natively. Every verdict comes
+//! from [`verdicts`] (the core's engines).
+//!
+//! The widget is a small tree of parts, each its own type ([`parts`]):
+//!
+//! ```text
+//! Widget
+//! ├── config     Config       the host's settings (never change)
+//! ├── course     Course       lesson, rule set shown, its calls, custom table
+//! ├── lab        Lab          order, call, guesses, reveals, stepper, reorder log
+//! ├── verdicts   Verdicts     evaluations, matrix, compiled engines
+//! ├── fields     Fields       the call fields as typed, drafts of other presets
+//! ├── carry      Carry        keyboard lift, pointer drag
+//! ├── panels     Panels       open panels, copy result
+//! ├── editor     Editor       table editor text and error
+//! ├── import     Import       import panel text, format, error, summary
+//! ├── lint       Lint         lint findings
+//! ├── waiting    Waiting      requests the worker has not answered
+//! ├── selfcheck  SelfCheck    self-check results
+//! └── kept       Kept         notes on the restored state
+//! ```
+
+use std::rc::Rc;
+
+use permlab_core::import::{self, Format};
+use permlab_core::lesson::{Lesson, LessonMode, Preset as Native};
+use permlab_core::{Call, EngineId, Evaluation, RuleId, RuleTable};
+
+use crate::i18n::{Lang, S};
+use crate::lesson_error::LessonError;
+use crate::persist::Snapshot;
+use crate::presets::{self, Preset};
+use crate::protocol::{ImportedRows, Reply, Request};
+use crate::state::Lab;
+
+mod kept;
+mod msg;
+mod parts;
+#[cfg(test)]
+mod tests;
+mod tracked;
+mod verdicts;
+
+pub use msg::{Effect, Msg, Outcome};
+pub use parts::{
+    Carry, Course, Drag, Editor, Fields, Import, Kept, Lift, Lint, Panels, SelfCheck, Waiting,
+};
+pub use tracked::{Part, Parts, Tracked};
+pub use verdicts::Verdicts;
+
+/// How one widget instance is configured by its host element.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Page language.
+    pub lang: Lang,
+    /// URL-hash namespace (the host element's id).
+    pub ns: String,
+    /// Where the conformance fixtures are served (a URL prefix).
+    pub fixtures: String,
+    /// URL of the self-check worker's loader (a separate wasm, fetched on demand).
+    pub selfcheck: String,
+    /// A lesson table given by the host page (fixtures format), shown as the custom preset.
+    pub lesson: Option<String>,
+    /// The host's `data-lesson` selector, when it has one (so a selector that finds nothing is
+    /// reported, not ignored).
+    pub lesson_from: Option<String>,
+}
+
+/// Where the table comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A built-in rule set, or the table pasted into the editor ([`Preset::Custom`]).
+    Builtin(Preset),
+    /// The host lesson's preset at this index.
+    Lesson(usize),
+    /// A harness's config pasted into the import panel.
+    Import,
+}
+
+/// What the import panel read from a pasted config.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportSummary {
+    /// Whose config it was.
+    pub format: Format,
+    /// Rules that became rows.
+    pub imported: usize,
+    /// Rules that could not (listed in `warnings` with the reason).
+    pub dropped: usize,
+    /// Every warning, as the core words it.
+    pub warnings: Vec<String>,
+}
+
+/// One engine's self-check result: sections (name, passed, total) or why it could not run.
+pub type CheckResult = (String, Result<Vec<(String, usize, usize)>, String>);
+
+/// Which stepper move [`Msg::StepBy`] means.
+const FIRST: i8 = -2;
+const LAST: i8 = 2;
+
+/// One widget instance: a part per concern, each its own type (see [`parts`]), every one
+/// tracked so an action reports what it changed (see [`tracked`]).
+pub struct Widget {
+    /// How the host configured it (never changes).
+    config: Config,
+    /// Where the table comes from.
+    course: Tracked<Course>,
+    /// Order, call, guesses, stepper, log.
+    lab: Tracked<Lab>,
+    /// Every engine's evaluation of the call, and the lesson calls' matrix.
+    verdicts: Tracked<Verdicts>,
+    /// The call fields as typed.
+    fields: Tracked<Fields>,
+    /// A row being carried.
+    carry: Tracked<Carry>,
+    /// Open panels, the toolbar's last report.
+    panels: Tracked<Panels>,
+    /// The table editor.
+    editor: Tracked<Editor>,
+    /// The import panel.
+    import: Tracked<Import>,
+    /// The imported config's lint findings.
+    lint: Tracked<Lint>,
+    /// What waits for the worker.
+    waiting: Tracked<Waiting>,
+    /// The self-check.
+    selfcheck: Tracked<SelfCheck>,
+    /// What the learner should know about the restored state.
+    kept: Tracked<Kept>,
+}
+
+/// Read access to each part (the page reads them; only [`Widget::act`] changes them).
+macro_rules! readers {
+    ($($(#[$m:meta])* $name:ident: $t:ty;)*) => {
+        $( $(#[$m])* pub fn $name(&self) -> &$t { &self.$name } )*
+    };
+}
+
+impl Widget {
+    readers! {
+        /// How the host configured it.
+        config: Config;
+        /// Where the table comes from.
+        course: Course;
+        /// Order, call, guesses, stepper, log.
+        lab: Lab;
+        /// The evaluations and the matrix.
+        verdicts: Verdicts;
+        /// The call fields as typed.
+        fields: Fields;
+        /// A row being carried.
+        carry: Carry;
+        /// Open panels.
+        panels: Panels;
+        /// The table editor.
+        editor: Editor;
+        /// The import panel.
+        import: Import;
+        /// The lint findings.
+        lint: Lint;
+        /// What waits for the worker.
+        waiting: Waiting;
+        /// The self-check.
+        selfcheck: SelfCheck;
+        /// Notes on the restored state.
+        kept: Kept;
+    }
+
+    /// The widget's language.
+    pub fn lang(&self) -> Lang {
+        self.config.lang
+    }
+
+    /// A widget as `config` and the URL hash `hash` say.
+    pub fn new(config: Config, hash: &str) -> Widget {
+        Widget::with_stored(config, hash, None)
+    }
+
+    /// A widget as `config` says, where the learner was: the widget's stored item `stored`
+    /// (see [`crate::store`]) when it is usable, else an old-format link's hash. Requests for
+    /// the worker it starts with are in [`Widget::resume`].
+    pub fn with_stored(config: Config, hash: &str, stored: Option<&str>) -> Widget {
+        let start = crate::store::start(&config.ns, hash, stored);
+        let snap = start.snap;
+        // A Codex `.rules` config in the lesson is read by the worker (the page has no Starlark);
+        // the built-in rule sets show meanwhile.
+        let lesson_request = config
+            .lesson
+            .as_deref()
+            .filter(|t| !rules_here() && has_codex_config(t))
+            .map(|t| Request::Lesson {
+                text: t.to_string(),
+            });
+        let (lesson, lesson_error) = match lesson_request {
+            Some(_) => (None, None),
+            None => read_lesson(config.lesson.as_deref(), config.lesson_from.as_deref()),
+        };
+        let custom = snap
+            .custom
+            .clone()
+            .or_else(|| {
+                config
+                    .lesson
+                    .clone()
+                    .filter(|_| lesson.is_none() && lesson_error.is_none())
+            })
+            .unwrap_or_else(|| Preset::Miniagent.table().to_json());
+        let (format, text) = snap
+            .import
+            .clone()
+            .map(|(f, t)| (FormatChoice::from_slug(&f), t))
+            .unwrap_or((FormatChoice::Auto, String::new()));
+        let mut w = Widget {
+            config,
+            course: Tracked::new(Course {
+                source: Source::Builtin(Preset::Miniagent),
+                lesson,
+                lesson_error,
+                native: None,
+                calls: Vec::new(),
+                custom,
+                loads: 0,
+            }),
+            lab: Tracked::new(Lab::new(RuleTable::default(), Call::new("bash", "ls"))),
+            verdicts: Tracked::default(),
+            fields: Tracked::new(Fields {
+                drafts: snap.drafts.clone(),
+                ..Fields::default()
+            }),
+            carry: Tracked::default(),
+            panels: Tracked::new(Panels {
+                others: snap.codex,
+                stepping: snap.stepping,
+                ..Panels::default()
+            }),
+            editor: Tracked::default(),
+            import: Tracked::new(Import {
+                text,
+                format,
+                error: None,
+                summary: None,
+                recheck: false,
+            }),
+            lint: Tracked::default(),
+            waiting: Tracked::new(Waiting {
+                lesson: lesson_request,
+                ..Waiting::default()
+            }),
+            selfcheck: Tracked::default(),
+            kept: Tracked::new(Kept {
+                notes: start.notes,
+                from_hash: start.from_hash,
+            }),
+        };
+        let fx = &mut Vec::new();
+        // Where the hash says, else the lesson's first preset, else the host's table, else
+        // the seed's miniagent table; anything that no longer loads falls back in that order.
+        let wanted = snap.preset.as_deref().and_then(|s| w.source_of(s));
+        let default = if w.course.lesson.is_some() {
+            Source::Lesson(0)
+        } else if w.config.lesson.is_some() && w.course.lesson_error.is_none() {
+            Source::Builtin(Preset::Custom)
+        } else {
+            Source::Builtin(Preset::Miniagent)
+        };
+        let loaded = wanted.is_some_and(|s| w.load_source(s, fx)) || w.load_source(default, fx);
+        if !loaded {
+            w.load_source(Source::Builtin(Preset::Miniagent), fx);
+        }
+        if w.waiting.import.is_some() || w.waiting.lesson.is_some() {
+            // Where the learner was applies to the table the worker is about to give.
+            w.waiting.state = Some(snap);
+        } else {
+            w.restore(&snap, fx);
+        }
+        w
+    }
+
+    /// What the page sends the worker as the widget starts (or mounts again): every request
+    /// that waits for an answer.
+    pub fn resume(&self) -> Vec<Effect> {
+        let w = &self.waiting;
+        [&w.lesson, &w.import, &w.lint]
+            .into_iter()
+            .flatten()
+            .map(|r| Effect::Ask(r.clone()))
+            .collect()
+    }
+
+    /// The table in its current order.
+    pub fn table(&self) -> &RuleTable {
+        self.lab.table()
+    }
+
+    /// The engines with guess panels: the lesson's (exactly its `engines`), or the built-in
+    /// four (plus the imported config's own harness); the others only while the learner asks
+    /// for them ("show other harnesses", [`Msg::Codex`]).
+    pub fn shown(&self) -> Vec<EngineId> {
+        let mut v = self.base_engines();
+        if self.panels.others {
+            v.extend(self.others());
+        }
+        v
+    }
+
+    /// The engines the lesson (or the built-in rule sets) names, before the learner asks for
+    /// more.
+    fn base_engines(&self) -> Vec<EngineId> {
+        let mut v = match (&self.course.lesson, self.course.source) {
+            (Some(l), Source::Lesson(_)) => l.engines.clone(),
+            _ => Preset::Miniagent.engines(false),
+        };
+        if let (Source::Import, Some(s)) = (self.course.source, &self.import.summary) {
+            if !v.contains(&s.format.engine()) {
+                v.push(s.format.engine());
+            }
+        }
+        v
+    }
+
+    /// The engines "show other harnesses" adds: every engine the lesson does not name (empty:
+    /// no such offer).
+    pub fn others(&self) -> Vec<EngineId> {
+        let base = self.base_engines();
+        EngineId::ALL
+            .iter()
+            .copied()
+            .filter(|e| !base.contains(e))
+            .collect()
+    }
+
+    /// Whether the disagreement box (OpenCode's last match against Claude Code's strongest
+    /// match) belongs on screen: only when both engines are shown.
+    pub fn compares_opencode_claude(&self) -> bool {
+        let v = self.shown();
+        v.contains(&EngineId::OpenCode) && v.contains(&EngineId::ClaudeCode)
+    }
+
+    /// An element id unique on the page: the widget's namespace (its placeholder's id) first,
+    /// percent-encoded (an id with a space would be two ids in `aria-labelledby`).
+    pub fn id(&self, name: &str) -> String {
+        format!("{}-{name}", crate::hash::encode(&self.config.ns))
+    }
+
+    /// Puts back where the learner was (order, call, guesses, reveals, step) on this table.
+    fn restore(&mut self, snap: &Snapshot, fx: &mut Vec<Effect>) {
+        let lab = &mut self.lab;
+        if let Some(order) = &snap.order {
+            lab.restore_order(order);
+        }
+        if let Some(c) = &snap.call {
+            lab.set_call(c.clone());
+        }
+        for (e, g) in &snap.guesses {
+            lab.set_guess(*e, *g);
+        }
+        for e in &snap.revealed {
+            lab.reveal(*e);
+        }
+        if snap.log.is_some() || snap.undo.is_some() {
+            let ids: Vec<permlab_core::RuleId> = lab.table().rules().iter().map(|r| r.id).collect();
+            lab.restore_history(
+                snap.log
+                    .as_deref()
+                    .map(crate::history::read_log)
+                    .unwrap_or_default(),
+                snap.undo
+                    .as_deref()
+                    .map(|u| crate::history::read_undo(u, &ids))
+                    .unwrap_or_default(),
+            );
+        }
+        for (e, guess, verdict) in &snap.earlier {
+            lab.restore_earlier(
+                *e,
+                crate::state::Earlier {
+                    guess: *guess,
+                    verdict: *verdict,
+                },
+            );
+        }
+        self.recompute();
+        self.sync_fields();
+        let total = self.total_steps();
+        self.lab.set_step(snap.step, total);
+        self.restore_texts(snap, fx);
+    }
+
+    /// Whether the lesson is for exploring: every verdict shows at once, nothing to guess.
+    pub fn explore(&self) -> bool {
+        self.course
+            .lesson
+            .as_ref()
+            .is_some_and(|l| l.mode == LessonMode::Explore)
+            && matches!(self.course.source, Source::Lesson(_))
+    }
+
+    /// Whether an engine's verdict shows: revealed after a guess, or an explore lesson.
+    pub fn revealed(&self, e: EngineId) -> bool {
+        self.explore() || self.lab.is_revealed(e)
+    }
+
+    /// Whether the lesson is a quiz (answers stay folded until asked for).
+    pub fn quiz(&self) -> bool {
+        self.course
+            .lesson
+            .as_ref()
+            .is_some_and(|l| l.mode == LessonMode::Quiz)
+            && matches!(self.course.source, Source::Lesson(_))
+    }
+
+    /// One of the lesson's named texts, in the widget's language: the shown preset's own
+    /// (`presets[i].texts`) first, else the lesson's.
+    pub fn lesson_text(&self, name: &str) -> Option<String> {
+        let l = self.course.lesson.as_ref()?;
+        let preset = match self.course.source {
+            Source::Lesson(i) => l.presets.get(i).map(|p| p.texts.as_slice()),
+            _ => None,
+        };
+        let find = |texts: &[(String, permlab_core::lesson::Text)]| {
+            texts.iter().find(|(n, _)| n == name).map(|t| t.1.clone())
+        };
+        let t = preset.and_then(find).or_else(|| find(&l.texts))?;
+        let t = t.get(self.config.lang.tag_short());
+        (!t.is_empty()).then(|| t.to_string())
+    }
+
+    /// The widget's heading: the lesson's title, else the built-in one.
+    pub fn title(&self) -> String {
+        match &self.course.lesson {
+            Some(l) if !l.title.get(self.config.lang.tag_short()).is_empty() => {
+                l.title.get(self.config.lang.tag_short()).to_string()
+            }
+            _ => self.config.lang.s(S::Title).to_string(),
+        }
+    }
+
+    /// The rule sets offered: (slug, label, current).
+    pub fn sources(&self) -> Vec<(String, String, bool)> {
+        let mut v = Vec::new();
+        let short = self.config.lang.tag_short();
+        match &self.course.lesson {
+            Some(l) => {
+                for (i, p) in l.presets.iter().enumerate() {
+                    let label = p
+                        .title
+                        .as_ref()
+                        .map(|t| t.get(short).to_string())
+                        .filter(|t| !t.is_empty())
+                        .unwrap_or_else(|| p.id.clone());
+                    v.push((
+                        self.slug_of(Source::Lesson(i)),
+                        label,
+                        self.course.source == Source::Lesson(i),
+                    ));
+                }
+            }
+            None => {
+                for p in Preset::BUILT_IN {
+                    let name = match p {
+                        Preset::Miniagent => S::PresetMiniagent,
+                        Preset::Git => S::PresetGit,
+                        _ => S::PresetAws,
+                    };
+                    let s = Source::Builtin(p);
+                    v.push((
+                        self.slug_of(s),
+                        self.config.lang.s(name).to_string(),
+                        self.course.source == s,
+                    ));
+                }
+            }
+        }
+        let c = Source::Builtin(Preset::Custom);
+        v.push((
+            self.slug_of(c),
+            self.config.lang.s(S::PresetCustom).to_string(),
+            self.course.source == c,
+        ));
+        if self.course.source == Source::Import {
+            v.push((
+                self.slug_of(Source::Import),
+                self.config.lang.s(S::PresetImport).to_string(),
+                true,
+            ));
+        }
+        v
+    }
+
+    /// The URL-hash slug of a source.
+    pub fn slug_of(&self, s: Source) -> String {
+        match s {
+            Source::Builtin(p) => p.slug().to_string(),
+            Source::Lesson(i) => match self.course.lesson.as_ref().and_then(|l| l.presets.get(i)) {
+                Some(p) => format!("l-{}", p.id),
+                None => String::new(),
+            },
+            Source::Import => "import".into(),
+        }
+    }
+
+    /// The source with this slug.
+    pub fn source_of(&self, slug: &str) -> Option<Source> {
+        if slug == "import" {
+            return Some(Source::Import);
+        }
+        if let Some(id) = slug.strip_prefix("l-") {
+            let i = self
+                .course
+                .lesson
+                .as_ref()?
+                .presets
+                .iter()
+                .position(|p| p.id == id)?;
+            return Some(Source::Lesson(i));
+        }
+        Preset::from_slug(slug).map(Source::Builtin)
+    }
+
+    /// The engines that draw a cursor in the stepper: the shown engines that walk the table
+    /// (CoreCoder reads no rule; the stepper gives it a line, not a cursor).
+    pub fn cursor_engines(&self) -> Vec<EngineId> {
+        self.shown()
+            .into_iter()
+            .filter(|e| self.eval(*e).is_some_and(|v| !v.steps.is_empty()))
+            .collect()
+    }
+
+    /// Where the current call runs: the lesson preset's or imported config's context, else the
+    /// default one every engine shares.
+    pub fn call_context(&self) -> permlab_core::context::CallContext {
+        self.course
+            .native
+            .as_ref()
+            .map(|n| n.context.clone())
+            .unwrap_or_default()
+    }
+
+    /// Whether the stepper at step `k` would show something that tells `engine`'s verdict:
+    /// that waits until the engine is revealed. Where an engine stops tells it, and so does
+    /// any row it finds matching: Codex takes the strictest match without stopping (a match
+    /// on a forbidden row is the answer), and a split call stops once per part. So every
+    /// step from the first match or stop on waits, and the last step always does.
+    pub fn withholds_step(&self, engine: EngineId, k: usize) -> bool {
+        !self.revealed(engine)
+            && self.eval(engine).is_some_and(|e| {
+                let telling = e
+                    .steps
+                    .iter()
+                    .position(|s| s.stop || s.pattern_matched == Some(true))
+                    .map_or(e.steps.len(), |i| i + 1);
+                k >= telling.min(e.steps.len())
+            })
+    }
+
+    /// The engine's evaluation of the current call.
+    pub fn eval(&self, id: EngineId) -> Option<&Evaluation> {
+        self.verdicts.eval(id)
+    }
+
+    /// Steps of the longest cursor walk.
+    pub fn total_steps(&self) -> usize {
+        self.cursor_engines()
+            .iter()
+            .filter_map(|e| self.eval(*e))
+            .map(|e| e.steps.len())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The stepper position, clamped.
+    pub fn step(&self) -> usize {
+        self.lab.step().min(self.total_steps())
+    }
+
+    /// Rows under a cursor: (row, engine).
+    pub fn cursors(&self) -> Vec<(usize, EngineId)> {
+        let k = self.step();
+        if !self.panels.stepping || k == 0 {
+            return Vec::new();
+        }
+        self.cursor_engines()
+            .iter()
+            .filter(|e| !self.withholds_step(**e, k))
+            .filter_map(|e| self.eval(*e))
+            .filter_map(|e| {
+                let s = e.steps.get(k.min(e.steps.len()).checked_sub(1)?)?;
+                Some((s.row, e.engine))
+            })
+            .collect()
+    }
+
+    /// Decisive rows of the revealed engines: (row, engine).
+    pub fn decisive(&self) -> Vec<(usize, EngineId)> {
+        self.shown()
+            .iter()
+            .filter(|e| self.revealed(**e))
+            .filter_map(|e| self.eval(*e))
+            .filter_map(|e| Some((e.rule?, e.engine)))
+            .collect()
+    }
+
+    /// The row being carried and where it would land, during a lift or a drag.
+    pub fn target(&self) -> Option<(usize, usize)> {
+        if let Some(l) = self.carry.lift {
+            return Some((l.from, l.to));
+        }
+        self.carry
+            .drag
+            .filter(|d| d.active && d.moved)
+            .map(|d| (d.from, d.to))
+    }
+
+    /// Why the typed tool name cannot be used, if it cannot.
+    pub fn tool_problem(&self) -> Option<&'static str> {
+        let t = &self.fields.tool;
+        if t.trim().is_empty() {
+            Some(self.config.lang.s(S::ToolEmpty))
+        } else if t.chars().any(char::is_whitespace) {
+            Some(self.config.lang.s(S::ToolSpace))
+        } else {
+            None
+        }
+    }
+
+    /// What is kept of this state (see [`crate::store`]): every text as typed, up to
+    /// [`crate::store::FIELD_LIMIT`] each.
+    pub fn snapshot(&self) -> Snapshot {
+        let l = &self.lab;
+        let fits = |t: &String| t.len() <= crate::store::FIELD_LIMIT;
+        let (tool_text, input_text, editor) = self.kept_texts();
+        Snapshot {
+            preset: Some(self.slug_of(self.course.source)),
+            custom: (self.course.source == Source::Builtin(Preset::Custom))
+                .then(|| self.course.custom.clone())
+                .filter(fits),
+            import: (fits(&self.import.text)
+                && (self.course.source == Source::Import || !self.import.text.is_empty()))
+            .then(|| {
+                (
+                    self.import.format.slug().to_string(),
+                    self.import.text.clone(),
+                )
+            }),
+            tool_text,
+            input_text,
+            editor,
+            editor_error: self.editor.error.is_some(),
+            import_error: self.import.error.is_some(),
+            drafts: self.fields.drafts.clone(),
+            order: (l.is_reordered() && l.table().len() <= 200_000).then(|| l.order()),
+            call: (self.course.calls.first() != Some(l.call())).then(|| l.call().clone()),
+            guesses: l.guesses().map(|(e, g, _)| (e, g)).collect(),
+            revealed: l.guesses().filter(|g| g.2).map(|g| g.0).collect(),
+            stepping: self.panels.stepping,
+            step: l.step(),
+            codex: self.panels.others,
+            earlier: l
+                .earlier_results()
+                .map(|(e, r)| (e, r.guess, r.verdict))
+                .collect(),
+            log: (!l.log().is_empty()).then(|| crate::history::write_log(l.log())),
+            undo: Some(crate::history::write_undo(l.undo_orders(), l.table().len()))
+                .filter(|u| !u.is_empty()),
+        }
+    }
+
+    /// Applies one action: what it changed and what the page must do about it.
+    pub fn act(&mut self, msg: Msg) -> Outcome {
+        self.clear_marks();
+        let logged = self.lab.log().len();
+        let mut effects = Vec::new();
+        let handled = self.apply(msg, &mut effects);
+        if self.lab.log().len() > logged {
+            effects.push(Effect::Logged);
+        }
+        Outcome {
+            handled,
+            changed: self.marks(),
+            effects,
+        }
+    }
+
+    /// Forgets which parts changed.
+    fn clear_marks(&mut self) {
+        self.course.clear();
+        self.lab.clear();
+        self.verdicts.clear();
+        self.fields.clear();
+        self.carry.clear();
+        self.panels.clear();
+        self.editor.clear();
+        self.import.clear();
+        self.lint.clear();
+        self.waiting.clear();
+        self.selfcheck.clear();
+        self.kept.clear();
+    }
+
+    /// The parts that changed since [`Widget::clear_marks`].
+    fn marks(&self) -> Parts {
+        [
+            (Part::Course, self.course.changed()),
+            (Part::Lab, self.lab.changed()),
+            (Part::Verdicts, self.verdicts.changed()),
+            (Part::Fields, self.fields.changed()),
+            (Part::Carry, self.carry.changed()),
+            (Part::Panels, self.panels.changed()),
+            (Part::Editor, self.editor.changed()),
+            (Part::Import, self.import.changed()),
+            (Part::Lint, self.lint.changed()),
+            (Part::Waiting, self.waiting.changed()),
+            (Part::SelfCheck, self.selfcheck.changed()),
+            (Part::Kept, self.kept.changed()),
+        ]
+        .into_iter()
+        .filter(|p| p.1)
+        .map(|p| p.0)
+        .collect()
+    }
+
+    /// [`Widget::act`]'s body. `false`: the key was not for the widget (the browser keeps its
+    /// default).
+    fn apply(&mut self, msg: Msg, fx: &mut Vec<Effect>) -> bool {
+        match msg {
+            Msg::Source(s) => {
+                self.load_source(s, fx);
+            }
+            Msg::PickCall(i) => {
+                if let Some(c) = self.course.calls.get(i).cloned() {
+                    self.set_call(c);
+                    self.sync_fields();
+                }
+            }
+            Msg::EditTool(t) => {
+                self.fields.tool = t;
+                self.apply_fields();
+            }
+            Msg::EditInput(t) => {
+                self.fields.input = t;
+                self.apply_fields();
+            }
+            Msg::Undo => {
+                self.reorder(Op::Undo, fx);
+            }
+            Msg::Reset => {
+                self.reorder(Op::Reset, fx);
+            }
+            Msg::Reverse => {
+                self.reorder(Op::Reverse, fx);
+            }
+            Msg::Codex(on) => self.panels.others = on,
+            Msg::Step(id, down) => {
+                let (Some(p), n) = (self.position(id), self.table().len()) else {
+                    return true;
+                };
+                let key = if down { Control::Down } else { Control::Up };
+                if down && p + 1 < n {
+                    self.move_row(p, p + 1, key, fx);
+                } else if !down && p > 0 {
+                    self.move_row(p, p - 1, key, fx);
+                }
+            }
+            Msg::GripKey(id, key, alt) => return self.grip_key(id, key, alt, fx),
+            Msg::Drop(from, to) => self.move_row(from, to, Control::Grip, fx),
+            Msg::DragStart(d) => self.carry.drag = Some(d),
+            Msg::DragHold(pointer) => {
+                if let Some(d) = self.carry.drag.as_mut().filter(|d| d.pointer == pointer) {
+                    d.active = true;
+                }
+            }
+            Msg::DragOver(to) => {
+                if let Some(d) = self.carry.drag.as_mut().filter(|d| d.active) {
+                    d.to = to;
+                    d.moved = true;
+                }
+            }
+            Msg::DragEnd(commit) => {
+                if let Some(d) = self.carry.drag.take() {
+                    if commit && d.active && d.moved && d.to != d.from {
+                        self.move_row(d.from, d.to, Control::Grip, fx);
+                    }
+                }
+            }
+            Msg::Copied(result) => self.panels.copied = Some(result),
+            Msg::SelfCheck => {
+                if self.selfcheck.running {
+                    return true;
+                }
+                *self.selfcheck = SelfCheck {
+                    checks: Vec::new(),
+                    running: true,
+                };
+                fx.push(Effect::SelfCheck);
+            }
+            Msg::CheckReply(reply) => match reply {
+                Ok(Reply::Done) => self.selfcheck.running = false,
+                Ok(Reply::Check { name, result }) => {
+                    self.selfcheck.checks.push(check_result(name, result))
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    self.selfcheck.running = false;
+                    let failed = self.config.lang.s(S::LoadFailed).to_string();
+                    self.selfcheck.checks.push((failed, Err(e)));
+                }
+            },
+            Msg::ToggleStepper => {
+                self.panels.stepping = !self.panels.stepping;
+                if self.panels.stepping {
+                    self.go_step(1);
+                }
+            }
+            Msg::GoStep(k) => self.go_step(k),
+            Msg::StepBy(d) => {
+                let k = self.step();
+                let to = match d {
+                    FIRST => 1,
+                    LAST => self.total_steps(),
+                    -1 => k.saturating_sub(1).max(1),
+                    _ => k + 1,
+                };
+                self.go_step(to);
+            }
+            Msg::Guess(e, g) => {
+                if !self.lab.is_revealed(e) && self.lab.guess(e) != Some(g) {
+                    self.lab.set_guess(e, g);
+                    if self.lab.guess(e) == Some(g) {
+                        fx.push(Effect::Guessed(e, g));
+                    }
+                }
+            }
+            Msg::Reveal(e) => {
+                if !self.lab.is_revealed(e) {
+                    self.lab.reveal(e);
+                    if self.lab.is_revealed(e) {
+                        fx.push(Effect::Revealed(e));
+                    }
+                }
+            }
+            Msg::TryAgain => self.lab.try_again(),
+            Msg::Term(i) => {
+                self.panels.term = if self.panels.term == Some(i) {
+                    None
+                } else {
+                    Some(i)
+                }
+            }
+            Msg::Translations(open) => self.panels.translations = open,
+            Msg::Matrix(open) => self.panels.matrix = open,
+            Msg::Editor(open) => {
+                if open && self.editor.text.is_empty() {
+                    self.editor.text = self.table().to_json();
+                }
+            }
+            Msg::EditTable(t) => self.editor.text = t,
+            Msg::Apply => {
+                crate::perf::mark_start("pl-parse");
+                let r = presets::parse_custom(&self.editor.text);
+                crate::perf::mark_end("pl-parse");
+                match r {
+                    Ok((table, calls)) => {
+                        self.editor.error = None;
+                        self.course.custom = self.editor.text.clone();
+                        self.load(Source::Builtin(Preset::Custom), table, calls, None, fx);
+                    }
+                    Err(e) => self.editor.error = Some(e),
+                }
+            }
+            Msg::ImportFormat(f) => self.import.format = f,
+            Msg::ImportText(t) => self.import.text = t,
+            Msg::Import => {
+                self.lint.findings = None;
+                self.waiting.lint = None;
+                self.load_source(Source::Import, fx);
+            }
+            Msg::LintReply(request, result) => {
+                if self.waiting.lint.as_ref() == Some(&request) {
+                    self.waiting.lint = None;
+                    self.lint.findings = Some(result);
+                }
+            }
+            Msg::FindingCall(i) => self.finding_call(i, fx),
+            Msg::LessonReply(reply) => {
+                self.waiting.lesson = None;
+                match reply {
+                    Ok(text) => {
+                        let (lesson, problem) = read_lesson(Some(&text), None);
+                        let lesson =
+                            lesson.map(|l| Rc::new(keep_canonical(Rc::unwrap_or_clone(l), &text)));
+                        self.course.lesson = lesson;
+                        self.course.lesson_error = problem;
+                        if let Some(l) = &self.course.lesson {
+                            let wanted = self.waiting.state.as_ref().and_then(|s| {
+                                let id = s.preset.as_deref()?.strip_prefix("l-")?;
+                                l.presets.iter().position(|p| p.id == id)
+                            });
+                            self.load_source(Source::Lesson(wanted.unwrap_or(0)), fx);
+                            if let Some(snap) =
+                                self.waiting.state.take().filter(|_| wanted.is_some())
+                            {
+                                self.restore(&snap, fx);
+                            }
+                        }
+                    }
+                    Err(e) => self.course.lesson_error = Some(LessonError::Worker(e)),
+                }
+            }
+            Msg::ImportReply(reply) => {
+                self.waiting.import = None;
+                if std::mem::take(&mut self.import.recheck) {
+                    // A failed import's message, read again after a reload.
+                    self.import.error = reply.and_then(imported_of).err().map(ImportError::Worker);
+                    return true;
+                }
+                match reply.and_then(imported_of) {
+                    Ok(imported) => {
+                        self.load_imported(imported, fx);
+                        let snap = self.waiting.state.take();
+                        if let Some(snap) = snap.filter(|s| s.preset.as_deref() == Some("import")) {
+                            self.restore(&snap, fx);
+                        }
+                    }
+                    Err(e) => {
+                        self.import.error = Some(ImportError::Worker(e));
+                        self.import.summary = None;
+                    }
+                }
+            }
+            Msg::WorkerTimeout { import, seconds } => {
+                // The pasted text stays (`import_text` is untouched); the table shown stays.
+                if import && self.waiting.import.take().is_some() {
+                    self.import.recheck = false;
+                    self.import.error = Some(ImportError::Timeout { seconds });
+                    self.import.summary = None;
+                }
+                if !import && self.waiting.lesson.take().is_some() {
+                    self.course.lesson_error = Some(LessonError::WorkerTimeout { seconds });
+                    self.waiting.state = None;
+                }
+            }
+        }
+        true
+    }
+
+    /// Switches to `source`; `false` (and nothing changes but the import panel's message, or a
+    /// `.rules` file handed to the worker) when it cannot be read here.
+    fn load_source(&mut self, source: Source, fx: &mut Vec<Effect>) -> bool {
+        match source {
+            Source::Builtin(Preset::Custom) => match presets::parse_custom(&self.course.custom) {
+                Ok((table, calls)) => self.load(source, table, calls, None, fx),
+                Err(_) => return false,
+            },
+            Source::Builtin(p) => self.load(source, p.table(), p.calls(), None, fx),
+            Source::Lesson(i) => {
+                let Some(p) = self
+                    .course
+                    .lesson
+                    .as_ref()
+                    .and_then(|l| l.presets.get(i))
+                    .cloned()
+                else {
+                    return false;
+                };
+                let calls = p.calls.iter().map(|c| c.call.clone()).collect();
+                self.load(source, p.table.clone(), calls, Some(Rc::new(p)), fx);
+            }
+            Source::Import => {
+                let format = self.import.format.resolve(&self.import.text);
+                if format == Format::Codex && !rules_here() {
+                    // The page's wasm has no Starlark: the worker reads the file (and the table
+                    // shown meanwhile stays). An offline page has no worker file to start.
+                    self.import.summary = None;
+                    if self.config.selfcheck == "none" {
+                        self.import.error = Some(ImportError::NeedsWorker);
+                    } else {
+                        self.import.error = None;
+                        let request = Request::Import {
+                            format: "codex".into(),
+                            text: self.import.text.clone(),
+                        };
+                        self.waiting.import = Some(request.clone());
+                        fx.push(Effect::Ask(request));
+                    }
+                    return false;
+                }
+                if self.import.text.trim().is_empty() {
+                    self.import.error = Some(ImportError::Empty);
+                    self.import.summary = None;
+                    return false;
+                }
+                match import_config_error(self.import.format, &self.import.text) {
+                    Ok(imported) => self.load_imported(imported, fx),
+                    Err(e) => {
+                        self.import.error = Some(ImportError::Read(e));
+                        self.import.summary = None;
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// An imported config becomes the table, judged natively.
+    fn load_imported(&mut self, imported: import::Imported, fx: &mut Vec<Effect>) {
+        self.import.summary = Some(ImportSummary {
+            format: imported.format,
+            imported: imported.rules_imported(),
+            dropped: imported.rules_dropped(),
+            warnings: imported
+                .warnings
+                .iter()
+                .map(|w| self.config.lang.import_warning(w))
+                .collect(),
+        });
+        self.import.error = None;
+        self.ask_lint(imported.format, fx);
+        let native = native_of(imported);
+        let calls = native.calls.iter().map(|c| c.call.clone()).collect();
+        self.load(
+            Source::Import,
+            native.table.clone(),
+            calls,
+            Some(Rc::new(native)),
+            fx,
+        );
+    }
+
+    /// Hands the imported text to the worker's linter (the page's wasm has none); an offline
+    /// page, which has no worker, says so instead.
+    fn ask_lint(&mut self, format: Format, fx: &mut Vec<Effect>) {
+        self.lint.findings = None;
+        self.waiting.lint = None;
+        if self.config.selfcheck == "none" {
+            self.lint.findings = Some(Err(self.config.lang.s(S::LintNeedsWorker).to_string()));
+        } else {
+            let request = Request::Lint {
+                format: format.slug().into(),
+                text: self.import.text.clone(),
+            };
+            self.waiting.lint = Some(request.clone());
+            fx.push(Effect::Ask(request));
+        }
+    }
+
+    /// Loads lint finding `i`'s demonstrating call (the imported table is still shown) and
+    /// opens the stepper on it, so the learner sees why the engine answers as the finding says.
+    fn finding_call(&mut self, i: usize, fx: &mut Vec<Effect>) {
+        let Some(Ok(found)) = &self.lint.findings else {
+            return;
+        };
+        let Some(f) = found.get(i) else {
+            return;
+        };
+        // An agent's rules are not in the table (only the top level is imported).
+        if self.course.source != Source::Import || f.agent.is_some() {
+            return;
+        }
+        let call = Call::new(f.tool.clone(), f.input.clone());
+        fx.push(Effect::Announce(crate::lint_text::loaded(
+            self.config.lang,
+            &call,
+        )));
+        self.set_call(call);
+        self.sync_fields();
+        self.panels.stepping = true;
+        self.go_step(1);
+    }
+
+    /// A new table (preset or pasted): a fresh lab, nothing carried over.
+    fn load(
+        &mut self,
+        source: Source,
+        table: RuleTable,
+        calls: Vec<Call>,
+        native: Option<Rc<Native>>,
+        fx: &mut Vec<Effect>,
+    ) {
+        let first = calls
+            .first()
+            .cloned()
+            .unwrap_or_else(|| Call::new("bash", "ls"));
+        self.keep_draft(source);
+        *self.carry = Carry::default();
+        // The previous table's status (its last reorder's line, a copy result, an open term)
+        // says nothing about this one.
+        fx.push(Effect::Announce(String::new()));
+        self.panels.copied = None;
+        self.panels.term = None;
+        self.course.calls = calls;
+        *self.lab = Lab::new(table, first);
+        // New engines (another table, another native config): nothing compiled is reused.
+        *self.verdicts = Verdicts::default();
+        self.course.source = source;
+        self.course.native = native;
+        self.course.loads += 1;
+        self.recompute();
+        self.sync_fields();
+        self.take_draft();
+    }
+
+    /// A new call: only the evaluations change (the matrix is about the preset's calls).
+    fn set_call(&mut self, c: Call) {
+        self.lab.set_call(c);
+        let native = self.course.native.as_deref();
+        self.verdicts
+            .judge_call(self.lab.table(), native, self.lab.call());
+    }
+
+    /// The fields show the current call (after a change from elsewhere).
+    fn sync_fields(&mut self) {
+        self.fields.tool = self.lab.call().tool.clone();
+        self.fields.input = self.lab.call().input.clone();
+        self.fields.started = true;
+    }
+
+    fn apply_fields(&mut self) {
+        if self.tool_problem().is_none() {
+            let c = Call::new(self.fields.tool.clone(), self.fields.input.clone());
+            if &c != self.lab.call() {
+                self.set_call(c);
+            }
+        }
+    }
+
+    fn go_step(&mut self, k: usize) {
+        let n = self.total_steps();
+        self.lab.set_step(k, n);
+    }
+
+    /// Current position of a rule.
+    pub fn position(&self, id: RuleId) -> Option<usize> {
+        self.table().rules().iter().position(|r| r.id == id)
+    }
+
+    /// A new order (or table): every verdict again.
+    fn recompute(&mut self) {
+        let native = self.course.native.as_deref();
+        let (table, call) = (self.lab.table(), self.lab.call());
+        self.verdicts
+            .judge_all(table, native, call, &self.course.calls);
+    }
+
+    /// Applies a reorder and records what the reorder log and the matrix need.
+    fn reorder(&mut self, op: Op, fx: &mut Vec<Effect>) -> bool {
+        crate::perf::mark_start("pl-reorder");
+        let shown = self.shown();
+        let native = self.course.native.clone();
+        let verdicts = &self.verdicts;
+        let judge = move |t: &RuleTable, c: &Call| verdicts.judge(&shown, native.as_deref(), t, c);
+        let changed = match op {
+            Op::Move(from, to) => self.lab.move_rule(from, to, &judge),
+            Op::Reverse => {
+                let n = self.lab.table().len();
+                self.lab.reverse(&judge);
+                n > 1
+            }
+            Op::Undo => self.lab.undo(&judge),
+            Op::Reset => {
+                let r = self.lab.is_reordered();
+                self.lab.reset(&judge);
+                r
+            }
+        };
+        if changed {
+            let before = std::mem::take(&mut self.verdicts.matrix);
+            self.recompute();
+            crate::perf::mark_end("pl-reorder");
+            fx.push(Effect::Reordered);
+            self.verdicts.before = Some(before);
+            if self.panels.stepping {
+                // New order, new cursor paths: an open stepper starts again at step 1.
+                self.go_step(1);
+            }
+            if !matches!(op, Op::Move(..)) {
+                // What happened and which verdicts flipped: the reorder log's newest line.
+                let line = self
+                    .lab
+                    .log()
+                    .last()
+                    .map(|e| self.config.lang.log_entry(self.lab.table(), e))
+                    .unwrap_or_default();
+                fx.push(Effect::Announce(line));
+            }
+        }
+        changed
+    }
+
+    /// Moves the row at `from` to `to` (0-based), announces it and keeps focus on the moved
+    /// row's `focus` control (the grip when that one is disabled at the row's new place).
+    fn move_row(&mut self, from: usize, to: usize, focus: Control, fx: &mut Vec<Effect>) {
+        let Some(rule) = self.table().rules().get(from).cloned() else {
+            return;
+        };
+        let n = self.table().len();
+        if self.reorder(Op::Move(from, to), fx) {
+            fx.push(Effect::Announce(self.config.lang.moved(
+                &rule,
+                from + 1,
+                to + 1,
+                n,
+            )));
+        }
+        let disabled = (focus == Control::Up && to == 0) || (focus == Control::Down && to + 1 == n);
+        let control = if disabled { Control::Grip } else { focus };
+        fx.push(Effect::Focus(Focus {
+            rule: rule.id,
+            control,
+        }));
+    }
+
+    fn grip_key(&mut self, id: RuleId, key: GripKey, alt: bool, fx: &mut Vec<Effect>) -> bool {
+        let Some(p) = self.position(id) else {
+            return false;
+        };
+        let n = self.table().len();
+        let lang = self.config.lang;
+        let lifted = self.carry.lift.filter(|l| l.id == id);
+        match key {
+            GripKey::Toggle => match lifted {
+                Some(l) => {
+                    self.carry.lift = None;
+                    if l.to != l.from {
+                        self.move_row(l.from, l.to, Control::Grip, fx);
+                    } else {
+                        fx.push(Effect::Announce(lang.s(S::Dropped).to_string()));
+                    }
+                }
+                None => {
+                    self.carry.lift = Some(Lift { id, from: p, to: p });
+                    if let Some(r) = self.table().rules().get(p) {
+                        fx.push(Effect::Announce(lang.lifted(r, p + 1, n)));
+                    }
+                }
+            },
+            GripKey::Up | GripKey::Down => {
+                let down = key == GripKey::Down;
+                if let Some(l) = lifted {
+                    let to = if down {
+                        (l.to + 1).min(n.saturating_sub(1))
+                    } else {
+                        l.to.saturating_sub(1)
+                    };
+                    self.carry.lift = Some(Lift { to, ..l });
+                    fx.push(Effect::Announce(lang.target(to + 1, n)));
+                } else if alt {
+                    let to = if down { p + 1 } else { p.wrapping_sub(1) };
+                    if to < n {
+                        self.move_row(p, to, Control::Grip, fx);
+                    }
+                } else {
+                    return false;
+                }
+            }
+            GripKey::Cancel if lifted.is_some() => {
+                self.carry.lift = None;
+                fx.push(Effect::Announce(lang.s(S::Cancelled).to_string()));
+            }
+            GripKey::Cancel => return false,
+        }
+        true
+    }
+}
+
+/// Why a pasted config is not the table: data, worded by the view in the page's language.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ImportError {
+    /// Nothing was pasted.
+    Empty,
+    /// A Codex `.rules` file, on a page without the worker that reads them.
+    NeedsWorker,
+    /// The core could not read the text.
+    Read(permlab_core::Error),
+    /// The worker's answer (its own message).
+    Worker(String),
+    /// The worker ran out of its time budget and was stopped.
+    Timeout {
+        /// The budget.
+        seconds: u32,
+    },
+}
+
+/// A row's controls that can hold the focus: the grip, ↑ and ↓.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// The drag handle ⠿ (the keyboard lifts and carries the row with it).
+    Grip,
+    /// The ↑ button.
+    Up,
+    /// The ↓ button.
+    Down,
+}
+
+impl Control {
+    /// In Tab order along a row.
+    pub const ALL: [Control; 3] = [Control::Grip, Control::Up, Control::Down];
+
+    /// The control's class in the page.
+    pub fn class(self) -> &'static str {
+        match self {
+            Control::Grip => "pl-grip",
+            Control::Up => "pl-up",
+            Control::Down => "pl-down",
+        }
+    }
+}
+
+/// A control of one rule's row: where the focus goes after a render (a moved row is
+/// re-inserted by the keyed list, and an inserted node loses the focus).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Focus {
+    /// The rule whose row it is.
+    pub rule: RuleId,
+    /// Which of its controls.
+    pub control: Control,
+}
+
+/// A key pressed on a grip, as the model reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GripKey {
+    /// Space or Enter: lift the row, or drop the lifted row.
+    Toggle,
+    /// ↑: carry the lifted row up (with Alt: move the row up at once).
+    Up,
+    /// ↓: carry it down (with Alt: move it down at once).
+    Down,
+    /// Escape: put the lifted row back.
+    Cancel,
+}
+
+impl GripKey {
+    /// The DOM's `KeyboardEvent.key` (older browsers' names too), `None` for any other key.
+    ///
+    /// ```
+    /// use permlab_widget::model::GripKey;
+    /// assert_eq!(GripKey::from_dom("Spacebar"), Some(GripKey::Toggle));
+    /// assert_eq!(GripKey::from_dom("ArrowDown"), Some(GripKey::Down));
+    /// assert_eq!(GripKey::from_dom("a"), None);
+    /// ```
+    pub fn from_dom(key: &str) -> Option<GripKey> {
+        Some(match key {
+            " " | "Enter" | "Spacebar" => GripKey::Toggle,
+            "ArrowUp" | "Up" => GripKey::Up,
+            "ArrowDown" | "Down" => GripKey::Down,
+            "Escape" | "Esc" => GripKey::Cancel,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Op {
+    Move(usize, usize),
+    Reverse,
+    Undo,
+    Reset,
+}
+
+/// The host's lesson, when its text is in the lesson format (an object with `presets`), and
+/// why it cannot be used (see [`crate::lesson_error::read`]; a bare table is no error).
+fn read_lesson(
+    text: Option<&str>,
+    selector: Option<&str>,
+) -> (Option<Rc<Lesson>>, Option<LessonError>) {
+    match crate::lesson_error::read(text, selector) {
+        Ok(lesson) => (lesson.map(Rc::new), None),
+        Err(e) => (None, Some(e)),
+    }
+}
+
+/// Whose config `text` is: Codex when it calls `prefix_rule`, Claude Code when it is a JSON
+/// object with a top-level `permissions` key, else OpenCode (an `opencode.json(c)` with
+/// `permission`, or an agent file's front matter).
+fn detect(text: &str) -> Format {
+    if text.contains("prefix_rule") {
+        return Format::Codex;
+    }
+    let claude = permlab_core::json::parse_jsonc(text)
+        .ok()
+        .is_some_and(|v| v.get("permissions").is_some());
+    if claude {
+        Format::ClaudeCode
+    } else {
+        Format::OpenCode
+    }
+}
+
+/// Whether this build reads Codex `.rules` files itself: the worker's does, the page's does
+/// not (it hands them to the worker). Native tests build with the interpreter; they play the
+/// page's build with [`as_page`].
+pub(crate) fn rules_here() -> bool {
+    #[cfg(test)]
+    if AS_PAGE.with(std::cell::Cell::get) {
+        return false;
+    }
+    import::RULES_FILES
+}
+
+#[cfg(test)]
+thread_local! {
+    static AS_PAGE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Makes this test thread's widgets behave as the page's build: `.rules` files go to the
+/// worker.
+#[cfg(test)]
+pub(crate) fn as_page() {
+    AS_PAGE.with(|c| c.set(true));
+}
+
+/// Reads a pasted config as the import panel's `format` says (`auto`: see [`detect`]).
+pub fn import_config(format: &str, text: &str) -> Result<import::Imported, String> {
+    if text.trim().is_empty() {
+        return Err("empty".into());
+    }
+    import_config_error(FormatChoice::from_slug(format), text).map_err(|e| e.to_string())
+}
+
+/// [`import_config`] with the core's error as data (the page words it in its language, see
+/// [`Lang::import_error`]).
+pub fn import_config_error(
+    format: FormatChoice,
+    text: &str,
+) -> Result<import::Imported, permlab_core::Error> {
+    import::import(format.resolve(text), text)
+}
+
+/// The import panel's format: detected from the text, or chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormatChoice {
+    /// Detected from the text ([`detect`]).
+    Auto,
+    /// This one.
+    Is(Format),
+}
+
+impl FormatChoice {
+    /// Every choice, in the panel's order.
+    pub const ALL: [FormatChoice; 4] = [
+        FormatChoice::Auto,
+        FormatChoice::Is(Format::ClaudeCode),
+        FormatChoice::Is(Format::OpenCode),
+        FormatChoice::Is(Format::Codex),
+    ];
+
+    /// A format's slug, else auto (what the page's select and the kept state write).
+    ///
+    /// ```
+    /// use permlab_widget::model::FormatChoice;
+    /// use permlab_core::import::Format;
+    /// assert_eq!(FormatChoice::from_slug("codex"), FormatChoice::Is(Format::Codex));
+    /// assert_eq!(FormatChoice::from_slug("auto").slug(), "auto");
+    /// ```
+    pub fn from_slug(slug: &str) -> FormatChoice {
+        Format::from_slug(slug).map_or(FormatChoice::Auto, FormatChoice::Is)
+    }
+
+    /// `auto` or the format's slug.
+    pub fn slug(self) -> &'static str {
+        match self {
+            FormatChoice::Auto => "auto",
+            FormatChoice::Is(f) => f.slug(),
+        }
+    }
+
+    /// The format `text` is read as.
+    pub fn resolve(self, text: &str) -> Format {
+        match self {
+            FormatChoice::Auto => detect(text),
+            FormatChoice::Is(f) => f,
+        }
+    }
+}
+
+/// A call each of the first rows would match (`*` as `x`, `?` as `a`), so an imported config
+/// comes with calls about its own rules; then the seed's calls.
+fn sample_calls(table: &RuleTable) -> Vec<Call> {
+    let mut calls: Vec<Call> = Vec::new();
+    for r in table.rules() {
+        if calls.len() == 8 {
+            break;
+        }
+        if r.tool.contains('*') || r.pattern.trim().is_empty() {
+            continue;
+        }
+        let input = r.pattern.replace('*', "x").replace('?', "a");
+        let call = Call::new(r.tool.clone(), input);
+        if !calls.contains(&call) {
+            calls.push(call);
+        }
+    }
+    for c in Preset::Miniagent.calls() {
+        if !calls.contains(&c) {
+            calls.push(c);
+        }
+    }
+    calls
+}
+
+/// An imported config as a preset whose engines read it natively, with calls about its rules.
+fn native_of(imported: import::Imported) -> Native {
+    let calls = sample_calls(&imported.table)
+        .into_iter()
+        .map(|call| permlab_core::lesson::LessonCall {
+            call,
+            expect: Vec::new(),
+        })
+        .collect();
+    Native {
+        id: "import".into(),
+        title: None,
+        table: imported.table.clone(),
+        imported: Some(imported),
+        claude: Default::default(),
+        calls,
+        calls_at: String::new(),
+        texts: Vec::new(),
+        context: Default::default(),
+    }
+}
+
+/// Whether a lesson's text has a preset whose `config` is a Codex `.rules` file.
+fn has_codex_config(text: &str) -> bool {
+    use permlab_core::json::{self, Value};
+    let Ok(v) = json::parse(text) else {
+        return false;
+    };
+    v.get("presets")
+        .and_then(Value::as_array)
+        .unwrap_or(&[])
+        .iter()
+        .any(|p| {
+            p.get("config")
+                .and_then(|c| c.get("format"))
+                .and_then(Value::as_str)
+                == Some("codex")
+        })
+}
+
+/// The worker's side of a lesson with Codex `.rules` configs: each such preset's `config` read
+/// (with the Starlark interpreter) and turned into `rules` rows, the lesson's own text otherwise
+/// unchanged; or why a config cannot be read (`presets[i].config: …`).
+pub fn read_lesson_configs(text: &str) -> Result<String, String> {
+    use permlab_core::json::{self, Value};
+    let mut lesson = json::parse(text).map_err(|e| e.to_string())?;
+    if let Value::Object(fields) = &mut lesson {
+        for (key, presets) in fields.iter_mut() {
+            let (true, Value::Array(presets)) = (key == "presets", presets) else {
+                continue;
+            };
+            for (i, preset) in presets.iter_mut().enumerate() {
+                let Value::Object(p) = preset else { continue };
+                let codex = p.iter().find(|(k, _)| k == "config").and_then(|(_, c)| {
+                    (c.get("format").and_then(Value::as_str) == Some("codex")).then(|| {
+                        c.get("text")
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .to_string()
+                    })
+                });
+                let Some(rules_text) = codex else { continue };
+                match import::import(Format::Codex, &rules_text) {
+                    Ok(imp) => {
+                        let rows = imp
+                            .table
+                            .rules()
+                            .iter()
+                            .enumerate()
+                            .map(|(k, r)| {
+                                let mut row = vec![
+                                    ("tool".into(), Value::from(r.tool.as_str())),
+                                    ("pattern".into(), Value::from(r.pattern.as_str())),
+                                    ("action".into(), Value::from(r.action.as_str())),
+                                ];
+                                // A row of a `canonical_matching=True` rule: the page's Codex
+                                // engine keeps its case folding (see `keep_canonical`).
+                                if imp
+                                    .origins
+                                    .get(k)
+                                    .is_some_and(|o| imp.canonical.contains(o))
+                                {
+                                    row.push(("canonical".into(), Value::from(true)));
+                                }
+                                Value::Object(row)
+                            })
+                            .collect();
+                        p.retain(|(k, _)| k != "config");
+                        p.push(("rules".into(), Value::Array(rows)));
+                    }
+                    Err(e) => return Err(format!("presets[{i}].config: {e}")),
+                }
+            }
+        }
+    }
+    Ok(lesson.to_json())
+}
+
+/// The page's side of a lesson the worker read: a preset whose rows came from a Codex `.rules`
+/// file with `canonical_matching=True` rules (rows marked `"canonical": true`) gets an import
+/// record naming those rows, so its Codex engine folds case on them as Codex does (the table's
+/// patterns cannot say it).
+fn keep_canonical(mut lesson: Lesson, text: &str) -> Lesson {
+    use permlab_core::json::{self, Value};
+    let Ok(v) = json::parse(text) else {
+        return lesson;
+    };
+    let presets = v.get("presets").and_then(Value::as_array).unwrap_or(&[]);
+    for (preset, p) in lesson.presets.iter_mut().zip(presets) {
+        let rows = p.get("rules").and_then(Value::as_array).unwrap_or(&[]);
+        let marked: Vec<bool> = rows
+            .iter()
+            .map(|r| r.get("canonical") == Some(&Value::Bool(true)))
+            .collect();
+        if preset.imported.is_some() || !marked.contains(&true) {
+            continue;
+        }
+        let origin = |k: usize| format!("prefix rule row {}", k + 1);
+        preset.imported = Some(import::Imported {
+            format: Format::Codex,
+            table: preset.table.clone(),
+            origins: (0..rows.len()).map(origin).collect(),
+            warnings: Vec::new(),
+            rules_in: rows.len(),
+            claude_settings: None,
+            canonical: (0..rows.len()).filter(|&k| marked[k]).map(origin).collect(),
+        });
+    }
+    lesson
+}
+
+/// The page's side of an import the worker read: the rows as the core's import.
+fn imported_of(rows: ImportedRows) -> Result<import::Imported, String> {
+    use permlab_core::Action;
+    let format = Format::from_slug(&rows.format).ok_or_else(|| {
+        format!(
+            "the import worker named an unknown format {:?}",
+            rows.format
+        )
+    })?;
+    let action = |a: &str| match a {
+        "allow" => Action::Allow,
+        "deny" => Action::Deny,
+        _ => Action::Ask,
+    };
+    Ok(import::Imported {
+        format,
+        table: RuleTable::new(
+            rows.rows
+                .iter()
+                .map(|r| (r.tool.as_str(), r.pattern.as_str(), action(&r.action))),
+        ),
+        origins: rows.origins,
+        warnings: rows
+            .warnings
+            .into_iter()
+            .map(|w| import::ImportWarning {
+                note: crate::protocol::note_of(w.note.as_deref()),
+                at: w.at,
+                rule: w.rule,
+                message: w.message,
+                dropped: w.dropped,
+            })
+            .collect(),
+        rules_in: rows.rules_in,
+        claude_settings: None,
+        canonical: rows.canonical,
+    })
+}
+
+/// One self-check result as the panel keeps it.
+pub fn check_result(
+    name: String,
+    result: Result<Vec<crate::protocol::Section>, String>,
+) -> CheckResult {
+    (
+        name,
+        result.map(|v| v.into_iter().map(|s| (s.name, s.passed, s.total)).collect()),
+    )
+}
