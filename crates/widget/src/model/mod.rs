@@ -36,9 +36,12 @@ use crate::presets::{self, Preset};
 use crate::protocol::{ImportedRows, Reply, Request};
 use crate::state::Lab;
 
+#[cfg(test)]
+mod changes;
 mod kept;
 mod msg;
 mod parts;
+mod regions;
 #[cfg(test)]
 mod tests;
 mod tracked;
@@ -48,6 +51,7 @@ pub use msg::{Effect, Msg, Outcome};
 pub use parts::{
     Carry, Course, Drag, Editor, Fields, Import, Kept, Lift, Lint, Panels, SelfCheck, Waiting,
 };
+pub use regions::Region;
 pub use tracked::{Part, Parts, Tracked};
 pub use verdicts::Verdicts;
 
@@ -670,15 +674,20 @@ impl Widget {
     /// Applies one action: what it changed and what the page must do about it.
     pub fn act(&mut self, msg: Msg) -> Outcome {
         self.clear_marks();
-        let logged = self.lab.log().len();
+        let (logged, loads) = (self.lab.log().len(), self.course.loads);
         let mut effects = Vec::new();
         let handled = self.apply(msg, &mut effects);
+        let mut changed = self.marks();
         if self.lab.log().len() > logged {
             effects.push(Effect::Logged);
         }
+        // The order changes only by a reorder (each adds a line to the log) or a new table.
+        if self.lab.log().len() != logged || self.course.loads != loads {
+            changed = changed.with(Part::Order);
+        }
         Outcome {
             handled,
-            changed: self.marks(),
+            changed,
             effects,
         }
     }

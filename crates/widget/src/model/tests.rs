@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::state::Guess;
 use permlab_core::Decision;

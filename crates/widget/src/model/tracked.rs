@@ -15,8 +15,11 @@ use std::ops::{Deref, DerefMut};
 pub enum Part {
     /// Where the table comes from: the lesson, the rule set shown, its calls.
     Course,
-    /// Order, call, guesses, reveals, stepper position, reorder log.
+    /// Order, call, guesses, reveals, stepper position, reorder log: anything in the lab.
     Lab,
+    /// The table's order, its undo history and the reorder log (a reorder or a new table):
+    /// what a region that shows no call reads of the lab.
+    Order,
     /// Every engine's evaluation of the call, the lesson calls' matrix.
     Verdicts,
     /// The call fields as typed.
@@ -41,9 +44,10 @@ pub enum Part {
 
 impl Part {
     /// Every part, in declaration order ([`Part::index`]).
-    pub const ALL: [Part; 12] = [
+    pub const ALL: [Part; 13] = [
         Part::Course,
         Part::Lab,
+        Part::Order,
         Part::Verdicts,
         Part::Fields,
         Part::Carry,

@@ -11,7 +11,7 @@ use super::*;
 pub(crate) fn CallFields(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let options = Memo::new(move |_| {
-        ctx.read(&[Part::Course, Part::Lab], |w| {
+        ctx.read(Region::CallSelect, |w| {
             let current = w.course().calls.iter().position(|c| c == w.lab().call());
             let labels: Vec<String> = w
                 .course()
@@ -22,7 +22,7 @@ pub(crate) fn CallFields(ctx: Ctx) -> impl IntoView {
             (labels, current)
         })
     });
-    let invalid = Memo::new(move |_| ctx.read(&[Part::Fields], |w| w.tool_problem().is_some()));
+    let invalid = Memo::new(move |_| ctx.read(Region::CallFields, |w| w.tool_problem().is_some()));
     view! {
         <label class="pl-field">
             <span>{lang.s(S::CallPreset)}</span>
@@ -46,13 +46,13 @@ pub(crate) fn CallFields(ctx: Ctx) -> impl IntoView {
             <span>{lang.s(S::CallTool)}</span>
             <input class="pl-call-tool-input" type="text" spellcheck="false" autocomplete="off"
                 aria-invalid=move || invalid.get().to_string()
-                prop:value=move || ctx.read(&[Part::Fields], |w| w.fields().tool.clone())
+                prop:value=move || ctx.read(Region::CallFields, |w| w.fields().tool.clone())
                 on:input=move |e| { act(ctx, Msg::EditTool(event_target_value(&e))); }/>
         </label>
         <label class="pl-field pl-field-input">
             <span>{lang.s(S::CallInput)}</span>
             <textarea class="pl-call-input-text" rows="1" spellcheck="false"
-                prop:value=move || ctx.read(&[Part::Fields], |w| w.fields().input.clone())
+                prop:value=move || ctx.read(Region::CallFields, |w| w.fields().input.clone())
                 on:input=move |e| { act(ctx, Msg::EditInput(event_target_value(&e))); }></textarea>
         </label>
     }
@@ -62,9 +62,9 @@ pub(crate) fn CallFields(ctx: Ctx) -> impl IntoView {
 #[component]
 pub(crate) fn CallMessages(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
-    let problem = Memo::new(move |_| ctx.read(&[Part::Fields], |w| w.tool_problem()));
+    let problem = Memo::new(move |_| ctx.read(Region::CallFields, |w| w.tool_problem()));
     let notes = Memo::new(move |_| {
-        ctx.read(&[Part::Verdicts, Part::Lab], |w| {
+        ctx.read(Region::CallNotes, |w| {
             w.verdicts()
                 .evals
                 .iter()
@@ -100,10 +100,13 @@ pub(crate) fn CallMessages(ctx: Ctx) -> impl IntoView {
 /// The call as the engines read it.
 #[component]
 pub(crate) fn CallNow(ctx: Ctx) -> impl IntoView {
-    let call = Memo::new(move |_| ctx.read(&[Part::Lab], |w| w.lab().call().clone()));
+    let call = Memo::new(move |_| ctx.read(Region::CallNow, |w| w.lab().call().clone()));
     // Where it runs: what is outside the project, and what `~` means, depend on it.
-    let place =
-        Memo::new(move |_| ctx.read(&[Part::Course], |w| ctx.lang.call_place(&w.call_context())));
+    let place = Memo::new(move |_| {
+        ctx.read(Region::CallPlace, |w| {
+            ctx.lang.call_place(&w.call_context())
+        })
+    });
     view! {
         <p class="pl-call-now">
             <span class="pl-call-label">{ctx.lang.s(S::Call)}</span>

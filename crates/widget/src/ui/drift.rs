@@ -11,7 +11,7 @@ use super::*;
 pub(crate) fn DriftNote(ctx: Ctx, id: EngineId) -> impl IntoView {
     let lang = ctx.lang;
     let drift = Memo::new(move |_| {
-        ctx.read(&[Part::Course, Part::Lab], |w| {
+        ctx.read(Region::Drift, |w| {
             if id != EngineId::ClaudeCode || !w.revealed(id) {
                 return None;
             }

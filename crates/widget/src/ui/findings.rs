@@ -62,7 +62,7 @@ pub(crate) fn ask_lint(ctx: Ctx, request: Request) {
 pub(crate) fn Findings(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let shown = Memo::new(move |_| {
-        ctx.read(&[Part::Course, Part::Waiting, Part::Lint], |w| {
+        ctx.read(Region::Findings, |w| {
             if w.course().source != Source::Import {
                 FindingsView::Nothing
             } else if w.waiting().lint.is_some() {

@@ -7,11 +7,11 @@ use super::*;
 pub(crate) fn Guesses(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let head = Memo::new(move |_| {
-        ctx.read(&[Part::Course], |w| {
+        ctx.read(Region::Question, |w| {
             (w.explore(), w.lesson_text("question"))
         })
     });
-    let shown = Memo::new(move |_| ctx.read(SHOWN, Widget::shown));
+    let shown = Memo::new(move |_| ctx.read(Region::Engines, Widget::shown));
     view! {
         <section class="pl-guesses">
             <h3>{move || lang.s(if head.get().0 { S::Verdicts } else { S::GuessTitle })}</h3>
@@ -46,7 +46,7 @@ pub(crate) struct PanelView {
 pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
     let lang = ctx.lang;
     let data = Memo::new(move |_| {
-        ctx.read(&[Part::Course, Part::Lab, Part::Verdicts], |w| {
+        ctx.read(Region::EnginePanel, |w| {
             let revealed = w.revealed(id);
             let eval = w.eval(id);
             let why = match eval {
@@ -169,7 +169,7 @@ pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
 pub(crate) fn ReorderLog(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let entries = Memo::new(move |_| {
-        ctx.read(&[Part::Lab], |w| {
+        ctx.read(Region::ReorderLog, |w| {
             w.lab()
                 .log()
                 .iter()
@@ -209,14 +209,14 @@ pub(crate) struct DisagreeView {
 pub(crate) fn DisagreementBox(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let heading = ctx.peek(|w| w.id("disagree-h"));
-    let present = Memo::new(move |_| ctx.read(SHOWN, Widget::compares_opencode_claude));
+    let present = Memo::new(move |_| ctx.read(Region::Engines, Widget::compares_opencode_claude));
     let locked = Memo::new(move |_| {
-        ctx.read(&[Part::Course, Part::Lab], |w| {
+        ctx.read(Region::Disagreement, |w| {
             !(w.revealed(EngineId::OpenCode) && w.revealed(EngineId::ClaudeCode))
         })
     });
     let data = Memo::new(move |_| {
-        ctx.read(SHOWN_AND_VERDICTS, |w| {
+        ctx.read(Region::Disagreement, |w| {
             // Both readings give the two verdicts away: nothing until both are revealed.
             if !(w.compares_opencode_claude()
                 && w.revealed(EngineId::OpenCode)

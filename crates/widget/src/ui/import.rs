@@ -8,7 +8,7 @@ use permlab_core::import::Format;
 #[component]
 pub(crate) fn TableEditor(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
-    let error = Memo::new(move |_| ctx.read(&[Part::Editor], |w| w.editor().error.clone()));
+    let error = Memo::new(move |_| ctx.read(Region::Editor, |w| w.editor().error.clone()));
     view! {
         <details class="pl-editor pl-controls" on:toggle=move |e| {
             if let Some(d) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()) {
@@ -21,7 +21,7 @@ pub(crate) fn TableEditor(ctx: Ctx) -> impl IntoView {
             <label class="pl-field">
                 <span class="pl-sr">{lang.s(S::EditTable)}</span>
                 <textarea class="pl-table-json" rows="8" spellcheck="false"
-                    prop:value=move || ctx.read(&[Part::Editor], |w| w.editor().text.clone())
+                    prop:value=move || ctx.read(Region::Editor, |w| w.editor().text.clone())
                     on:input=move |e| { act(ctx, Msg::EditTable(event_target_value(&e))); }></textarea>
             </label>
             <button type="button" class="pl-apply" on:click=move |_| { act(ctx, Msg::Apply); }>{lang.s(S::Apply)}</button>
@@ -52,7 +52,7 @@ pub(crate) enum ImportView {
 pub(crate) fn ImportPanel(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let message = Memo::new(move |_| {
-        ctx.read(&[Part::Waiting, Part::Import], |w| {
+        ctx.read(Region::ImportResult, |w| {
             if w.waiting().import.is_some() {
                 ImportView::Pending
             } else if let Some(e) = &w.import().error {
@@ -94,7 +94,7 @@ pub(crate) fn ImportPanel(ctx: Ctx) -> impl IntoView {
             <label class="pl-field pl-field-wide">
                 <span>{lang.s(S::ImportText)}</span>
                 <textarea class="pl-import-text" rows="8" spellcheck="false"
-                    prop:value=move || ctx.read(&[Part::Import], |w| w.import().text.clone())
+                    prop:value=move || ctx.read(Region::ImportText, |w| w.import().text.clone())
                     on:input=move |e| { act(ctx, Msg::ImportText(event_target_value(&e))); }></textarea>
             </label>
             <button type="button" class="pl-import-button" on:click=move |_| { act(ctx, Msg::Import); }>{lang.s(S::ImportButton)}</button>

@@ -10,7 +10,7 @@ use super::*;
 pub(crate) fn Legend(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let data = Memo::new(move |_| {
-        ctx.read(SHOWN_AND_VERDICTS, |w| {
+        ctx.read(Region::Legend, |w| {
             let mut decided: Vec<EngineId> = Vec::new();
             for (_, e) in w.decisive() {
                 if !decided.contains(&e) {

@@ -9,7 +9,7 @@ use super::*;
 pub(crate) fn LessonProblems(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let lines = Memo::new(move |_| {
-        ctx.read(&[Part::Course], |w| {
+        ctx.read(Region::LessonProblems, |w| {
             w.course().lesson_error.as_ref().map(|e| e.lines(lang))
         })
     });

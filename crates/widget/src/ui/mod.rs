@@ -29,7 +29,7 @@ use wasm_bindgen::JsCast;
 
 use crate::api::Event;
 use crate::i18n::{one_line, Lang, S};
-use crate::model::{self, Control, Focus, GripKey, Msg, Part, Widget};
+use crate::model::{self, Control, Focus, GripKey, Msg, Part, Region, Widget};
 use crate::presets;
 use crate::protocol::{Reply, Request};
 use crate::rows_window;
@@ -65,29 +65,6 @@ use self::state_note::*;
 use self::stepper::*;
 use self::table::*;
 use self::tasks::*;
-
-/// What [`Widget::shown`] reads: the lesson's engines, "show other harnesses", the imported
-/// config's harness.
-pub(crate) const SHOWN: &[Part] = &[Part::Course, Part::Panels, Part::Import];
-
-/// [`SHOWN`] and the verdicts, reveals and stepper that go with each shown engine.
-pub(crate) const SHOWN_AND_VERDICTS: &[Part] = &[
-    Part::Course,
-    Part::Panels,
-    Part::Import,
-    Part::Lab,
-    Part::Verdicts,
-];
-
-/// What the stored state holds ([`Widget::snapshot`]).
-pub(crate) const KEPT: &[Part] = &[
-    Part::Course,
-    Part::Lab,
-    Part::Fields,
-    Part::Panels,
-    Part::Editor,
-    Part::Import,
-];
 
 /// Rows added to the DOM per frame: a 10 000-row table appears in slices and the page keeps
 /// answering.
@@ -154,10 +131,11 @@ pub struct Ctx {
 }
 
 impl Ctx {
-    /// Reads the widget inside a memo or a view, subscribing to `parts`: the reader re-runs
-    /// when an action changes one of them, and only then.
-    pub(crate) fn read<T>(self, parts: &[Part], f: impl FnOnce(&Widget) -> T) -> T {
-        for p in parts {
+    /// Reads the widget inside a memo or a view of `region`, subscribing to the parts it
+    /// reads ([`Region::reads`]): the reader re-runs when an action changes one of them, and
+    /// only then.
+    pub(crate) fn read<T>(self, region: Region, f: impl FnOnce(&Widget) -> T) -> T {
+        for p in region.reads() {
             self.parts[p.index()].track();
         }
         MEMO_RUNS.with(|n| n.set(n.get() + 1));
@@ -611,7 +589,7 @@ pub fn App(widget: Widget) -> impl IntoView {
     keep_state(ctx, ns, refused);
 
     // A big table is rendered CHUNK rows per frame, so the page keeps answering.
-    let n_rows = Memo::new(move |_| ctx.read(&[Part::Lab], |w| w.table().len()));
+    let n_rows = Memo::new(move |_| ctx.read(Region::RowCount, |w| w.table().len()));
     Effect::new(move |_| {
         let n = n_rows.get();
         if ctx.limit.get() < n {
@@ -696,9 +674,10 @@ pub fn App(widget: Widget) -> impl IntoView {
 #[component]
 fn Head(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
-    let title = Memo::new(move |_| ctx.read(&[Part::Course], Widget::title));
-    let pending = Memo::new(move |_| ctx.read(&[Part::Waiting], |w| w.waiting().lesson.is_some()));
-    let sources = Memo::new(move |_| ctx.read(&[Part::Course], Widget::sources));
+    let title = Memo::new(move |_| ctx.read(Region::Head, Widget::title));
+    let pending =
+        Memo::new(move |_| ctx.read(Region::LessonPending, |w| w.waiting().lesson.is_some()));
+    let sources = Memo::new(move |_| ctx.read(Region::Head, Widget::sources));
     view! {
         <h2 class="pl-title">{move || title.get()}</h2>
         <Show when=move || pending.get()>

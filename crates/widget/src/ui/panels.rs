@@ -16,7 +16,7 @@ pub(crate) fn term_help(lang: Lang, i: usize) -> &'static str {
 #[component]
 pub(crate) fn Formula(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
-    let open = Memo::new(move |_| ctx.read(&[Part::Panels], |w| w.panels().term));
+    let open = Memo::new(move |_| ctx.read(Region::Formula, |w| w.panels().term));
     let help = ctx.peek(|w| w.id("term-help"));
     let term = {
         let help = help.clone();
@@ -58,11 +58,11 @@ pub(crate) type MatrixRow = (String, bool, Vec<(EngineId, Option<(Decision, bool
 #[component]
 pub(crate) fn Matrix(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
-    let quiz = Memo::new(move |_| ctx.read(&[Part::Course], |w| !w.explore()));
-    let open = Memo::new(move |_| ctx.read(&[Part::Panels], |w| w.panels().matrix));
-    let engines = Memo::new(move |_| ctx.read(SHOWN, Widget::shown));
+    let quiz = Memo::new(move |_| ctx.read(Region::MatrixPanel, |w| !w.explore()));
+    let open = Memo::new(move |_| ctx.read(Region::MatrixPanel, |w| w.panels().matrix));
+    let engines = Memo::new(move |_| ctx.read(Region::Engines, Widget::shown));
     let rows = Memo::new(move |_| {
-        ctx.read(SHOWN_AND_VERDICTS, |w| {
+        ctx.read(Region::Matrix, |w| {
             let current = w.lab().call();
             let shown = w.shown();
             w.course()
@@ -187,7 +187,7 @@ pub(crate) type Translated = (
 pub(crate) fn Translations(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let blocks = Memo::new(move |_| {
-        ctx.read(&[Part::Panels, Part::Lab], |w| {
+        ctx.read(Region::Translations, |w| {
             if !w.panels().translations {
                 return Vec::new();
             }
@@ -279,9 +279,8 @@ pub(crate) fn Translations(ctx: Ctx) -> impl IntoView {
 pub(crate) fn SelfCheck(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let offline = ctx.peek(|w| w.config().selfcheck == "none");
-    let running = Memo::new(move |_| ctx.read(&[Part::SelfCheck], |w| w.selfcheck().running));
-    let results =
-        Memo::new(move |_| ctx.read(&[Part::SelfCheck], |w| w.selfcheck().checks.clone()));
+    let running = Memo::new(move |_| ctx.read(Region::SelfCheck, |w| w.selfcheck().running));
+    let results = Memo::new(move |_| ctx.read(Region::SelfCheck, |w| w.selfcheck().checks.clone()));
     let run = move |_| {
         act(ctx, Msg::SelfCheck);
     };

@@ -9,7 +9,7 @@ use super::*;
 /// `refused` is set when the browser does not take the item.
 pub(crate) fn keep_state(ctx: Ctx, ns: String, refused: RwSignal<bool>) {
     let key = crate::store::key(&web::page_path(), &ns);
-    let kept = Memo::new(move |_| ctx.read(KEPT, |w| w.snapshot().to_stored()));
+    let kept = Memo::new(move |_| ctx.read(Region::Stored, |w| w.snapshot().to_stored()));
     let from_hash = StoredValue::new(ctx.peek(|w| w.kept().from_hash));
     Effect::new(move |first: Option<()>| {
         kept.with(|entries| {
@@ -35,23 +35,14 @@ pub(crate) fn keep_state(ctx: Ctx, ns: String, refused: RwSignal<bool>) {
 pub(crate) fn StateNotes(ctx: Ctx, refused: RwSignal<bool>) -> impl IntoView {
     let lang = ctx.lang;
     let notes = Memo::new(move |_| {
-        let mut v: Vec<String> = ctx.read(
-            &[
-                Part::Kept,
-                Part::Course,
-                Part::Fields,
-                Part::Editor,
-                Part::Import,
-            ],
-            |w| {
-                w.kept()
-                    .notes
-                    .iter()
-                    .chain(w.unkept().iter())
-                    .map(|n| lang.state_note(n))
-                    .collect()
-            },
-        );
+        let mut v: Vec<String> = ctx.read(Region::StateNotes, |w| {
+            w.kept()
+                .notes
+                .iter()
+                .chain(w.unkept().iter())
+                .map(|n| lang.state_note(n))
+                .collect()
+        });
         if refused.get() {
             v.push(lang.state_note(&crate::store::Note::StorageRefused));
         }

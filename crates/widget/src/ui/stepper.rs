@@ -17,7 +17,7 @@ pub(crate) struct StepperView {
 pub(crate) fn Stepper(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let data = Memo::new(move |_| {
-        ctx.read(SHOWN_AND_VERDICTS, |w| {
+        ctx.read(Region::Stepper, |w| {
             let k = w.step();
             // Exactly the shown engines: those that walk the table draw a cursor, the others
             // (CoreCoder) get their one-line reason. A step that would tell an unrevealed

@@ -8,7 +8,7 @@ use crate::model::Drag;
 pub(crate) fn Toolbar(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let state = Memo::new(move |_| {
-        ctx.read(&[Part::Lab, Part::Panels], |w| {
+        ctx.read(Region::Toolbar, |w| {
             (
                 w.lab().can_undo(),
                 w.lab().is_reordered(),
@@ -17,8 +17,8 @@ pub(crate) fn Toolbar(ctx: Ctx) -> impl IntoView {
         })
     });
     // The engines the lesson does not list, offered only on request (none: no offer).
-    let others = Memo::new(move |_| ctx.read(&[Part::Course, Part::Import], Widget::others));
-    let copied = Memo::new(move |_| ctx.read(&[Part::Panels], |w| w.panels().copied.clone()));
+    let others = Memo::new(move |_| ctx.read(Region::Others, Widget::others));
+    let copied = Memo::new(move |_| ctx.read(Region::Copied, |w| w.panels().copied.clone()));
     let copy = move |_| {
         let text = ctx.peek(|w| w.table().to_json());
         leptos::task::spawn_local(async move {
@@ -70,7 +70,7 @@ pub(crate) fn Toolbar(ctx: Ctx) -> impl IntoView {
 pub(crate) fn RuleTable(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let order = Memo::new(move |_| {
-        ctx.read(&[Part::Course, Part::Lab], |w| {
+        ctx.read(Region::Rows, |w| {
             (
                 w.course().loads,
                 w.table().rules().iter().map(|r| r.id).collect::<Vec<_>>(),
@@ -81,7 +81,7 @@ pub(crate) fn RuleTable(ctx: Ctx) -> impl IntoView {
     let windowed = move || rows_window::is_virtual(n.get());
     // The row that stays in the page wherever the window is: carried, dragged or focused.
     let pinned = Memo::new(move |_| {
-        let id = ctx.read(&[Part::Carry], |w| {
+        let id = ctx.read(Region::Carried, |w| {
             w.carry()
                 .lift
                 .map(|l| l.id)

@@ -9,7 +9,7 @@ use super::*;
 pub(crate) fn Tasks(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let texts = Memo::new(move |_| {
-        ctx.read(&[Part::Course], |w| {
+        ctx.read(Region::Tasks, |w| {
             w.course()
                 .lesson
                 .as_ref()
@@ -24,7 +24,7 @@ pub(crate) fn Tasks(ctx: Ctx) -> impl IntoView {
     });
     // Sticky: the previous ticks are the memo's own previous value.
     let done = Memo::new(move |prev: Option<&Vec<bool>>| {
-        ctx.read(SHOWN_AND_VERDICTS, |w| {
+        ctx.read(Region::TaskProgress, |w| {
             crate::tasks::progress(w, prev.map_or(&[][..], Vec::as_slice))
         })
     });
