@@ -158,6 +158,15 @@ export async function evaluate(input) {
   return g.evaluate(input);
 }
 
+/**
+ * How many times the table widgets' regions have re-read their state so far: a benchmark's
+ * measure of what one action re-runs (diagnostics; not needed to embed a widget).
+ */
+export async function regionReads() {
+  const g = await load();
+  return g.regionReads();
+}
+
 /** Removes the widget from `el` and puts the placeholder's original content back. */
 export function unmount(el) {
   const handle = handles.get(el);

@@ -355,3 +355,10 @@ impl Event {
         }
     }
 }
+
+/// How many times the regions of every table widget on the page have read the model so far
+/// (each memo run, see `ui::ctx::Ctx::read`): a benchmark's measure of what one action re-runs.
+#[wasm_bindgen(js_name = regionReads)]
+pub fn region_reads() -> u32 {
+    crate::ui::region_reads()
+}

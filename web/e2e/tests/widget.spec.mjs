@@ -575,6 +575,27 @@ test('benchmark: reorder → updated verdicts on 200 rules × 40 calls', async (
   expect(problems).toEqual([]);
 });
 
+test('typing one character in the call field re-runs only the regions that show the call', async ({ page, problems }) => {
+  await open(page);
+  const reads = () => page.evaluate(async () => (await import('./permlab.js')).regionReads());
+  // Every region of the page's one widget ran once to show it.
+  const mounted = await reads();
+  const input = page.locator('.pl-call-input-text');
+  await input.focus();
+  await page.keyboard.press('End');
+  const before = await reads();
+  await page.keyboard.type('x');
+  await expect(page.locator('.pl-call-now .pl-call-input')).toHaveText(/x$/);
+  const typed = (await reads()) - before;
+  console.log(`region reads: ${mounted} to show the widget, ${typed} for one typed character`);
+  expect(typed).toBeGreaterThan(0);
+  // The call's regions: its fields, the call line, the guess panels, the stepper, the
+  // legend, the matrix, the disagreement box, the stored state. Not the rule table, the
+  // toolbar, the reorder log, the heading, the editor, the import panel or the self-check.
+  expect(typed).toBeLessThan(mounted * 0.6);
+  expect(problems).toEqual([]);
+});
+
 test('a 10 000-row table is windowed: rows follow the scroll and the keyboard, a row is carried across rows not rendered', async ({ page, problems }) => {
   test.setTimeout(180_000);
   await open(page);

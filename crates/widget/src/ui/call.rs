@@ -1,6 +1,13 @@
 //! The call: its fields, its messages and the one-line summary.
 
-use super::*;
+use leptos::prelude::*;
+use permlab_core::claude_code::eval::{Blocker, Decider};
+use permlab_core::Reason;
+
+use super::act::act;
+use super::ctx::Ctx;
+use crate::i18n::{one_line, S};
+use crate::model::{Msg, Region};
 
 /// The call's fields: the lesson's calls, the tool and the input. Each field's value is the
 /// model's text, kept exactly as typed: while typing it equals what the field holds (setting a

@@ -4,7 +4,12 @@
 //! record comes from the core (`lesson::Preset::claude_drift`, `claude_code::drift`): only a
 //! lesson whose settings are a recorded case's, on that case's call, has one.
 
-use super::*;
+use leptos::prelude::*;
+use permlab_core::EngineId;
+
+use super::ctx::Ctx;
+use crate::i18n::S;
+use crate::model::Region;
 
 /// The drift line under an engine panel's verdict (Claude Code only, after the reveal).
 #[component]

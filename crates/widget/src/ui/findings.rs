@@ -7,11 +7,14 @@
 //! (`Msg::FindingCall`) puts the call into the call fields and opens the stepper on it; the
 //! verdict and the fix stay folded (guess, then reveal).
 
-use std::rc::Rc;
+use leptos::prelude::*;
 
-use super::*;
+use super::act::act;
+use super::ctx::Ctx;
+use crate::i18n::S;
 use crate::lint_text;
 use crate::model::Source;
+use crate::model::{Msg, Region};
 use crate::protocol::LintFinding;
 
 /// What the findings region shows.
@@ -35,26 +38,6 @@ fn rich(text: &str) -> impl IntoView {
             }
         })
         .collect_view()
-}
-
-/// Sends the lint request the model asked for ([`model::Effect::Ask`]) to the worker; the model
-/// takes its answer only while it still waits for that request (a newer paste replaces it).
-pub(crate) fn ask_lint(ctx: Ctx, request: Request) {
-    let script = web::absolute_url(&ctx.peek(|w| w.config().selfcheck.clone()));
-    let wanted = request.clone();
-    let answer = Rc::new(move |reply: Result<Reply, String>| {
-        let result = match reply {
-            Ok(Reply::Lint { result }) => result,
-            Ok(_) => return,
-            Err(e) => Err(e),
-        };
-        act(ctx, Msg::LintReply(wanted.clone(), result));
-    });
-    let a = answer.clone();
-    match web::run_worker(&script, &request, move |r| a(r)) {
-        Ok(wk) => ctx.workers.update_value(|v| v.push(wk)),
-        Err(e) => answer(Err(e)),
-    }
 }
 
 /// The findings of the imported config, below the import's summary.

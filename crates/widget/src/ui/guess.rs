@@ -1,6 +1,16 @@
 //! Guess, then reveal: the engine panels, the reorder log and the disagreement box.
 
-use super::*;
+use leptos::prelude::*;
+use permlab_core::analysis::Disagreement;
+use permlab_core::{Action, Decision, EngineId};
+
+use super::act::act;
+use super::ctx::Ctx;
+use super::drift::*;
+use super::focus;
+use crate::i18n::S;
+use crate::model::{Msg, Region, Widget};
+use crate::state::Guess;
 
 /// The guess panels: the lesson's question and one [`EnginePanel`] per shown engine.
 #[component]

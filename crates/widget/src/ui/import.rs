@@ -1,7 +1,14 @@
 //! The table editor and the import panel.
 
-use super::*;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::act::act;
+use super::ctx::Ctx;
+use super::findings::*;
+use crate::i18n::S;
 use crate::model::FormatChoice;
+use crate::model::{Msg, Region};
 use permlab_core::import::Format;
 
 /// The table as editable JSON (fixtures format).

@@ -2,7 +2,12 @@
 //! whose deciding rule it marks. Shapes differ per engine (colour is never the only cue), so a
 //! learner needs the key on screen, not in the documentation.
 
-use super::*;
+use leptos::prelude::*;
+use permlab_core::EngineId;
+
+use super::ctx::{cursor_glyph, Ctx};
+use crate::i18n::S;
+use crate::model::Region;
 
 /// The table's legend: ★ (the rule that decided, per revealed engine) and, while the stepper
 /// is open, each cursor's shape and engine.

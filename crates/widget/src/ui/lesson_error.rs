@@ -1,6 +1,9 @@
 //! Why the host's lesson is not shown: the message above the widget (issue 18.2).
 
-use super::*;
+use leptos::prelude::*;
+
+use super::ctx::Ctx;
+use crate::model::Region;
 
 /// The lesson's load error, if any, worded in the widget's language: a headline that says the
 /// built-in rule sets below still work, then where each problem is and what to fix. The

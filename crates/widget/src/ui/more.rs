@@ -3,7 +3,10 @@
 //! table, stepper, guesses, tasks — fit on one screen. Without a lesson (the lab page) they
 //! stay open, as before.
 
-use super::*;
+use leptos::prelude::*;
+
+use super::ctx::Ctx;
+use crate::i18n::S;
 
 /// Folds `children` into one disclosure when the widget shows a lesson.
 #[component]

@@ -1,6 +1,15 @@
 //! The secondary panels: formula, matrix, translations and the self-check.
 
-use super::*;
+use leptos::prelude::*;
+use permlab_core::{claude_code, codex, Action, Decision, EngineId};
+use wasm_bindgen::JsCast;
+
+use super::act::act;
+use super::ctx::Ctx;
+use super::focus;
+use crate::i18n::{one_line, Lang, S};
+use crate::model::{Msg, Region, Widget};
+use crate::presets;
 
 pub(crate) fn term_help(lang: Lang, i: usize) -> &'static str {
     lang.s(match i {
@@ -312,24 +321,4 @@ pub(crate) fn SelfCheck(ctx: Ctx) -> impl IntoView {
             </ul>
         </section>
     })
-}
-
-/// Runs the self-check's worker the model asked for ([`model::Effect::SelfCheck`]): each answer goes
-/// back as [`Msg::CheckReply`].
-pub(crate) fn self_check(ctx: Ctx) {
-    let (base, script) = ctx.peek(|w| {
-        (
-            web::absolute_url(&w.config().fixtures),
-            web::absolute_url(&w.config().selfcheck),
-        )
-    });
-    let request = Request::SelfCheck { base };
-    match web::run_worker(&script, &request, move |reply| {
-        act(ctx, Msg::CheckReply(reply));
-    }) {
-        Ok(wk) => ctx.workers.update_value(|v| v.push(wk)),
-        Err(e) => {
-            act(ctx, Msg::CheckReply(Err(e)));
-        }
-    }
 }

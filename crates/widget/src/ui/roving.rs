@@ -8,7 +8,15 @@
 //! runs first and takes those keys (`default_prevented`). Focus, a DOM matter, stays here; the
 //! model does not know about it.
 
-use super::*;
+use leptos::ev;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::ctx::{next_frame, Ctx};
+use super::focus::rule_of;
+use super::rows::show_position;
+use crate::model::Control;
+use crate::rows_window;
 
 /// The columns of a row's controls, in Tab order.
 const CONTROLS: [Control; 3] = Control::ALL;
@@ -55,23 +63,6 @@ fn enter(tbody: &web_sys::Element, el: &web_sys::Element) {
 /// An event's target (or related target) as `T`.
 fn cast<T: JsCast>(t: Option<web_sys::EventTarget>) -> Option<T> {
     t?.dyn_into().ok()
-}
-
-/// The row control `el` is (see [`super::refocus`]).
-pub(crate) fn focus_of(el: &web_sys::Element) -> Option<Focus> {
-    let control = *CONTROLS
-        .iter()
-        .find(|c| el.class_list().contains(c.class()))?;
-    Some(Focus {
-        rule: rule_of(el)?,
-        control,
-    })
-}
-
-/// The rule of the row `el` is in.
-fn rule_of(el: &web_sys::Element) -> Option<RuleId> {
-    let row = el.closest("tr[data-rule-id]").ok().flatten()?;
-    Some(RuleId(row.get_attribute("data-rule-id")?.parse().ok()?))
 }
 
 /// Focus left the table (not for another of its controls): no row needs keeping.

@@ -1,7 +1,11 @@
 //! Where the widget keeps what the learner did (issue 17): the effect that stores it, and the
 //! notes that say what could not be kept or restored.
 
-use super::*;
+use leptos::prelude::*;
+
+use super::ctx::Ctx;
+use crate::model::Region;
+use crate::web;
 
 /// Stores the widget's state (every text as typed) in `sessionStorage` whenever it changes —
 /// not on load: a widget the learner has not touched writes nothing. The first write also

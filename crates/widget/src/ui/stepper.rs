@@ -1,6 +1,14 @@
 //! The stepper: a first-match cursor down and a last-match cursor up the table.
 
-use super::*;
+use leptos::ev;
+use leptos::prelude::*;
+use permlab_core::EngineId;
+
+use super::act::act;
+use super::ctx::{cursor_glyph, Ctx};
+use crate::i18n::S;
+use crate::model::{Msg, Region};
+use crate::web;
 
 /// What the stepper shows: open, step k of n (n only once nothing is left to guess), one
 /// line per shown engine (`true`: withheld until the engine is revealed).

@@ -1,7 +1,22 @@
 //! The toolbar and the rule table: keyed rows, drag by pointer, keys and buttons.
 
-use super::*;
+use std::time::Duration;
+
+use leptos::ev;
+use leptos::html;
+use leptos::prelude::*;
+use permlab_core::{Action, EngineId, RuleId};
+use wasm_bindgen::JsCast;
+
+use super::act::act;
+use super::ctx::{after_delay, cursor_glyph, next_frame, Ctx};
+use super::roving;
+use super::rows::{row_view, set_first};
+use crate::i18n::S;
 use crate::model::Drag;
+use crate::model::{GripKey, Msg, Region, Widget};
+use crate::rows_window;
+use crate::web;
 
 /// Undo, reset, reverse, copy as JSON, show Codex.
 #[component]
@@ -228,63 +243,6 @@ fn follow_scroll(ctx: Ctx, tbody: NodeRef<html::Tbody>, n: Memo<usize>) {
                 f.as_ref().unchecked_ref(),
                 true,
             );
-        }
-    });
-}
-
-/// Moves a windowed table's window to start at row `first`. The row with the focus stays in
-/// the page (it is pinned), but the keyed list may re-insert it, and an inserted node loses
-/// the focus: it is given back as after a move ([`refocus`]).
-fn set_first(ctx: Ctx, first: usize) {
-    if first == ctx.first.get_untracked() {
-        return;
-    }
-    let key = document()
-        .active_element()
-        .filter(|el| {
-            ctx.root
-                .get_untracked()
-                .is_some_and(|r| r.contains(Some(el)))
-        })
-        .and_then(|el| roving::focus_of(&el));
-    ctx.first.set(first);
-    if let Some(f) = key {
-        refocus(ctx, f);
-    }
-}
-
-/// Brings the row at position `pos` (a row just moved or focused, a carried row's drop
-/// target) into view: a windowed table first moves its window there if the row is not well
-/// inside it; once rendered, the page scrolls the least that shows the row (nothing when it
-/// is in view).
-pub(crate) fn show_position(ctx: Ctx, pos: usize) {
-    let n = ctx.peek(|w| w.table().len());
-    set_first(
-        ctx,
-        rows_window::first_showing(pos, ctx.first.get_untracked(), n),
-    );
-    next_frame(ctx, move || {
-        let Some(root) = ctx.root.get_untracked() else {
-            return;
-        };
-        let sel = format!("tr[data-position=\"{}\"]", pos + 1);
-        if let Some(el) = root.query_selector(&sel).ok().flatten() {
-            let r = el.get_bounding_client_rect();
-            let h = window()
-                .inner_height()
-                .ok()
-                .and_then(|v| v.as_f64())
-                .unwrap_or(0.0);
-            let dy = if r.top() < 0.0 {
-                r.top()
-            } else if r.bottom() > h {
-                (r.bottom() - h).min(r.top())
-            } else {
-                0.0
-            };
-            if dy != 0.0 {
-                window().scroll_by_with_x_and_y(0.0, dy);
-            }
         }
     });
 }

@@ -1,6 +1,10 @@
 //! The lesson's tasks next to the table, each ticked off when the learner has done it.
 
-use super::*;
+use leptos::prelude::*;
+
+use super::ctx::Ctx;
+use crate::i18n::S;
+use crate::model::Region;
 
 /// The lesson's `tasks` as a checklist. What counts as done is the core's check
 /// ([`permlab_core::tasks`]) over what the learner did ([`crate::tasks::state`]); a task once

@@ -1,0 +1,147 @@
+//! What every component of the table widget shares: the [`Ctx`] handles (the model, a trigger
+//! per part, the row signals, the root), the model read through a region's subscriptions, and
+//! the frame and timer helpers that check the widget is still mounted.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use leptos::html;
+use leptos::prelude::*;
+use permlab_core::{EngineId, RuleId};
+
+use crate::i18n::Lang;
+use crate::model::{Focus, Part, Region, Widget};
+
+/// Rows added to the DOM per frame: a 10 000-row table appears in slices and the page keeps
+/// answering.
+pub const CHUNK: usize = 400;
+
+/// What one table row shows besides its rule.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RowView {
+    /// 0-based position.
+    pub pos: usize,
+    /// The last row (its ↓ is disabled).
+    pub last: bool,
+    /// Engines whose stepper cursor is on this row (slugs, space-separated).
+    pub cursor: Option<String>,
+    /// Revealed engines decided by this row (slugs, space-separated).
+    pub decisive: Option<String>,
+    /// The row is being carried (keyboard lift or pointer drag).
+    pub lifted: bool,
+    /// A drop indicator on this row: `Some(true)` below it, `Some(false)` above it.
+    pub drop: Option<bool>,
+}
+
+/// What the rows showed at the last [`sync_rows`]: the diff's base.
+#[derive(Default)]
+pub(crate) struct Shown {
+    pub(crate) load_rev: u32,
+    pub(crate) order: Vec<RuleId>,
+    /// Rows with a mark (cursor, decisive, lift, drop) and that mark.
+    pub(crate) marked: Vec<(usize, RowView)>,
+}
+
+/// One widget instance's handles (all `Copy`).
+#[derive(Clone, Copy)]
+pub struct Ctx {
+    /// The model (not reactive itself: its parts' triggers are, see [`Ctx::read`]).
+    pub w: StoredValue<Widget, LocalStorage>,
+    /// One trigger per [`Part`] ([`Part::index`]), notified when an action changed it.
+    pub(crate) parts: [Trigger; Part::ALL.len()],
+    /// The widget's language.
+    pub lang: Lang,
+    /// The live region's text.
+    pub(crate) announce: RwSignal<String>,
+    /// Row signals by (load number, rule id), for the rows in the DOM.
+    pub(crate) rows: StoredValue<HashMap<(u32, RuleId), RwSignal<RowView>>, LocalStorage>,
+    pub(crate) shown: StoredValue<Shown, LocalStorage>,
+    /// How many rows of a small table are in the DOM (they come in slices).
+    pub(crate) limit: RwSignal<usize>,
+    /// A windowed table's first rendered row (see [`crate::rows_window`]).
+    pub(crate) first: RwSignal<usize>,
+    /// A windowed table's row height in pixels, measured on the rendered rows (the spacers'
+    /// unit).
+    pub(crate) row_h: RwSignal<f64>,
+    /// The rule whose row holds the focus (kept in the DOM when the window moves away).
+    pub(crate) focused: RwSignal<Option<RuleId>>,
+    /// The widget's root element.
+    pub(crate) root: NodeRef<html::Section>,
+    /// The (call, engine) pairs revealed so far in a quiz, and whether `permlab:complete` was
+    /// sent.
+    pub(crate) done:
+        StoredValue<(std::collections::HashSet<(usize, EngineId)>, bool), LocalStorage>,
+    /// The worker of a running self-check or import.
+    pub(crate) workers: StoredValue<Vec<web_sys::Worker>, LocalStorage>,
+    /// The control a move is about to focus again (`grip-8`), until the next frame.
+    pub(crate) refocusing: StoredValue<Option<Focus>, LocalStorage>,
+}
+
+impl Ctx {
+    /// Reads the widget inside a memo or a view of `region`, subscribing to the parts it
+    /// reads ([`Region::reads`]): the reader re-runs when an action changes one of them, and
+    /// only then.
+    pub(crate) fn read<T>(self, region: Region, f: impl FnOnce(&Widget) -> T) -> T {
+        for p in region.reads() {
+            self.parts[p.index()].track();
+        }
+        MEMO_RUNS.with(|n| n.set(n.get() + 1));
+        self.w.with_value(f)
+    }
+
+    /// Reads the widget without subscribing (in an event handler, an effect).
+    pub(crate) fn peek<T>(self, f: impl FnOnce(&Widget) -> T) -> T {
+        self.w.with_value(f)
+    }
+
+    /// Whether the widget is still mounted. `unmount` disposes of its signals at once, while
+    /// a frame, a timer or a worker's answer it asked for may still come: reading a disposed
+    /// signal traps the whole wasm instance (every widget of the page), so each of those checks
+    /// this first (see [`next_frame`], [`after_delay`]).
+    pub(crate) fn alive(self) -> bool {
+        !self.w.is_disposed()
+    }
+}
+
+thread_local! {
+    /// How many times a region read the model ([`Ctx::read`]) on this page: the benchmark's
+    /// count of region re-runs per action (see [`region_reads`]).
+    static MEMO_RUNS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// How many region reads ([`Ctx::read`]) every widget of the page has done so far.
+pub fn region_reads() -> u32 {
+    MEMO_RUNS.with(std::cell::Cell::get)
+}
+
+/// Runs `f` on the next animation frame if the widget is still mounted then.
+pub(crate) fn next_frame(ctx: Ctx, f: impl FnOnce() + 'static) {
+    request_animation_frame(move || {
+        if ctx.alive() {
+            f();
+        }
+    });
+}
+
+/// Runs `f` after `delay` if the widget is still mounted then.
+pub(crate) fn after_delay(ctx: Ctx, f: impl FnOnce() + 'static, delay: Duration) {
+    set_timeout(
+        move || {
+            if ctx.alive() {
+                f();
+            }
+        },
+        delay,
+    );
+}
+
+/// The cursor's glyph: a different shape per engine (colour is never the only cue).
+pub fn cursor_glyph(e: EngineId) -> &'static str {
+    match e {
+        EngineId::FirstMatch => "▼",
+        EngineId::OpenCode => "▲",
+        EngineId::ClaudeCode => "◆",
+        EngineId::Codex => "■",
+        EngineId::CoreCoder => "●",
+    }
+}
