@@ -26,14 +26,14 @@
 use std::rc::Rc;
 
 use permlab_core::import::{self, Format};
-use permlab_core::lesson::{Lesson, LessonMode, Preset as Native};
+use permlab_core::lesson::{LessonMode, Preset as Native};
 use permlab_core::{Call, EngineId, Evaluation, RuleId, RuleTable};
 
 use crate::i18n::{Lang, S};
 use crate::lesson_error::LessonError;
 use crate::persist::Snapshot;
 use crate::presets::{self, Preset};
-use crate::protocol::{ImportedRows, Reply, Request};
+use crate::protocol::{Reply, Request};
 use crate::state::Lab;
 
 #[cfg(test)]
@@ -41,64 +41,31 @@ mod changes;
 mod kept;
 mod msg;
 mod parts;
+mod reading;
 mod regions;
 #[cfg(test)]
 mod tests;
 mod tracked;
+mod types;
 mod verdicts;
 
 pub use msg::{Effect, Msg, Outcome};
 pub use parts::{
     Carry, Course, Drag, Editor, Fields, Import, Kept, Lift, Lint, Panels, SelfCheck, Waiting,
 };
+pub use reading::{import_config, import_config_error, read_lesson_configs};
 pub use regions::Region;
 pub use tracked::{Part, Parts, Tracked};
+pub use types::{
+    CheckResult, Config, Control, Focus, FormatChoice, GripKey, ImportError, ImportSummary, Source,
+};
 pub use verdicts::Verdicts;
 
-/// How one widget instance is configured by its host element.
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// Page language.
-    pub lang: Lang,
-    /// URL-hash namespace (the host element's id).
-    pub ns: String,
-    /// Where the conformance fixtures are served (a URL prefix).
-    pub fixtures: String,
-    /// URL of the self-check worker's loader (a separate wasm, fetched on demand).
-    pub selfcheck: String,
-    /// A lesson table given by the host page (fixtures format), shown as the custom preset.
-    pub lesson: Option<String>,
-    /// The host's `data-lesson` selector, when it has one (so a selector that finds nothing is
-    /// reported, not ignored).
-    pub lesson_from: Option<String>,
-}
-
-/// Where the table comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Source {
-    /// A built-in rule set, or the table pasted into the editor ([`Preset::Custom`]).
-    Builtin(Preset),
-    /// The host lesson's preset at this index.
-    Lesson(usize),
-    /// A harness's config pasted into the import panel.
-    Import,
-}
-
-/// What the import panel read from a pasted config.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ImportSummary {
-    /// Whose config it was.
-    pub format: Format,
-    /// Rules that became rows.
-    pub imported: usize,
-    /// Rules that could not (listed in `warnings` with the reason).
-    pub dropped: usize,
-    /// Every warning, as the core words it.
-    pub warnings: Vec<String>,
-}
-
-/// One engine's self-check result: sections (name, passed, total) or why it could not run.
-pub type CheckResult = (String, Result<Vec<(String, usize, usize)>, String>);
+#[cfg(test)]
+pub(crate) use reading::as_page;
+use reading::{
+    check_result, has_codex_config, imported_of, keep_canonical, native_of, read_lesson, rules_here,
+};
 
 /// Which stepper move [`Msg::StepBy`] means.
 const FIRST: i8 = -2;
@@ -1274,418 +1241,10 @@ impl Widget {
     }
 }
 
-/// Why a pasted config is not the table: data, worded by the view in the page's language.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ImportError {
-    /// Nothing was pasted.
-    Empty,
-    /// A Codex `.rules` file, on a page without the worker that reads them.
-    NeedsWorker,
-    /// The core could not read the text.
-    Read(permlab_core::Error),
-    /// The worker's answer (its own message).
-    Worker(String),
-    /// The worker ran out of its time budget and was stopped.
-    Timeout {
-        /// The budget.
-        seconds: u32,
-    },
-}
-
-/// A row's controls that can hold the focus: the grip, ↑ and ↓.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Control {
-    /// The drag handle ⠿ (the keyboard lifts and carries the row with it).
-    Grip,
-    /// The ↑ button.
-    Up,
-    /// The ↓ button.
-    Down,
-}
-
-impl Control {
-    /// In Tab order along a row.
-    pub const ALL: [Control; 3] = [Control::Grip, Control::Up, Control::Down];
-
-    /// The control's class in the page.
-    pub fn class(self) -> &'static str {
-        match self {
-            Control::Grip => "pl-grip",
-            Control::Up => "pl-up",
-            Control::Down => "pl-down",
-        }
-    }
-}
-
-/// A control of one rule's row: where the focus goes after a render (a moved row is
-/// re-inserted by the keyed list, and an inserted node loses the focus).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Focus {
-    /// The rule whose row it is.
-    pub rule: RuleId,
-    /// Which of its controls.
-    pub control: Control,
-}
-
-/// A key pressed on a grip, as the model reads it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GripKey {
-    /// Space or Enter: lift the row, or drop the lifted row.
-    Toggle,
-    /// ↑: carry the lifted row up (with Alt: move the row up at once).
-    Up,
-    /// ↓: carry it down (with Alt: move it down at once).
-    Down,
-    /// Escape: put the lifted row back.
-    Cancel,
-}
-
-impl GripKey {
-    /// The DOM's `KeyboardEvent.key` (older browsers' names too), `None` for any other key.
-    ///
-    /// ```
-    /// use permlab_widget::model::GripKey;
-    /// assert_eq!(GripKey::from_dom("Spacebar"), Some(GripKey::Toggle));
-    /// assert_eq!(GripKey::from_dom("ArrowDown"), Some(GripKey::Down));
-    /// assert_eq!(GripKey::from_dom("a"), None);
-    /// ```
-    pub fn from_dom(key: &str) -> Option<GripKey> {
-        Some(match key {
-            " " | "Enter" | "Spacebar" => GripKey::Toggle,
-            "ArrowUp" | "Up" => GripKey::Up,
-            "ArrowDown" | "Down" => GripKey::Down,
-            "Escape" | "Esc" => GripKey::Cancel,
-            _ => return None,
-        })
-    }
-}
-
 #[derive(Clone, Copy)]
 enum Op {
     Move(usize, usize),
     Reverse,
     Undo,
     Reset,
-}
-
-/// The host's lesson, when its text is in the lesson format (an object with `presets`), and
-/// why it cannot be used (see [`crate::lesson_error::read`]; a bare table is no error).
-fn read_lesson(
-    text: Option<&str>,
-    selector: Option<&str>,
-) -> (Option<Rc<Lesson>>, Option<LessonError>) {
-    match crate::lesson_error::read(text, selector) {
-        Ok(lesson) => (lesson.map(Rc::new), None),
-        Err(e) => (None, Some(e)),
-    }
-}
-
-/// Whose config `text` is: Codex when it calls `prefix_rule`, Claude Code when it is a JSON
-/// object with a top-level `permissions` key, else OpenCode (an `opencode.json(c)` with
-/// `permission`, or an agent file's front matter).
-fn detect(text: &str) -> Format {
-    if text.contains("prefix_rule") {
-        return Format::Codex;
-    }
-    let claude = permlab_core::json::parse_jsonc(text)
-        .ok()
-        .is_some_and(|v| v.get("permissions").is_some());
-    if claude {
-        Format::ClaudeCode
-    } else {
-        Format::OpenCode
-    }
-}
-
-/// Whether this build reads Codex `.rules` files itself: the worker's does, the page's does
-/// not (it hands them to the worker). Native tests build with the interpreter; they play the
-/// page's build with [`as_page`].
-pub(crate) fn rules_here() -> bool {
-    #[cfg(test)]
-    if AS_PAGE.with(std::cell::Cell::get) {
-        return false;
-    }
-    import::RULES_FILES
-}
-
-#[cfg(test)]
-thread_local! {
-    static AS_PAGE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Makes this test thread's widgets behave as the page's build: `.rules` files go to the
-/// worker.
-#[cfg(test)]
-pub(crate) fn as_page() {
-    AS_PAGE.with(|c| c.set(true));
-}
-
-/// Reads a pasted config as the import panel's `format` says (`auto`: see [`detect`]).
-pub fn import_config(format: &str, text: &str) -> Result<import::Imported, String> {
-    if text.trim().is_empty() {
-        return Err("empty".into());
-    }
-    import_config_error(FormatChoice::from_slug(format), text).map_err(|e| e.to_string())
-}
-
-/// [`import_config`] with the core's error as data (the page words it in its language, see
-/// [`Lang::import_error`]).
-pub fn import_config_error(
-    format: FormatChoice,
-    text: &str,
-) -> Result<import::Imported, permlab_core::Error> {
-    import::import(format.resolve(text), text)
-}
-
-/// The import panel's format: detected from the text, or chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FormatChoice {
-    /// Detected from the text ([`detect`]).
-    Auto,
-    /// This one.
-    Is(Format),
-}
-
-impl FormatChoice {
-    /// Every choice, in the panel's order.
-    pub const ALL: [FormatChoice; 4] = [
-        FormatChoice::Auto,
-        FormatChoice::Is(Format::ClaudeCode),
-        FormatChoice::Is(Format::OpenCode),
-        FormatChoice::Is(Format::Codex),
-    ];
-
-    /// A format's slug, else auto (what the page's select and the kept state write).
-    ///
-    /// ```
-    /// use permlab_widget::model::FormatChoice;
-    /// use permlab_core::import::Format;
-    /// assert_eq!(FormatChoice::from_slug("codex"), FormatChoice::Is(Format::Codex));
-    /// assert_eq!(FormatChoice::from_slug("auto").slug(), "auto");
-    /// ```
-    pub fn from_slug(slug: &str) -> FormatChoice {
-        Format::from_slug(slug).map_or(FormatChoice::Auto, FormatChoice::Is)
-    }
-
-    /// `auto` or the format's slug.
-    pub fn slug(self) -> &'static str {
-        match self {
-            FormatChoice::Auto => "auto",
-            FormatChoice::Is(f) => f.slug(),
-        }
-    }
-
-    /// The format `text` is read as.
-    pub fn resolve(self, text: &str) -> Format {
-        match self {
-            FormatChoice::Auto => detect(text),
-            FormatChoice::Is(f) => f,
-        }
-    }
-}
-
-/// A call each of the first rows would match (`*` as `x`, `?` as `a`), so an imported config
-/// comes with calls about its own rules; then the seed's calls.
-fn sample_calls(table: &RuleTable) -> Vec<Call> {
-    let mut calls: Vec<Call> = Vec::new();
-    for r in table.rules() {
-        if calls.len() == 8 {
-            break;
-        }
-        if r.tool.contains('*') || r.pattern.trim().is_empty() {
-            continue;
-        }
-        let input = r.pattern.replace('*', "x").replace('?', "a");
-        let call = Call::new(r.tool.clone(), input);
-        if !calls.contains(&call) {
-            calls.push(call);
-        }
-    }
-    for c in Preset::Miniagent.calls() {
-        if !calls.contains(&c) {
-            calls.push(c);
-        }
-    }
-    calls
-}
-
-/// An imported config as a preset whose engines read it natively, with calls about its rules.
-fn native_of(imported: import::Imported) -> Native {
-    let calls = sample_calls(&imported.table)
-        .into_iter()
-        .map(|call| permlab_core::lesson::LessonCall {
-            call,
-            expect: Vec::new(),
-        })
-        .collect();
-    Native {
-        id: "import".into(),
-        title: None,
-        table: imported.table.clone(),
-        imported: Some(imported),
-        claude: Default::default(),
-        calls,
-        calls_at: String::new(),
-        texts: Vec::new(),
-        context: Default::default(),
-    }
-}
-
-/// Whether a lesson's text has a preset whose `config` is a Codex `.rules` file.
-fn has_codex_config(text: &str) -> bool {
-    use permlab_core::json::{self, Value};
-    let Ok(v) = json::parse(text) else {
-        return false;
-    };
-    v.get("presets")
-        .and_then(Value::as_array)
-        .unwrap_or(&[])
-        .iter()
-        .any(|p| {
-            p.get("config")
-                .and_then(|c| c.get("format"))
-                .and_then(Value::as_str)
-                == Some("codex")
-        })
-}
-
-/// The worker's side of a lesson with Codex `.rules` configs: each such preset's `config` read
-/// (with the Starlark interpreter) and turned into `rules` rows, the lesson's own text otherwise
-/// unchanged; or why a config cannot be read (`presets[i].config: …`).
-pub fn read_lesson_configs(text: &str) -> Result<String, String> {
-    use permlab_core::json::{self, Value};
-    let mut lesson = json::parse(text).map_err(|e| e.to_string())?;
-    if let Value::Object(fields) = &mut lesson {
-        for (key, presets) in fields.iter_mut() {
-            let (true, Value::Array(presets)) = (key == "presets", presets) else {
-                continue;
-            };
-            for (i, preset) in presets.iter_mut().enumerate() {
-                let Value::Object(p) = preset else { continue };
-                let codex = p.iter().find(|(k, _)| k == "config").and_then(|(_, c)| {
-                    (c.get("format").and_then(Value::as_str) == Some("codex")).then(|| {
-                        c.get("text")
-                            .and_then(Value::as_str)
-                            .unwrap_or("")
-                            .to_string()
-                    })
-                });
-                let Some(rules_text) = codex else { continue };
-                match import::import(Format::Codex, &rules_text) {
-                    Ok(imp) => {
-                        let rows = imp
-                            .table
-                            .rules()
-                            .iter()
-                            .enumerate()
-                            .map(|(k, r)| {
-                                let mut row = vec![
-                                    ("tool".into(), Value::from(r.tool.as_str())),
-                                    ("pattern".into(), Value::from(r.pattern.as_str())),
-                                    ("action".into(), Value::from(r.action.as_str())),
-                                ];
-                                // A row of a `canonical_matching=True` rule: the page's Codex
-                                // engine keeps its case folding (see `keep_canonical`).
-                                if imp
-                                    .origins
-                                    .get(k)
-                                    .is_some_and(|o| imp.canonical.contains(o))
-                                {
-                                    row.push(("canonical".into(), Value::from(true)));
-                                }
-                                Value::Object(row)
-                            })
-                            .collect();
-                        p.retain(|(k, _)| k != "config");
-                        p.push(("rules".into(), Value::Array(rows)));
-                    }
-                    Err(e) => return Err(format!("presets[{i}].config: {e}")),
-                }
-            }
-        }
-    }
-    Ok(lesson.to_json())
-}
-
-/// The page's side of a lesson the worker read: a preset whose rows came from a Codex `.rules`
-/// file with `canonical_matching=True` rules (rows marked `"canonical": true`) gets an import
-/// record naming those rows, so its Codex engine folds case on them as Codex does (the table's
-/// patterns cannot say it).
-fn keep_canonical(mut lesson: Lesson, text: &str) -> Lesson {
-    use permlab_core::json::{self, Value};
-    let Ok(v) = json::parse(text) else {
-        return lesson;
-    };
-    let presets = v.get("presets").and_then(Value::as_array).unwrap_or(&[]);
-    for (preset, p) in lesson.presets.iter_mut().zip(presets) {
-        let rows = p.get("rules").and_then(Value::as_array).unwrap_or(&[]);
-        let marked: Vec<bool> = rows
-            .iter()
-            .map(|r| r.get("canonical") == Some(&Value::Bool(true)))
-            .collect();
-        if preset.imported.is_some() || !marked.contains(&true) {
-            continue;
-        }
-        let origin = |k: usize| format!("prefix rule row {}", k + 1);
-        preset.imported = Some(import::Imported {
-            format: Format::Codex,
-            table: preset.table.clone(),
-            origins: (0..rows.len()).map(origin).collect(),
-            warnings: Vec::new(),
-            rules_in: rows.len(),
-            claude_settings: None,
-            canonical: (0..rows.len()).filter(|&k| marked[k]).map(origin).collect(),
-        });
-    }
-    lesson
-}
-
-/// The page's side of an import the worker read: the rows as the core's import.
-fn imported_of(rows: ImportedRows) -> Result<import::Imported, String> {
-    use permlab_core::Action;
-    let format = Format::from_slug(&rows.format).ok_or_else(|| {
-        format!(
-            "the import worker named an unknown format {:?}",
-            rows.format
-        )
-    })?;
-    let action = |a: &str| match a {
-        "allow" => Action::Allow,
-        "deny" => Action::Deny,
-        _ => Action::Ask,
-    };
-    Ok(import::Imported {
-        format,
-        table: RuleTable::new(
-            rows.rows
-                .iter()
-                .map(|r| (r.tool.as_str(), r.pattern.as_str(), action(&r.action))),
-        ),
-        origins: rows.origins,
-        warnings: rows
-            .warnings
-            .into_iter()
-            .map(|w| import::ImportWarning {
-                note: crate::protocol::note_of(w.note.as_deref()),
-                at: w.at,
-                rule: w.rule,
-                message: w.message,
-                dropped: w.dropped,
-            })
-            .collect(),
-        rules_in: rows.rules_in,
-        claude_settings: None,
-        canonical: rows.canonical,
-    })
-}
-
-/// One self-check result as the panel keeps it.
-pub fn check_result(
-    name: String,
-    result: Result<Vec<crate::protocol::Section>, String>,
-) -> CheckResult {
-    (
-        name,
-        result.map(|v| v.into_iter().map(|s| (s.name, s.passed, s.total)).collect()),
-    )
 }
