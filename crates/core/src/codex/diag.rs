@@ -38,6 +38,8 @@ pub(crate) struct Diag {
     pub kind: DiagKind,
     pub span: Span,
     pub message: String,
+    /// What happened, as data (the message says it in English).
+    pub load: LoadErrorKind,
 }
 
 impl Diag {
@@ -46,6 +48,7 @@ impl Diag {
             kind: DiagKind::Parse,
             span,
             message: format!("Parse error: {}", message.into()),
+            load: LoadErrorKind::Starlark,
         }
     }
 
@@ -54,6 +57,77 @@ impl Diag {
             kind: DiagKind::Static,
             span,
             message: message.into(),
+            load: LoadErrorKind::Starlark,
+        }
+    }
+
+    /// A runtime error with the call stack (caller name, call span) outermost first.
+    pub(crate) fn runtime(
+        frames: Vec<(String, Span)>,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Self {
+        Diag {
+            kind: DiagKind::Runtime(frames),
+            span,
+            message: message.into(),
+            load: LoadErrorKind::Starlark,
+        }
+    }
+
+    /// The same error, saying what happened as data (a value too large). An error that is
+    /// already a budget's (see `Interp::err`, which may answer with the step budget's) keeps
+    /// its own kind.
+    pub(crate) fn with_load(mut self, load: LoadErrorKind) -> Self {
+        if self.load == LoadErrorKind::Starlark {
+            self.load = load;
+        }
+        self
+    }
+}
+
+/// What made a policy file fail to load, as data: the interpreter's budgets with their
+/// numbers, so a page can say it in its own language without reading the English `message`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LoadErrorKind {
+    /// The file needs more steps than its budget allows ([`super::Limits::steps`]).
+    StepBudget {
+        /// The budget: steps one file may take.
+        steps: u64,
+    },
+    /// The file needs more memory than its budget allows ([`super::Limits::bytes`]).
+    MemoryBudget {
+        /// The budget, in bytes (see [`LoadErrorKind::megabytes`] for how the message says it).
+        bytes: u64,
+    },
+    /// One string or list would be longer than permlab allows.
+    TooLarge {
+        /// Its length (bytes or elements).
+        size: u64,
+        /// The most one string or list may hold.
+        max: u64,
+    },
+    /// A `match=`/`not_match=` example that does not agree with its rule.
+    Validation,
+    /// Any other error of the Starlark program (syntax, name, type…): only `message` says what.
+    Starlark,
+}
+
+impl LoadErrorKind {
+    /// `bytes` in megabytes as the memory budget's message writes them: `64`, or `0.500`
+    /// below one.
+    ///
+    /// ```
+    /// use permlab_core::codex::LoadErrorKind;
+    /// assert_eq!(LoadErrorKind::megabytes(64 << 20), "64");
+    /// assert_eq!(LoadErrorKind::megabytes(1 << 19), "0.500");
+    /// ```
+    pub fn megabytes(bytes: u64) -> String {
+        if bytes >= 1 << 20 {
+            format!("{}", bytes >> 20)
+        } else {
+            format!("{:.3}", bytes as f64 / (1 << 20) as f64)
         }
     }
 }
@@ -97,6 +171,8 @@ pub struct LoadError {
     pub message: String,
     /// The cause as the real CLI renders it (Starlark traceback and snippet, or one line).
     pub cause: String,
+    /// What happened, as data (a budget and its number, a value too large…).
+    pub kind: LoadErrorKind,
 }
 
 impl LoadError {
@@ -129,6 +205,7 @@ impl LoadError {
             column,
             message: d.message.clone(),
             cause,
+            kind: d.load,
         }
     }
 
@@ -142,7 +219,38 @@ impl LoadError {
             column,
             cause: message.clone(),
             message,
+            kind: LoadErrorKind::Validation,
         }
+    }
+
+    /// 1-based line of the offending construct.
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// 1-based column, in characters.
+    pub fn column(&self) -> usize {
+        self.column
+    }
+
+    /// The cause in one line, in English (what the CLI prints).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// What happened, as data.
+    ///
+    /// ```
+    /// use permlab_core::codex::{LoadErrorKind, Limits, Policy};
+    /// let tight = Limits { steps: 500, ..Limits::default() };
+    /// let text = "x = [i for i in range(1000)]";
+    /// let e = Policy::parse_with_limits("p.rules", text, &tight).unwrap_err();
+    /// assert_eq!(e.kind(), LoadErrorKind::StepBudget { steps: 500 });
+    /// let e = Policy::parse("p.rules", "prefix_rule(").unwrap_err();
+    /// assert_eq!(e.kind(), LoadErrorKind::Starlark);
+    /// ```
+    pub fn kind(&self) -> LoadErrorKind {
+        self.kind
     }
 
     /// How to fix the input, for the common causes (permlab's addition; the CLI has no hints).
@@ -406,4 +514,65 @@ fn last_char_start(src: &str, end: usize) -> usize {
     src.get(..end)
         .and_then(|s| s.char_indices().next_back())
         .map_or(0, |(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LoadErrorKind;
+    use crate::codex::{Limits, Policy};
+
+    /// The budgets' errors carry their numbers as data; the `Display` text is unchanged.
+    #[test]
+    fn budget_errors_carry_their_numbers() {
+        let e = Policy::parse(
+            "rules",
+            "x = [1]\nfor i in range(1000000):\n    for j in range(1000000):\n        pass\n",
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.kind(),
+            LoadErrorKind::StepBudget {
+                steps: Limits::DEFAULT.steps
+            }
+        );
+        assert!(e
+            .to_string()
+            .starts_with("failed to parse policy at rules:3:14: this policy needs more than 2000000 steps, permlab's step budget"));
+        let e = Policy::parse(
+            "rules",
+            "prefix_rule(pattern=[\"git\", [\"x\" * 200000] * 20000], decision=\"allow\")",
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.kind(),
+            LoadErrorKind::MemoryBudget {
+                bytes: Limits::DEFAULT.bytes
+            }
+        );
+        assert!(e
+            .message()
+            .starts_with("this policy needs more than 64 MB,"));
+        let e = Policy::parse("rules", "for i in range(100000000):\n    pass\n").unwrap_err();
+        assert_eq!(
+            e.kind(),
+            LoadErrorKind::TooLarge {
+                size: 100000000,
+                max: 1000000
+            },
+            "{e}"
+        );
+        assert_eq!((e.line(), e.column()), (1, 10));
+        let e = Policy::parse(
+            "rules",
+            "prefix_rule(pattern=[\"git\"], match=[\"ls\"], decision=\"allow\")",
+        )
+        .unwrap_err();
+        assert_eq!(e.kind(), LoadErrorKind::Validation, "{e}");
+        let e = Policy::parse(
+            "rules",
+            "prefix_rule(pattern=[\"git\"], decision=\"Allow\")",
+        )
+        .unwrap_err();
+        assert_eq!(e.kind(), LoadErrorKind::Starlark, "{e}");
+    }
 }
