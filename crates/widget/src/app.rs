@@ -14,7 +14,7 @@ use crate::i18n::{Lang, S};
 use crate::lesson_error::LessonError;
 use crate::persist::Snapshot;
 use crate::presets::{self, Preset};
-use crate::protocol::{ImportedRows, LintFinding, Request};
+use crate::protocol::{ImportedRows, LintFinding, Request, WorkerError};
 use crate::state::{Guess, Lab};
 
 /// How one widget instance is configured by its host element.
@@ -148,9 +148,9 @@ pub enum Msg {
     /// Import the pasted config.
     Import,
     /// The worker's answer to a `.rules` import (see [`crate::protocol::answer`]).
-    ImportReply(Result<ImportedRows, String>),
+    ImportReply(Result<ImportedRows, WorkerError>),
     /// The worker's answer for a lesson with Codex `.rules` configs: the lesson with rows.
-    LessonReply(Result<String, String>),
+    LessonReply(Result<String, WorkerError>),
     /// The page stopped the worker after `seconds` without an answer (an import's when
     /// `import`, else the lesson's).
     WorkerTimeout {
@@ -160,7 +160,7 @@ pub enum Msg {
         seconds: u32,
     },
     /// The worker's lint findings for the imported config (see [`crate::protocol::lint`]).
-    LintReply(Result<Vec<LintFinding>, String>),
+    LintReply(Result<Vec<LintFinding>, WorkerError>),
     /// Load lint finding `i`'s demonstrating call into the call fields and open the stepper
     /// on it.
     FindingCall(usize),
@@ -847,7 +847,7 @@ impl Widget {
             }
             Msg::LintReply(result) => {
                 self.worker_lint = None;
-                self.findings = Some(result);
+                self.findings = Some(result.map_err(|e| self.lang.worker_error(&e)));
             }
             Msg::FindingCall(i) => self.finding_call(i),
             Msg::LessonReply(reply) => {
@@ -877,10 +877,10 @@ impl Widget {
                 self.worker_import = None;
                 if std::mem::take(&mut self.import_recheck) {
                     // A failed import's message, read again after a reload.
-                    self.import_error = reply.and_then(imported_of).err().map(ImportError::Worker);
+                    self.import_error = reply.err().map(ImportError::Worker);
                     return true;
                 }
-                match reply.and_then(imported_of) {
+                match reply.map(ImportedRows::imported) {
                     Ok(imported) => {
                         self.load_imported(imported);
                         let snap = self.pending.take();
@@ -937,7 +937,7 @@ impl Widget {
                     } else {
                         self.import_error = None;
                         self.worker_import = Some(Request::Import {
-                            format: "codex".into(),
+                            format: FormatChoice::Is(Format::Codex),
                             text: self.import_text.clone(),
                         });
                     }
@@ -994,7 +994,7 @@ impl Widget {
             self.findings = Some(Err(self.lang.s(S::LintNeedsWorker).to_string()));
         } else {
             self.worker_lint = Some(Request::Lint {
-                format: format.slug().into(),
+                format,
                 text: self.import_text.clone(),
             });
         }
@@ -1214,8 +1214,8 @@ pub enum ImportError {
     NeedsWorker,
     /// The core could not read the text.
     Read(permlab_core::Error),
-    /// The worker's answer (its own message).
-    Worker(String),
+    /// The worker's answer.
+    Worker(WorkerError),
     /// The worker ran out of its time budget and was stopped.
     Timeout {
         /// The budget.
@@ -1483,9 +1483,9 @@ fn has_codex_config(text: &str) -> bool {
 /// The worker's side of a lesson with Codex `.rules` configs: each such preset's `config` read
 /// (with the Starlark interpreter) and turned into `rules` rows, the lesson's own text otherwise
 /// unchanged; or why a config cannot be read (`presets[i].config: …`).
-pub fn read_lesson_configs(text: &str) -> Result<String, String> {
+pub fn read_lesson_configs(text: &str) -> Result<String, WorkerError> {
     use permlab_core::json::{self, Value};
-    let mut lesson = json::parse(text).map_err(|e| e.to_string())?;
+    let mut lesson = json::parse(text).map_err(|e| WorkerError::Read(e.to_string()))?;
     if let Value::Object(fields) = &mut lesson {
         for (key, presets) in fields.iter_mut() {
             let (true, Value::Array(presets)) = (key == "presets", presets) else {
@@ -1530,7 +1530,12 @@ pub fn read_lesson_configs(text: &str) -> Result<String, String> {
                         p.retain(|(k, _)| k != "config");
                         p.push(("rules".into(), Value::Array(rows)));
                     }
-                    Err(e) => return Err(format!("presets[{i}].config: {e}")),
+                    Err(e) => {
+                        return Err(WorkerError::Lesson {
+                            preset: i,
+                            error: Box::new(WorkerError::of_config(Format::Codex, &rules_text, &e)),
+                        })
+                    }
                 }
             }
         }
@@ -1569,45 +1574,6 @@ fn keep_canonical(mut lesson: Lesson, text: &str) -> Lesson {
         });
     }
     lesson
-}
-
-/// The page's side of an import the worker read: the rows as the core's import.
-fn imported_of(rows: ImportedRows) -> Result<import::Imported, String> {
-    use permlab_core::Action;
-    let format = Format::from_slug(&rows.format).ok_or_else(|| {
-        format!(
-            "the import worker named an unknown format {:?}",
-            rows.format
-        )
-    })?;
-    let action = |a: &str| match a {
-        "allow" => Action::Allow,
-        "deny" => Action::Deny,
-        _ => Action::Ask,
-    };
-    Ok(import::Imported {
-        format,
-        table: RuleTable::new(
-            rows.rows
-                .iter()
-                .map(|r| (r.tool.as_str(), r.pattern.as_str(), action(&r.action))),
-        ),
-        origins: rows.origins,
-        warnings: rows
-            .warnings
-            .into_iter()
-            .map(|w| import::ImportWarning {
-                note: crate::protocol::note_of(w.note.as_deref()),
-                at: w.at,
-                rule: w.rule,
-                message: w.message,
-                dropped: w.dropped,
-            })
-            .collect(),
-        rules_in: rows.rules_in,
-        claude_settings: None,
-        canonical: rows.canonical,
-    })
 }
 
 /// One self-check result as the panel keeps it.
@@ -1814,7 +1780,7 @@ mod tests {
         let text = "prefix_rule(pattern=[\"git\", [\"push\", \"fetch\"]], decision=\"prompt\")\nprefix_rule(pattern=[\"rm\"], decision=\"forbidden\")\n";
         let direct = import_config("auto", text).unwrap();
         let reply = |text: &str| match crate::protocol::answer(&Request::Import {
-            format: "codex".into(),
+            format: FormatChoice::Is(Format::Codex),
             text: text.into(),
         }) {
             Some(crate::protocol::Reply::Import { result }) => result,
@@ -1861,7 +1827,10 @@ mod tests {
         let mut w = widget("");
         w.act(Msg::LessonReply(read_lesson_configs(&bad)));
         assert!(
-            matches!(&w.lesson_error, Some(LessonError::Worker(e)) if e.starts_with("presets[0].config: ")),
+            matches!(
+                &w.lesson_error,
+                Some(LessonError::Worker(WorkerError::Lesson { preset: 0, .. }))
+            ),
             "{:?}",
             w.lesson_error
         );

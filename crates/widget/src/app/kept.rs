@@ -89,7 +89,7 @@ impl Widget {
             } else {
                 // The `.rules` text goes to the worker again, for its message only.
                 self.worker_import = Some(crate::protocol::Request::Import {
-                    format: "codex".into(),
+                    format: super::FormatChoice::Is(Format::Codex),
                     text: self.import_text.clone(),
                 });
                 self.import_recheck = true;
@@ -269,7 +269,7 @@ mod tests {
         // A re-read that now succeeds (say the first try had run out of time) applies nothing.
         let mut w3 = reload(&w);
         let good = crate::protocol::Request::Import {
-            format: "codex".into(),
+            format: super::super::FormatChoice::Is(Format::Codex),
             text: "prefix_rule(pattern=[\"rm\"], decision=\"forbidden\")".into(),
         };
         w3.act(Msg::ImportReply(worker(&good)));

@@ -496,8 +496,8 @@ fn ask_worker(ctx: Ctx, request: Request) {
             Ok(Reply::Import { result }) => Msg::ImportReply(result),
             Ok(Reply::Lesson { result }) => Msg::LessonReply(result),
             Ok(_) => return,
-            Err(e) if import => Msg::ImportReply(Err(e)),
-            Err(e) => Msg::LessonReply(Err(e)),
+            Err(e) if import => Msg::ImportReply(Err(crate::protocol::WorkerError::Crashed(e))),
+            Err(e) => Msg::LessonReply(Err(crate::protocol::WorkerError::Crashed(e))),
         };
         done.set(true);
         ctx.asked.set_value(None);

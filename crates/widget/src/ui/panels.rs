@@ -328,9 +328,10 @@ pub(crate) fn self_check(ctx: Ctx) {
     let started = web::run_worker(&script, &request, move |msg| {
         ctx.w.update(|w| match msg {
             Ok(Reply::Done) => w.checking = false,
-            Ok(Reply::Check { name, result }) => {
-                w.checks.push(crate::app::check_result(name, result))
-            }
+            Ok(Reply::Check { name, result }) => w.checks.push(crate::app::check_result(
+                name,
+                result.map_err(|e| w.lang.worker_error(&e)),
+            )),
             Ok(_) => {}
             Err(e) => {
                 w.checking = false;
