@@ -30,6 +30,10 @@ pub(crate) enum DiagKind {
     Static,
     /// Runtime error with the call stack (caller name, call span) outermost first.
     Runtime(Vec<(String, Span)>),
+    /// A runtime error that says what happened as data (a budget, a value too large), with
+    /// the call stack. Boxed: a `Diag` is the error of every evaluation step's `Result`, and
+    /// its size is in every frame of the interpreter's recursion (see `MAX_NESTING`).
+    Over(Box<(Vec<(String, Span)>, LoadErrorKind)>),
 }
 
 /// An error inside one file, before it is attached to the file name.
@@ -38,8 +42,6 @@ pub(crate) struct Diag {
     pub kind: DiagKind,
     pub span: Span,
     pub message: String,
-    /// What happened, as data (the message says it in English).
-    pub load: LoadErrorKind,
 }
 
 impl Diag {
@@ -48,7 +50,6 @@ impl Diag {
             kind: DiagKind::Parse,
             span,
             message: format!("Parse error: {}", message.into()),
-            load: LoadErrorKind::Starlark,
         }
     }
 
@@ -57,7 +58,6 @@ impl Diag {
             kind: DiagKind::Static,
             span,
             message: message.into(),
-            load: LoadErrorKind::Starlark,
         }
     }
 
@@ -71,18 +71,25 @@ impl Diag {
             kind: DiagKind::Runtime(frames),
             span,
             message: message.into(),
-            load: LoadErrorKind::Starlark,
         }
     }
 
-    /// The same error, saying what happened as data (a value too large). An error that is
-    /// already a budget's (see `Interp::err`, which may answer with the step budget's) keeps
-    /// its own kind.
+    /// The same runtime error, saying what happened as data (a budget, a value too large).
+    /// An error that already says (see `Interp::err`, which may answer with the step budget's)
+    /// keeps its own kind.
     pub(crate) fn with_load(mut self, load: LoadErrorKind) -> Self {
-        if self.load == LoadErrorKind::Starlark {
-            self.load = load;
+        if let DiagKind::Runtime(frames) = &mut self.kind {
+            self.kind = DiagKind::Over(Box::new((std::mem::take(frames), load)));
         }
         self
+    }
+
+    /// What happened, as data.
+    fn load(&self) -> LoadErrorKind {
+        match &self.kind {
+            DiagKind::Over(over) => over.1,
+            _ => LoadErrorKind::Starlark,
+        }
     }
 }
 
@@ -179,11 +186,14 @@ impl LoadError {
     pub(crate) fn from_diag(file: &str, src: &str, d: &Diag) -> Self {
         let (line, column) = line_col(src, d.span.start);
         let snippet = snippet(file, src, d.span);
-        let cause = match &d.kind {
-            DiagKind::Parse | DiagKind::Static => {
-                format!("starlark error: error: {}\n{snippet}", d.message)
-            }
-            DiagKind::Runtime(frames) => {
+        let frames = match &d.kind {
+            DiagKind::Parse | DiagKind::Static => None,
+            DiagKind::Runtime(frames) => Some(frames),
+            DiagKind::Over(over) => Some(&over.0),
+        };
+        let cause = match frames {
+            None => format!("starlark error: error: {}\n{snippet}", d.message),
+            Some(frames) => {
                 let mut s = String::from("starlark error: ");
                 if !frames.is_empty() {
                     s.push_str("Traceback (most recent call last):\n");
@@ -205,7 +215,7 @@ impl LoadError {
             column,
             message: d.message.clone(),
             cause,
-            kind: d.load,
+            kind: d.load(),
         }
     }
 
