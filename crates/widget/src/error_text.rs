@@ -3,10 +3,12 @@
 //! [`permlab_core::json::SyntaxKind`], a Codex load error's `file:line:col` and budget), so a zh
 //! page shows them in Chinese; the English `Display` text stays the CLI's.
 
+use permlab_core::codex::LoadErrorKind;
 use permlab_core::error::{CallProblem, Expected, Problem};
 use permlab_core::ErrorKind;
 
 use crate::i18n::Lang;
+use crate::protocol::WorkerError;
 
 /// How long the page waits for the worker before it stops it (seconds), unless the host sets
 /// `data-worker-seconds`. The core's budgets end every hostile `.rules` file well before this
@@ -72,63 +74,55 @@ impl Lang {
         }
     }
 
-    /// The worker's answer when a `.rules` file cannot be read (its text is the core's
-    /// `failed to parse policy at FILE:LINE:COL: MESSAGE`): the position and, for the
-    /// interpreter's budgets, what happened, in this language.
-    pub fn worker_error(self, raw: &str) -> String {
+    /// Why the worker could not answer, in this language, from the error's data: a `.rules`
+    /// file's position and, for the interpreter's budgets, what happened (nothing is read
+    /// back from the core's English).
+    pub fn worker_error(self, e: &WorkerError) -> String {
         let zh = self == Lang::Zh;
-        let Some(rest) = raw.strip_prefix("failed to parse policy at ") else {
-            return raw.to_string();
-        };
-        // FILE:LINE:COL: MESSAGE (the file name is ours: `rules`).
-        let mut parts = rest.splitn(4, ':');
-        let (_file, line, col, msg) = match (parts.next(), parts.next(), parts.next(), parts.next())
-        {
-            (Some(f), Some(l), Some(c), Some(m)) => (f, l, c, m.trim()),
-            _ => return raw.to_string(),
+        let (line, col, kind, msg) = match e {
+            WorkerError::Codex {
+                line,
+                column,
+                kind,
+                message,
+            } => (line, column, kind, message.trim()),
+            WorkerError::Empty => return self.s(crate::i18n::S::ImportEmpty).to_string(),
+            WorkerError::Lesson { preset, error } => {
+                return format!("presets[{preset}].config: {}", self.worker_error(error))
+            }
+            WorkerError::Http { status, url } => return format!("HTTP {status} for {url}"),
+            WorkerError::Read(text) | WorkerError::Crashed(text) => return text.clone(),
         };
         let at = if zh {
             format!("第 {line} 行第 {col} 列:")
         } else {
             format!("line {line}, column {col}: ")
         };
-        let number = |after: &str| {
-            msg.strip_prefix(after)
-                .and_then(|t| t.split_whitespace().next())
-                .map(str::to_string)
-        };
-        if let Some(n) = number("this policy needs more than ").filter(|_| msg.contains(" steps,"))
-        {
-            return if zh {
-                format!("{at}这份策略需要超过 {n} 步,超出了 permlab 给一个文件的步数预算(循环太大,或每一轮都遍历一个长列表?)。真正的 codex execpolicy check 没有预算,会一直运行下去。缩小循环后再导入。")
-            } else {
-                format!("{at}this policy needs more than {n} steps, permlab's step budget for one file (a loop too large, or a long list walked on every turn?). The real codex execpolicy check has no budget and keeps running. Shorten the loop and import again.")
-            };
-        }
-        if let Some(n) = number("this policy needs more than ").filter(|_| msg.contains(" MB,")) {
-            return if zh {
-                format!("{at}这份策略需要超过 {n} MB 内存,超出了 permlab 给一个文件的内存预算(字符串或列表被重复、拼接或增长得太多?)。真正的 codex execpolicy check 没有预算,会一直分配直到系统把它停下。把值改小后再导入。")
-            } else {
-                format!("{at}this policy needs more than {n} MB, permlab's memory budget for one file (a string or list repeated, joined or grown too far?). The real codex execpolicy check has no budget and keeps allocating until the system stops it. Build smaller values and import again.")
-            };
-        }
-        if let Some(rest) = msg.strip_prefix("value too large for a policy file: ") {
-            let n = rest.split_whitespace().next().unwrap_or("");
-            let max = rest
-                .split("permlab allows ")
-                .nth(1)
-                .and_then(|t| t.split_whitespace().next())
-                .unwrap_or("");
-            return if zh {
-                format!("{at}这个值太大了:{n} 个字节或元素,permlab 允许一个字符串或列表最多 {max} 个。把它改小后再导入。")
-            } else {
-                format!("{at}this value is too large: {n} bytes or elements; permlab allows {max} in one string or list. Build it smaller and import again.")
-            };
-        }
-        if zh {
-            format!("{at}Codex 读这份文件时报错(原文):{msg}")
-        } else {
-            format!("{at}{msg}")
+        match *kind {
+            LoadErrorKind::StepBudget { steps: n } => {
+                if zh {
+                    format!("{at}这份策略需要超过 {n} 步,超出了 permlab 给一个文件的步数预算(循环太大,或每一轮都遍历一个长列表?)。真正的 codex execpolicy check 没有预算,会一直运行下去。缩小循环后再导入。")
+                } else {
+                    format!("{at}this policy needs more than {n} steps, permlab's step budget for one file (a loop too large, or a long list walked on every turn?). The real codex execpolicy check has no budget and keeps running. Shorten the loop and import again.")
+                }
+            }
+            LoadErrorKind::MemoryBudget { bytes } => {
+                let n = LoadErrorKind::megabytes(bytes);
+                if zh {
+                    format!("{at}这份策略需要超过 {n} MB 内存,超出了 permlab 给一个文件的内存预算(字符串或列表被重复、拼接或增长得太多?)。真正的 codex execpolicy check 没有预算,会一直分配直到系统把它停下。把值改小后再导入。")
+                } else {
+                    format!("{at}this policy needs more than {n} MB, permlab's memory budget for one file (a string or list repeated, joined or grown too far?). The real codex execpolicy check has no budget and keeps allocating until the system stops it. Build smaller values and import again.")
+                }
+            }
+            LoadErrorKind::TooLarge { size: n, max } => {
+                if zh {
+                    format!("{at}这个值太大了:{n} 个字节或元素,permlab 允许一个字符串或列表最多 {max} 个。把它改小后再导入。")
+                } else {
+                    format!("{at}this value is too large: {n} bytes or elements; permlab allows {max} in one string or list. Build it smaller and import again.")
+                }
+            }
+            _ if zh => format!("{at}Codex 读这份文件时报错(原文):{msg}"),
+            _ => format!("{at}{msg}"),
         }
     }
 
@@ -139,7 +133,7 @@ impl Lang {
             E::Empty => self.s(crate::i18n::S::ImportEmpty).to_string(),
             E::NeedsWorker => self.s(crate::i18n::S::ImportNeedsWorker).to_string(),
             E::Read(e) => self.import_error(e),
-            E::Worker(raw) => self.worker_error(raw),
+            E::Worker(e) => self.worker_error(e),
             E::Timeout { seconds } => self.worker_timeout(*seconds),
         }
     }
@@ -187,25 +181,76 @@ mod tests {
 
     #[test]
     fn budget_errors_are_worded_in_both_languages() {
-        let raw = "failed to parse policy at rules:3:5: this policy needs more than 2000000 steps, permlab's step budget for one file (…)";
-        let zh = Lang::Zh.worker_error(raw);
+        let codex = |line, column, kind| WorkerError::Codex {
+            line,
+            column,
+            kind,
+            message: "(the interpreter's English, not read)".into(),
+        };
+        let raw = codex(3, 5, LoadErrorKind::StepBudget { steps: 2000000 });
+        let zh = Lang::Zh.worker_error(&raw);
         assert!(
             zh.starts_with("第 3 行第 5 列:这份策略需要超过 2000000 步"),
             "{zh}"
         );
-        let en = Lang::En.worker_error(raw);
+        let en = Lang::En.worker_error(&raw);
         assert!(
             en.starts_with("line 3, column 5: this policy needs more than 2000000 steps"),
             "{en}"
         );
-        let raw = "failed to parse policy at rules:1:1: this policy needs more than 64 MB, permlab's memory budget (…)";
-        assert!(Lang::Zh.worker_error(raw).contains("64 MB 内存"));
-        assert_eq!(Lang::Zh.worker_error("boom"), "boom");
-        let raw = "failed to parse policy at rules:2:10: value too large for a policy file: 10000000 bytes or elements, permlab allows 1000000 in one string or list; build it smaller";
+        let raw = codex(1, 1, LoadErrorKind::MemoryBudget { bytes: 64 << 20 });
+        assert!(Lang::Zh.worker_error(&raw).contains("64 MB 内存"));
+        assert_eq!(
+            Lang::Zh.worker_error(&WorkerError::Crashed("boom".into())),
+            "boom"
+        );
+        let raw = codex(
+            2,
+            10,
+            LoadErrorKind::TooLarge {
+                size: 10000000,
+                max: 1000000,
+            },
+        );
         assert!(
-            Lang::Zh.worker_error(raw).contains("最多 1000000 个"),
+            Lang::Zh.worker_error(&raw).contains("最多 1000000 个"),
             "{}",
-            Lang::Zh.worker_error(raw)
+            Lang::Zh.worker_error(&raw)
+        );
+    }
+
+    /// The worker's errors come from the core's data: a wording change in the core's English
+    /// cannot untranslate them.
+    #[test]
+    fn worker_errors_come_from_the_cores_data() {
+        let reply = |text: &str| {
+            crate::protocol::import(
+                crate::model::FormatChoice::Is(permlab_core::import::Format::Codex),
+                text,
+            )
+            .unwrap_err()
+        };
+        let e = reply(
+            "x = [1]\nfor i in range(1000000):\n    for j in range(1000000):\n        pass\n",
+        );
+        assert_eq!(
+            Lang::En.worker_error(&e),
+            "line 3, column 14: this policy needs more than 2000000 steps, permlab's step budget for one file (a loop too large, or a long list walked on every turn?). The real codex execpolicy check has no budget and keeps running. Shorten the loop and import again."
+        );
+        let e = reply("x = \"x\" * 1000000000\nprefix_rule(pattern=[\"ls\"])\n");
+        assert!(
+            Lang::Zh.worker_error(&e).contains("这个值太大了"),
+            "{}",
+            Lang::Zh.worker_error(&e)
+        );
+        let e = reply("prefix_rule(pattern=[\"git\"], decision=\"Allow\")");
+        assert_eq!(
+            Lang::Zh.worker_error(&e),
+            "第 1 行第 1 列:Codex 读这份文件时报错(原文):invalid decision: Allow"
+        );
+        assert_eq!(
+            Lang::En.worker_error(&e),
+            "line 1, column 1: invalid decision: Allow"
         );
     }
 

@@ -38,7 +38,7 @@ pub enum LessonError {
     /// A lesson that fails the lesson checks (the errors, not the warnings).
     Checks(Vec<lesson::Problem>),
     /// The worker could not read the lesson's Codex `.rules` config.
-    Worker(String),
+    Worker(crate::protocol::WorkerError),
     /// The worker did not answer within its time budget.
     WorkerTimeout {
         /// The budget, in seconds.

@@ -12,7 +12,8 @@
 //! panel keeps folded until the learner opens them.
 
 use permlab_core::import::Format;
-use permlab_core::Decision;
+use permlab_core::lint::Kind;
+use permlab_core::{Action, Decision};
 
 use crate::i18n::Lang;
 use crate::protocol::LintFinding;
@@ -34,32 +35,14 @@ pub fn headline(lang: Lang, n: usize) -> String {
     permlab_core::lint::headline(n, lang == Lang::Zh)
 }
 
-/// A verdict slug as the widget words verdicts (`放行` / `allow`); an unknown slug as itself.
-pub fn verdict(lang: Lang, slug: &str) -> String {
-    match decision_of(slug) {
-        Some(d) => lang.decision(d).to_string(),
-        None => slug.to_string(),
-    }
+/// A verdict as the widget words verdicts (`放行` / `allow`).
+pub fn verdict(lang: Lang, d: Decision) -> String {
+    lang.decision(d).to_string()
 }
 
-/// A verdict slug as the core's [`Decision`].
-pub fn decision_of(slug: &str) -> Option<Decision> {
-    [
-        Decision::Allow,
-        Decision::Ask,
-        Decision::Deny,
-        Decision::Unavailable,
-    ]
-    .into_iter()
-    .find(|d| d.as_str() == slug)
-}
-
-/// A harness's name from its format slug (`Claude Code`, `OpenCode`, `Codex`).
-pub fn harness(lang: Lang, slug: &str) -> String {
-    match Format::from_slug(slug) {
-        Some(f) => lang.engine(f.engine()).to_string(),
-        None => slug.to_string(),
-    }
+/// A harness's name (`Claude Code`, `OpenCode`, `Codex`).
+pub fn harness(lang: Lang, f: Format) -> String {
+    lang.engine(f.engine()).to_string()
 }
 
 /// `` `a`、`b` `` / `` `a`, `b` ``.
@@ -75,8 +58,9 @@ fn list(lang: Lang, items: &[String]) -> String {
 /// The finding `f`'s sentences in `lang`.
 ///
 /// ```
+/// use permlab_core::import::Format;
 /// use permlab_widget::{i18n::Lang, lint_text::word, protocol::lint};
-/// let f = &lint("opencode", r#"{"permission": {"bash": {"yarn": "deny"}}}"#).unwrap()[0];
+/// let f = &lint(Format::OpenCode, r#"{"permission": {"bash": {"yarn": "deny"}}}"#).unwrap()[0];
 /// let zh = word(Lang::Zh, f);
 /// assert!(zh.message.contains("只命中一字不差的命令 `yarn`"), "{}", zh.message);
 /// assert_eq!(zh.answer, "OpenCode 对 `bash: yarn test` 的裁决:问人");
@@ -86,14 +70,17 @@ fn list(lang: Lang, items: &[String]) -> String {
 pub fn word(lang: Lang, f: &LintFinding) -> Worded {
     let zh = lang == Lang::Zh;
     let r = |i: usize| f.rules.get(i).map(|r| r.text.as_str()).unwrap_or("");
-    let a = |i: usize| f.rules.get(i).map(|r| r.action.as_str()).unwrap_or("");
+    let action = |i: usize| f.rules.get(i).map(|r| r.action);
+    let a = |i: usize| action(i).map_or("", Action::as_str);
     let w = |i: usize| f.write.get(i).map(String::as_str).unwrap_or("");
     let others: Vec<String> = f.rules.iter().skip(1).map(|r| r.text.clone()).collect();
     let call = f.native.as_str();
     let part = f.part.as_deref().unwrap_or("");
-    let (message, fix) = match (f.kind.as_str(), f.harness.as_str()) {
-        ("dead-rule", "opencode") => {
-            let same = f.rules.iter().skip(1).all(|x| x.action == a(0));
+    let other = || f.other.map(|d| verdict(lang, d)).unwrap_or_default();
+    let from = || f.from.map(|h| harness(lang, h)).unwrap_or_default();
+    let (message, fix) = match (f.kind, f.harness) {
+        (Kind::DeadRule, Format::OpenCode) => {
+            let same = f.rules.iter().skip(1).all(|x| Some(x.action) == action(0));
             let covers = list(lang, &others);
             match (same, zh) {
                 (true, true) => (
@@ -114,8 +101,8 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
                 ),
             }
         }
-        ("dead-rule", "claude-code") => {
-            let hole = a(0) == "allow" && a(1) == "deny";
+        (Kind::DeadRule, Format::ClaudeCode) => {
+            let hole = action(0) == Some(Action::Allow) && action(1) == Some(Action::Deny);
             if zh {
                 (
                     format!("`{}` 永远不起作用:`{}` 命中它命中的每一个调用,而 Claude Code 不论顺序、不论哪个文件,总是先看 deny,再看 ask,最后才看 allow。", r(0), r(1)),
@@ -136,8 +123,8 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
                 )
             }
         }
-        ("dead-rule", _) => {
-            let same = a(0) == a(1);
+        (Kind::DeadRule, _) => {
+            let same = action(0) == action(1);
             match (same, zh) {
                 (true, true) => (
                     format!("`{}` 从不改变结果:`{}` 命中它命中的每一条命令,决定也一样(Codex 取所有命中里最严格的)。", r(0), r(1)),
@@ -157,8 +144,8 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
                 ),
             }
         }
-        ("order-fragile", _) => {
-            let then = verdict(lang, f.other.as_deref().unwrap_or(""));
+        (Kind::OrderFragile, _) => {
+            let then = other();
             if zh {
                 (
                     format!("`{}` 和 `{}` 有重叠,谁也不完全覆盖谁,所以顺序说了算:把两条对调,`{call}` 的裁决就会变成「{then}」。", r(1), r(0)),
@@ -171,7 +158,7 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
                 )
             }
         }
-        ("no-space-star", _) => {
+        (Kind::NoSpaceStar, _) => {
             if zh {
                 (
                     format!("`{}` 只命中一字不差的命令 `{part}`(后面没有 ` *`):`{call}` 不在其中。", r(0)),
@@ -184,7 +171,7 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
                 )
             }
         }
-        ("star-crosses-slash", _) => {
+        (Kind::StarCrossesSlash, _) => {
             if zh {
                 (
                     format!("在 OpenCode 里 `*` 会跨过 `/`:`{}` 也放行 `{call}`,不论多深。", r(0)),
@@ -197,7 +184,7 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
                 )
             }
         }
-        ("globstar", _) => {
+        (Kind::Globstar, _) => {
             if zh {
                 (
                     format!("在 OpenCode 里 `**` 只是两个 `*`,所以 `{}` 在那里必须有一个 `/`:`{call}` 不被命中。", r(0)),
@@ -210,7 +197,7 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
                 )
             }
         }
-        ("question-mark", _) => {
+        (Kind::QuestionMark, _) => {
             if zh {
                 (
                     format!("OpenCode 的 `?` 恰好匹配一个 UTF-16 码元(也匹配 `/`):`{call}`(一个 emoji 占两个码元)不被 `{}` 命中。", r(0)),
@@ -223,7 +210,7 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
                 )
             }
         }
-        ("colon-star", _) => {
+        (Kind::ColonStar, _) => {
             if zh {
                 (
                     format!("`:*` 只有写在 Bash 规则的最末尾才是通配符:在 `{}` 里冒号是字面字符,所以 `{call}` 不被命中。", r(0)),
@@ -236,7 +223,7 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
                 )
             }
         }
-        ("trailing-star", _) => {
+        (Kind::TrailingStar, _) => {
             if zh {
                 (
                     format!("末尾的 ` *` 只有在它是规则里唯一的 `*` 时才可以什么都不匹配:`{}` 不命中 `{call}`。", r(0)),
@@ -249,7 +236,7 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
                 )
             }
         }
-        ("bare-deny", _) => {
+        (Kind::BareDeny, _) => {
             let more = f.count.saturating_sub(others.len());
             let named = list(lang, &others);
             if zh {
@@ -264,7 +251,7 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
                 )
             }
         }
-        ("path-anchor", _) => {
+        (Kind::PathAnchor, _) => {
             if zh {
                 (
                     format!("`{}`:以单个 `/` 开头的路径相对于设置文件的来源(项目设置是项目根目录,用户设置是 `~/.claude/`),不是文件系统的根,所以 `{call}` 不被命中。", r(0)),
@@ -277,7 +264,7 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
                 )
             }
         }
-        ("outside-cwd", _) => {
+        (Kind::OutsideCwd, _) => {
             if zh {
                 (
                     format!("`{}` 相对于工作目录:工作目录之外的 `{call}` 不被命中。", r(0)),
@@ -290,15 +277,11 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
                 )
             }
         }
-        ("wrapper-bypass", _) => {
-            let sandbox = f
-                .sandbox
-                .as_deref()
-                .and_then(permlab_core::lint::Sandboxing::from_slug)
-                .unwrap_or(permlab_core::lint::Sandboxing::Off);
+        (Kind::WrapperBypass, _) => {
+            let sandbox = f.sandbox.unwrap_or(permlab_core::lint::Sandboxing::Off);
             wrapper_bypass(zh, sandbox, r(0), w(0), call)
         }
-        ("flag-after-prefix", _) => {
+        (Kind::FlagAfterPrefix, _) => {
             if zh {
                 (
                     format!("Codex 按位置逐个比较词:`{part}` 只有紧跟在 `{}` 后面才会被抓到,所以 `{call}` 逃过了 `{}`。", w(0), r(0)),
@@ -311,7 +294,7 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
                 )
             }
         }
-        ("token-with-space", _) => {
+        (Kind::TokenWithSpace, _) => {
             if zh {
                 (
                     format!("词 `{part}` 里有空格,但模式从不拆分:它只能等于一个内含空格的 argv 词,所以 `{call}` 不被命中。"),
@@ -324,7 +307,7 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
                 )
             }
         }
-        ("failing-example", _) => match (f.negated, zh) {
+        (Kind::FailingExample, _) => match (f.negated, zh) {
             (true, true) => (
                 format!("`not_match` 例子 `{call}` 其实命中了这条规则,所以 Codex 拒绝加载整个策略文件。"),
                 "把模式写长一些,让例子不再以它开头,或去掉这个例子。".to_string(),
@@ -342,11 +325,11 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
                 "Make the example start with the pattern's tokens exactly, or fix the pattern.".to_string(),
             ),
         },
-        (_, to) => {
-            // `translation` (the panel lints without a target, so only a future caller sees it).
+        (Kind::Translation, to) => {
+            // The panel lints without a target, so only a future caller sees it.
             let to = harness(lang, to);
-            let from = harness(lang, f.from.as_deref().unwrap_or(""));
-            let there = verdict(lang, f.other.as_deref().unwrap_or(""));
+            let from = from();
+            let there = other();
             if zh {
                 (
                     format!("搬到 {to} 之后,`{}` 的意思变了:`{call}` 在 {from} 里是「{there}」,在 {to} 里却不是。", r(0)),
@@ -360,8 +343,8 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
             }
         }
     };
-    let who = harness(lang, &f.harness);
-    let v = verdict(lang, &f.verdict);
+    let who = harness(lang, f.harness);
+    let v = verdict(lang, f.verdict);
     let answer = if zh {
         format!("{who} 对 `{call}` 的裁决:{v}")
     } else {

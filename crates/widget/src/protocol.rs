@@ -7,18 +7,31 @@
 //! worker answers and ends with [`Reply::Done`].
 //!
 //! ```
-//! use permlab_widget::protocol::{answer, Reply, Request};
+//! use permlab_core::{import::Format, Action};
+//! use permlab_widget::{app::FormatChoice, protocol::{answer, Reply, Request}};
 //! let reply = answer(&Request::Import {
-//!     format: "codex".into(),
+//!     format: FormatChoice::Is(Format::Codex),
 //!     text: "prefix_rule(pattern=[\"rm\"], decision=\"forbidden\")\n".into(),
 //! });
 //! match reply {
-//!     Some(Reply::Import { result: Ok(rows) }) => assert_eq!(rows.rows[0].action, "deny"),
+//!     Some(Reply::Import { result: Ok(rows) }) => assert_eq!(rows.rows[0].action, Action::Deny),
 //!     other => panic!("{other:?}"),
 //! }
 //! ```
+//!
+//! Every choice, action, verdict, kind and error crosses as a typed value (the core's own enums
+//! where they exist); the wire carries them as the core's slugs (see [`Slug`]), written and read
+//! by the core's own `slug`/`as_str`, never by a second list here. An error is a
+//! [`WorkerError`]: data the page words in its language ([`crate::i18n::Lang::worker_error`]),
+//! never the core's English parsed back.
 
-use serde::{Deserialize, Serialize};
+use permlab_core::codex::LoadErrorKind;
+use permlab_core::import::{Format, ImportNote};
+use permlab_core::lint::{Kind, Sandboxing, Severity};
+use permlab_core::{Action, Decision};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::model::FormatChoice;
 
 /// Where a conformance file's expected answers come from, as the self-check names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,8 +123,9 @@ pub enum Request {
     /// Read a pasted config (a Codex `.rules` file: the page has no Starlark): one
     /// [`Reply::Import`].
     Import {
-        /// The import panel's format choice (`auto` or a format slug).
-        format: String,
+        /// The import panel's format choice.
+        #[serde(with = "slug")]
+        format: FormatChoice,
         /// The pasted text.
         text: String,
     },
@@ -123,8 +137,9 @@ pub enum Request {
     /// Lint a pasted config (`permlab_core::lint::lint_text`): one [`Reply::Lint`]. The
     /// linter runs here for every format, so the page's wasm carries none of it.
     Lint {
-        /// The format the import read it as (a format slug).
-        format: String,
+        /// The format the import read it as.
+        #[serde(with = "slug")]
+        format: Format,
         /// The pasted text.
         text: String,
     },
@@ -142,22 +157,22 @@ pub enum Reply {
         /// The line's [`Fixture::key`].
         name: String,
         /// Sections (name, passed, total) or the error.
-        result: Result<Vec<Section>, String>,
+        result: Result<Vec<Section>, WorkerError>,
     },
     /// The pasted config as rows, or why it cannot be read.
     Import {
         /// The rows and what the import said about them.
-        result: Result<ImportedRows, String>,
+        result: Result<ImportedRows, WorkerError>,
     },
     /// The lesson with its `.rules` configs turned into `rules` rows, or the error.
     Lesson {
         /// The lesson's text (lesson format).
-        result: Result<String, String>,
+        result: Result<String, WorkerError>,
     },
     /// The pasted config's findings, or why it cannot be linted.
     Lint {
         /// The findings, in file order.
-        result: Result<Vec<LintFinding>, String>,
+        result: Result<Vec<LintFinding>, WorkerError>,
     },
     /// Nothing more to come.
     Done,
@@ -177,8 +192,9 @@ pub struct Section {
 /// An imported config, as rows the page can judge.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ImportedRows {
-    /// Whose config it was (a format slug).
-    pub format: String,
+    /// Whose config it was.
+    #[serde(with = "slug")]
+    pub format: Format,
     /// Rules the config had.
     pub rules_in: usize,
     /// The rows.
@@ -200,8 +216,9 @@ pub struct Row {
     pub tool: String,
     /// Pattern.
     pub pattern: String,
-    /// `allow`, `ask` or `deny`.
-    pub action: String,
+    /// Its action.
+    #[serde(with = "slug")]
+    pub action: Action,
 }
 
 /// One import warning (see `permlab_core::import::ImportWarning`).
@@ -215,38 +232,51 @@ pub struct Warning {
     pub message: String,
     /// Whether the rule was dropped.
     pub dropped: bool,
-    /// What `message` says, as data: the slug of a Codex import's note (see [`note_slug`]);
-    /// absent for a note only the English says.
+    /// What `message` says, as data; absent for a note only the English says.
     #[serde(default)]
-    pub note: Option<String>,
+    pub note: Option<CodexNote>,
 }
 
 /// A `.rules` import's note as the protocol carries it (the worker reads only Codex files for
-/// the page, so only Codex's notes have slugs).
-pub fn note_slug(n: &permlab_core::import::ImportNote) -> Option<String> {
-    use permlab_core::import::ImportNote::*;
-    match n {
-        CodexCanonical => Some("codex-canonical".into()),
-        CodexTooManyAlternatives(max) => Some(format!("codex-too-many:{max}")),
-        CodexLiteralWildcard => Some("codex-literal-wildcard".into()),
-        _ => None,
-    }
+/// the page, so only Codex's notes cross; any other is `None` and its English `message` says
+/// it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CodexNote {
+    /// `ImportNote::CodexCanonical`.
+    Canonical,
+    /// `ImportNote::CodexTooManyAlternatives`.
+    TooManyAlternatives {
+        /// The most rows one rule may become.
+        max: usize,
+    },
+    /// `ImportNote::CodexLiteralWildcard`.
+    LiteralWildcard,
 }
 
-/// The note a [`note_slug`] names.
-pub fn note_of(slug: Option<&str>) -> permlab_core::import::ImportNote {
-    use permlab_core::import::ImportNote::*;
-    match slug {
-        Some("codex-canonical") => CodexCanonical,
-        Some("codex-literal-wildcard") => CodexLiteralWildcard,
-        Some(s) => match s
-            .strip_prefix("codex-too-many:")
-            .and_then(|n| n.parse().ok())
-        {
-            Some(max) => CodexTooManyAlternatives(max),
-            None => Other,
-        },
-        None => Other,
+impl CodexNote {
+    /// The note as the protocol carries it, `None` for a note that is not Codex's.
+    pub fn of(n: &ImportNote) -> Option<CodexNote> {
+        match n {
+            ImportNote::CodexCanonical => Some(CodexNote::Canonical),
+            ImportNote::CodexTooManyAlternatives(max) => {
+                Some(CodexNote::TooManyAlternatives { max: *max })
+            }
+            ImportNote::CodexLiteralWildcard => Some(CodexNote::LiteralWildcard),
+            _ => None,
+        }
+    }
+
+    /// The core's note (`ImportNote::Other` for none).
+    pub fn note(note: Option<CodexNote>) -> ImportNote {
+        match note {
+            Some(CodexNote::Canonical) => ImportNote::CodexCanonical,
+            Some(CodexNote::TooManyAlternatives { max }) => {
+                ImportNote::CodexTooManyAlternatives(max)
+            }
+            Some(CodexNote::LiteralWildcard) => ImportNote::CodexLiteralWildcard,
+            None => ImportNote::Other,
+        }
     }
 }
 
@@ -254,12 +284,15 @@ pub fn note_of(slug: Option<&str>) -> permlab_core::import::ImportNote {
 /// words it in its own language from these fields (its `message`/`fix` are English).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LintFinding {
-    /// The kind's slug (`dead-rule`, `no-space-star`…).
-    pub kind: String,
-    /// `warning` or `note`.
-    pub severity: String,
-    /// The harness whose engine checked it (a format slug).
-    pub harness: String,
+    /// What kind of trap it is.
+    #[serde(with = "slug")]
+    pub kind: Kind,
+    /// How much it matters.
+    #[serde(with = "slug")]
+    pub severity: Severity,
+    /// The harness whose engine checked it.
+    #[serde(with = "slug")]
+    pub harness: Format,
     /// The rules involved, the one the finding is about first.
     pub rules: Vec<LintRule>,
     /// The demonstrating call's tool, as the widget's call fields take it.
@@ -268,10 +301,12 @@ pub struct LintFinding {
     pub input: String,
     /// The call as the harness sees it (`Bash: git push`, `bash: yarn test`).
     pub native: String,
-    /// The harness's verdict on it (`allow`, `ask`, `deny`, `unavailable`).
-    pub verdict: String,
-    /// `Facts::other` as a verdict slug.
-    pub other: Option<String>,
+    /// The harness's verdict on it.
+    #[serde(with = "slug")]
+    pub verdict: Decision,
+    /// `Facts::other`.
+    #[serde(with = "slug::option", default)]
+    pub other: Option<Decision>,
     /// `Facts::write`.
     pub write: Vec<String>,
     /// `Facts::part`.
@@ -280,11 +315,12 @@ pub struct LintFinding {
     pub negated: bool,
     /// `Facts::count`.
     pub count: usize,
-    /// `Facts::from` as a format slug.
-    pub from: Option<String>,
-    /// `Facts::sandbox` as a slug (`off`, `on`, `on-auto-allow`).
-    #[serde(default)]
-    pub sandbox: Option<String>,
+    /// `Facts::from`.
+    #[serde(with = "slug::option", default)]
+    pub from: Option<Format>,
+    /// `Facts::sandbox`.
+    #[serde(with = "slug::option", default)]
+    pub sandbox: Option<Sandboxing>,
     /// `Facts::agent`: the OpenCode agent whose rules it is about (the imported table holds the
     /// top-level rules only, so its call is not loaded).
     pub agent: Option<String>,
@@ -299,29 +335,29 @@ pub struct LintRule {
     pub column: usize,
     /// The rule as the harness writes it.
     pub text: String,
-    /// Its action (`allow`, `ask`, `deny`).
-    pub action: String,
+    /// Its action.
+    #[serde(with = "slug")]
+    pub action: Action,
 }
 
-/// Lints a pasted config as the import read it (`format`: a format slug): the findings as
-/// protocol values, or the harness's own error for the file.
+/// Lints a pasted config as the import read it: the findings as protocol values, or the
+/// harness's own error for the file.
 ///
 /// ```
+/// use permlab_core::{import::Format, lint::Kind, Decision};
 /// use permlab_widget::protocol::lint;
-/// let found = lint("opencode", r#"{"permission": {"bash": {"rm *": "deny", "*": "allow"}}}"#).unwrap();
-/// assert_eq!((found[0].kind.as_str(), found[0].input.as_str(), found[0].verdict.as_str()), ("dead-rule", "rm", "allow"));
+/// let found = lint(Format::OpenCode, r#"{"permission": {"bash": {"rm *": "deny", "*": "allow"}}}"#).unwrap();
+/// assert_eq!((found[0].kind, found[0].input.as_str(), found[0].verdict), (Kind::DeadRule, "rm", Decision::Allow));
 /// ```
-pub fn lint(format: &str, text: &str) -> Result<Vec<LintFinding>, String> {
-    use permlab_core::import::Format;
-    let format =
-        Format::from_slug(format).ok_or_else(|| format!("unknown config format {format:?}"))?;
-    let found = permlab_core::lint::lint_text(format, text).map_err(|e| e.to_string())?;
+pub fn lint(format: Format, text: &str) -> Result<Vec<LintFinding>, WorkerError> {
+    let found = permlab_core::lint::lint_text(format, text)
+        .map_err(|e| WorkerError::of_config(format, text, &e))?;
     Ok(found
         .iter()
         .map(|f| LintFinding {
-            kind: f.kind.slug().into(),
-            severity: f.severity.as_str().into(),
-            harness: f.harness.slug().into(),
+            kind: f.kind,
+            severity: f.severity,
+            harness: f.harness,
             rules: f
                 .rules
                 .iter()
@@ -329,23 +365,33 @@ pub fn lint(format: &str, text: &str) -> Result<Vec<LintFinding>, String> {
                     line: r.place.line,
                     column: r.place.column,
                     text: r.text.clone(),
-                    action: r.action.as_str().into(),
+                    action: r.action,
                 })
                 .collect(),
             tool: f.call.call.tool.clone(),
             input: f.call.call.input.clone(),
             native: f.call.native.clone(),
-            verdict: f.call.verdict.as_str().into(),
-            other: f.facts.other.map(|d| d.as_str().into()),
+            verdict: f.call.verdict,
+            other: f.facts.other,
             write: f.facts.write.clone(),
             part: f.facts.part.clone(),
             negated: f.facts.negated,
             count: f.facts.count,
-            from: f.facts.from.map(|h| h.slug().into()),
-            sandbox: f.facts.sandbox.map(|x| x.slug().into()),
+            from: f.facts.from,
+            sandbox: f.facts.sandbox,
             agent: f.facts.agent.clone(),
         })
         .collect())
+}
+
+/// Reads a pasted config as the import panel's `format` says: its rows, or why not.
+pub fn import(format: FormatChoice, text: &str) -> Result<ImportedRows, WorkerError> {
+    if text.trim().is_empty() {
+        return Err(WorkerError::Empty);
+    }
+    crate::model::import_config_error(format, text)
+        .map(|i| rows_of(&i))
+        .map_err(|e| WorkerError::of_config(format.resolve(text), text, &e))
 }
 
 /// The worker's answer to the requests it answers at once (an import, a lesson); `None` for a
@@ -354,13 +400,13 @@ pub fn answer(request: &Request) -> Option<Reply> {
     match request {
         Request::SelfCheck { .. } => None,
         Request::Import { format, text } => Some(Reply::Import {
-            result: crate::model::import_config(format, text).map(|i| rows_of(&i)),
+            result: import(*format, text),
         }),
         Request::Lesson { text } => Some(Reply::Lesson {
             result: crate::model::read_lesson_configs(text),
         }),
         Request::Lint { format, text } => Some(Reply::Lint {
-            result: lint(format, text),
+            result: lint(*format, text),
         }),
     }
 }
@@ -368,7 +414,7 @@ pub fn answer(request: &Request) -> Option<Reply> {
 /// An import as protocol rows.
 pub fn rows_of(i: &permlab_core::import::Imported) -> ImportedRows {
     ImportedRows {
-        format: i.format.slug().to_string(),
+        format: i.format,
         rules_in: i.rules_in,
         rows: i
             .table
@@ -377,7 +423,7 @@ pub fn rows_of(i: &permlab_core::import::Imported) -> ImportedRows {
             .map(|r| Row {
                 tool: r.tool.clone(),
                 pattern: r.pattern.clone(),
-                action: r.action.as_str().to_string(),
+                action: r.action,
             })
             .collect(),
         origins: i.origins.clone(),
@@ -390,8 +436,269 @@ pub fn rows_of(i: &permlab_core::import::Imported) -> ImportedRows {
                 rule: w.rule.clone(),
                 message: w.message.clone(),
                 dropped: w.dropped,
-                note: note_slug(&w.note),
+                note: CodexNote::of(&w.note),
             })
             .collect(),
+    }
+}
+
+impl ImportedRows {
+    /// The page's side of an import the worker read: the rows as the core's import.
+    pub fn imported(self) -> permlab_core::import::Imported {
+        permlab_core::import::Imported {
+            format: self.format,
+            table: permlab_core::RuleTable::new(
+                self.rows
+                    .iter()
+                    .map(|r| (r.tool.as_str(), r.pattern.as_str(), r.action)),
+            ),
+            origins: self.origins,
+            warnings: self
+                .warnings
+                .into_iter()
+                .map(|w| permlab_core::import::ImportWarning {
+                    note: CodexNote::note(w.note),
+                    at: w.at,
+                    rule: w.rule,
+                    message: w.message,
+                    dropped: w.dropped,
+                })
+                .collect(),
+            rules_in: self.rules_in,
+            claude_settings: None,
+            canonical: self.canonical,
+        }
+    }
+}
+
+/// Why the worker could not answer a request, as data: the page words it in its language
+/// ([`crate::i18n::Lang::worker_error`]); nothing here is the core's English to be parsed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WorkerError {
+    /// A Codex `.rules` file that does not load (`permlab_core::codex::LoadError`).
+    Codex {
+        /// 1-based line of the offending construct.
+        line: usize,
+        /// 1-based column, in characters.
+        column: usize,
+        /// What happened (a budget and its number, a value too large…).
+        #[serde(with = "load_kind")]
+        kind: LoadErrorKind,
+        /// The interpreter's own message (English), shown as it is when `kind` says no more.
+        message: String,
+    },
+    /// Nothing was pasted.
+    Empty,
+    /// A lesson's preset whose config cannot be read (`presets[preset].config`).
+    Lesson {
+        /// The preset's index in the lesson.
+        preset: usize,
+        /// Why.
+        error: Box<WorkerError>,
+    },
+    /// A text the core could not read, in the core's English, shown as it is: a JSON config
+    /// or lesson (the page reads JSON itself and words its errors from data, so only a worker
+    /// asked directly answers this), or a conformance fixture.
+    Read(String),
+    /// A fixture file the self-check could not fetch.
+    Http {
+        /// The HTTP status.
+        status: u16,
+        /// The file's URL.
+        url: String,
+    },
+    /// The worker failed, or a message was not one of this protocol's: the browser's text (a
+    /// JavaScript exception, a serde-wasm-bindgen error).
+    Crashed(String),
+}
+
+impl WorkerError {
+    /// A Codex load error as the protocol carries it.
+    pub fn codex(e: &permlab_core::codex::LoadError) -> WorkerError {
+        WorkerError::Codex {
+            line: e.line(),
+            column: e.column(),
+            kind: e.kind(),
+            message: e.message().to_string(),
+        }
+    }
+
+    /// Why `text`, read as `format`, failed with the core's `e`. A Codex file's error is the
+    /// interpreter's [`permlab_core::codex::LoadError`], as data: the core's import keeps only
+    /// its text, so the file is loaded again for it (only after a failure, and only in a build
+    /// with the interpreter: the worker's).
+    pub fn of_config(format: Format, text: &str, e: &permlab_core::Error) -> WorkerError {
+        if format == Format::Codex && permlab_core::import::RULES_FILES {
+            if let Err(load) = permlab_core::codex::Policy::parse("rules", text) {
+                return WorkerError::codex(&load);
+            }
+        }
+        WorkerError::Read(e.to_string())
+    }
+}
+
+/// The English wording ([`crate::i18n::Lang::worker_error`] in English).
+impl std::fmt::Display for WorkerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&crate::i18n::Lang::En.worker_error(self))
+    }
+}
+
+/// A core enum as the protocol carries it: by the core's own name for each value (`slug`,
+/// `as_str`), so the names live in one place (the core) and the protocol only lists which
+/// values there are.
+pub trait Slug: Copy + 'static {
+    /// Every value.
+    fn all() -> &'static [Self];
+    /// The value's name (the core's).
+    fn slug(self) -> &'static str;
+    /// The value named `slug`.
+    fn of_slug(slug: &str) -> Option<Self> {
+        Self::all().iter().copied().find(|v| v.slug() == slug)
+    }
+}
+
+impl Slug for Action {
+    fn all() -> &'static [Self] {
+        &Action::ALL
+    }
+    fn slug(self) -> &'static str {
+        self.as_str()
+    }
+}
+
+impl Slug for Decision {
+    fn all() -> &'static [Self] {
+        &[
+            Decision::Allow,
+            Decision::Ask,
+            Decision::Deny,
+            Decision::Unavailable,
+        ]
+    }
+    fn slug(self) -> &'static str {
+        self.as_str()
+    }
+}
+
+impl Slug for Format {
+    fn all() -> &'static [Self] {
+        &Format::ALL
+    }
+    fn slug(self) -> &'static str {
+        Format::slug(self)
+    }
+}
+
+impl Slug for FormatChoice {
+    fn all() -> &'static [Self] {
+        &FormatChoice::ALL
+    }
+    fn slug(self) -> &'static str {
+        FormatChoice::slug(self)
+    }
+}
+
+impl Slug for Kind {
+    fn all() -> &'static [Self] {
+        &Kind::ALL
+    }
+    fn slug(self) -> &'static str {
+        Kind::slug(self)
+    }
+}
+
+impl Slug for Severity {
+    fn all() -> &'static [Self] {
+        &[Severity::Warning, Severity::Note]
+    }
+    fn slug(self) -> &'static str {
+        self.as_str()
+    }
+}
+
+impl Slug for Sandboxing {
+    fn all() -> &'static [Self] {
+        &[Sandboxing::Off, Sandboxing::On, Sandboxing::OnAutoAllow]
+    }
+    fn slug(self) -> &'static str {
+        Sandboxing::slug(self)
+    }
+}
+
+/// `#[serde(with = "slug")]`: a [`Slug`] value as its name.
+pub mod slug {
+    use super::*;
+    use serde::de::Error;
+
+    /// Writes the value's name.
+    pub fn serialize<T: Slug, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(v.slug())
+    }
+
+    /// Reads a name back; an unknown name is an error.
+    pub fn deserialize<'de, T: Slug, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+        let name = String::deserialize(d)?;
+        T::of_slug(&name).ok_or_else(|| D::Error::custom(format!("unknown value {name:?}")))
+    }
+
+    /// `#[serde(with = "slug::option", default)]`: an optional [`Slug`] value.
+    pub mod option {
+        use super::*;
+
+        /// Writes the value's name, or nothing.
+        pub fn serialize<T: Slug, S: Serializer>(v: &Option<T>, s: S) -> Result<S::Ok, S::Error> {
+            v.map(T::slug).serialize(s)
+        }
+
+        /// Reads an optional name back.
+        pub fn deserialize<'de, T: Slug, D: Deserializer<'de>>(
+            d: D,
+        ) -> Result<Option<T>, D::Error> {
+            match Option::<String>::deserialize(d)? {
+                None => Ok(None),
+                Some(name) => T::of_slug(&name)
+                    .map(Some)
+                    .ok_or_else(|| D::Error::custom(format!("unknown value {name:?}"))),
+            }
+        }
+    }
+}
+
+/// `#[serde(with = "load_kind")]`: the core's [`LoadErrorKind`] (the core has no serde).
+mod load_kind {
+    use super::*;
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    enum Wire {
+        StepBudget { steps: u64 },
+        MemoryBudget { bytes: u64 },
+        TooLarge { size: u64, max: u64 },
+        Validation,
+        Starlark,
+    }
+
+    pub fn serialize<S: Serializer>(k: &LoadErrorKind, s: S) -> Result<S::Ok, S::Error> {
+        match *k {
+            LoadErrorKind::StepBudget { steps } => Wire::StepBudget { steps },
+            LoadErrorKind::MemoryBudget { bytes } => Wire::MemoryBudget { bytes },
+            LoadErrorKind::TooLarge { size, max } => Wire::TooLarge { size, max },
+            LoadErrorKind::Validation => Wire::Validation,
+            // `Starlark`, and a kind newer than this widget: the message says what.
+            _ => Wire::Starlark,
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<LoadErrorKind, D::Error> {
+        Ok(match Wire::deserialize(d)? {
+            Wire::StepBudget { steps } => LoadErrorKind::StepBudget { steps },
+            Wire::MemoryBudget { bytes } => LoadErrorKind::MemoryBudget { bytes },
+            Wire::TooLarge { size, max } => LoadErrorKind::TooLarge { size, max },
+            Wire::Validation => LoadErrorKind::Validation,
+            Wire::Starlark => LoadErrorKind::Starlark,
+        })
     }
 }

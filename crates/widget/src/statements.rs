@@ -502,12 +502,12 @@ fn wrapper_advice_follows_the_sandbox_and_the_rule() {
         ),
     ];
     for (text, state, want) in configs {
-        let found = crate::protocol::lint("claude-code", text).unwrap();
+        let found = crate::protocol::lint(permlab_core::import::Format::ClaudeCode, text).unwrap();
         let f = found
             .iter()
-            .find(|f| f.kind == "wrapper-bypass")
+            .find(|f| f.kind == permlab_core::lint::Kind::WrapperBypass)
             .unwrap_or_else(|| panic!("{text}: {found:?}"));
-        assert_eq!(f.sandbox.as_deref(), Some(state));
+        assert_eq!(f.sandbox.map(|x| x.slug()), Some(state));
         assert!(f.input.starts_with("sh -c 'curl"), "{}", f.input);
         assert_eq!(
             f.write,
@@ -515,7 +515,7 @@ fn wrapper_advice_follows_the_sandbox_and_the_rule() {
             "only the form that got past"
         );
         // The demonstrating call is what the engine answers under that config.
-        assert_eq!(f.verdict, want.as_str());
+        assert_eq!(f.verdict, want);
         assert_eq!(project(text, &f.input), want);
         let zh = crate::lint_text::word(Lang::Zh, f);
         let en = crate::lint_text::word(Lang::En, f);

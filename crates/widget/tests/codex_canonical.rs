@@ -30,7 +30,7 @@ fn imported() -> Widget {
     // What the page does (its wasm has no Starlark): the worker reads the file, the page
     // takes its rows.
     let req = Request::Import {
-        format: "codex".into(),
+        format: permlab_widget::model::FormatChoice::Is(permlab_core::import::Format::Codex),
         text: RULES.into(),
     };
     match protocol::answer(&req) {

@@ -92,7 +92,7 @@ fn every_corpus_finding_loads_its_call_and_the_widget_agrees_with_its_verdict() 
             files_with += usize::from(!found.is_empty());
             for (i, f) in found.iter().enumerate() {
                 *tally
-                    .entry((f.harness.clone(), f.kind.clone()))
+                    .entry((f.harness.slug().to_string(), f.kind.slug().to_string()))
                     .or_default() += 1;
                 if f.agent.is_some() {
                     // About an agent's rules, which the table does not hold: nothing loads.
@@ -116,14 +116,14 @@ fn every_corpus_finding_loads_its_call_and_the_widget_agrees_with_its_verdict() 
                     w.panels().stepping,
                     "{name} #{i}: the stepper opens on the call"
                 );
-                let got = w.eval(engine_of(&f.harness)).unwrap().decision;
+                let got = w.eval(engine_of(f.harness.slug())).unwrap().decision;
                 assert_eq!(
-                    got.as_str(),
+                    got,
                     f.verdict,
                     "{name} #{i} {} `{}`: the widget's {} panel disagrees with the finding",
-                    f.kind,
+                    f.kind.slug(),
                     f.native,
-                    f.harness
+                    f.harness.slug()
                 );
                 // Worded in both languages, with no English left in the zh message.
                 for lang in [Lang::Zh, Lang::En] {
@@ -226,10 +226,11 @@ fn every_kind_is_worded_in_both_languages_with_its_parts() {
         ("codex", "prefix_rule(pattern=[\"git\"], decision=\"forbidden\")\nprefix_rule(pattern=[\"git\", \"push\"], decision=\"prompt\")\n", "dead-rule"),
     ];
     for (format, text, kind) in cases {
+        let format = permlab_core::import::Format::from_slug(format).unwrap();
         let found = protocol::lint(format, text).unwrap_or_else(|e| panic!("{text}: {e}"));
         let f = found
             .iter()
-            .find(|f| f.kind == kind)
+            .find(|f| f.kind.slug() == kind)
             .unwrap_or_else(|| panic!("{text}: no {kind} in {found:?}"));
         let zh = lint_text::word(Lang::Zh, f);
         let en = lint_text::word(Lang::En, f);

@@ -30,6 +30,10 @@ pub(crate) enum DiagKind {
     Static,
     /// Runtime error with the call stack (caller name, call span) outermost first.
     Runtime(Vec<(String, Span)>),
+    /// A runtime error that says what happened as data (a budget, a value too large), with
+    /// the call stack. Boxed: a `Diag` is the error of every evaluation step's `Result`, and
+    /// its size is in every frame of the interpreter's recursion (see `MAX_NESTING`).
+    Over(Box<(Vec<(String, Span)>, LoadErrorKind)>),
 }
 
 /// An error inside one file, before it is attached to the file name.
@@ -54,6 +58,83 @@ impl Diag {
             kind: DiagKind::Static,
             span,
             message: message.into(),
+        }
+    }
+
+    /// A runtime error with the call stack (caller name, call span) outermost first.
+    pub(crate) fn runtime(
+        frames: Vec<(String, Span)>,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Self {
+        Diag {
+            kind: DiagKind::Runtime(frames),
+            span,
+            message: message.into(),
+        }
+    }
+
+    /// The same runtime error, saying what happened as data (a budget, a value too large).
+    /// An error that already says (see `Interp::err`, which may answer with the step budget's)
+    /// keeps its own kind.
+    pub(crate) fn with_load(mut self, load: LoadErrorKind) -> Self {
+        if let DiagKind::Runtime(frames) = &mut self.kind {
+            self.kind = DiagKind::Over(Box::new((std::mem::take(frames), load)));
+        }
+        self
+    }
+
+    /// What happened, as data.
+    fn load(&self) -> LoadErrorKind {
+        match &self.kind {
+            DiagKind::Over(over) => over.1,
+            _ => LoadErrorKind::Starlark,
+        }
+    }
+}
+
+/// What made a policy file fail to load, as data: the interpreter's budgets with their
+/// numbers, so a page can say it in its own language without reading the English `message`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LoadErrorKind {
+    /// The file needs more steps than its budget allows ([`super::Limits::steps`]).
+    StepBudget {
+        /// The budget: steps one file may take.
+        steps: u64,
+    },
+    /// The file needs more memory than its budget allows ([`super::Limits::bytes`]).
+    MemoryBudget {
+        /// The budget, in bytes (see [`LoadErrorKind::megabytes`] for how the message says it).
+        bytes: u64,
+    },
+    /// One string or list would be longer than permlab allows.
+    TooLarge {
+        /// Its length (bytes or elements).
+        size: u64,
+        /// The most one string or list may hold.
+        max: u64,
+    },
+    /// A `match=`/`not_match=` example that does not agree with its rule.
+    Validation,
+    /// Any other error of the Starlark program (syntax, name, type…): only `message` says what.
+    Starlark,
+}
+
+impl LoadErrorKind {
+    /// `bytes` in megabytes as the memory budget's message writes them: `64`, or `0.500`
+    /// below one.
+    ///
+    /// ```
+    /// use permlab_core::codex::LoadErrorKind;
+    /// assert_eq!(LoadErrorKind::megabytes(64 << 20), "64");
+    /// assert_eq!(LoadErrorKind::megabytes(1 << 19), "0.500");
+    /// ```
+    pub fn megabytes(bytes: u64) -> String {
+        if bytes >= 1 << 20 {
+            format!("{}", bytes >> 20)
+        } else {
+            format!("{:.3}", bytes as f64 / (1 << 20) as f64)
         }
     }
 }
@@ -97,17 +178,22 @@ pub struct LoadError {
     pub message: String,
     /// The cause as the real CLI renders it (Starlark traceback and snippet, or one line).
     pub cause: String,
+    /// What happened, as data (a budget and its number, a value too large…).
+    pub kind: LoadErrorKind,
 }
 
 impl LoadError {
     pub(crate) fn from_diag(file: &str, src: &str, d: &Diag) -> Self {
         let (line, column) = line_col(src, d.span.start);
         let snippet = snippet(file, src, d.span);
-        let cause = match &d.kind {
-            DiagKind::Parse | DiagKind::Static => {
-                format!("starlark error: error: {}\n{snippet}", d.message)
-            }
-            DiagKind::Runtime(frames) => {
+        let frames = match &d.kind {
+            DiagKind::Parse | DiagKind::Static => None,
+            DiagKind::Runtime(frames) => Some(frames),
+            DiagKind::Over(over) => Some(&over.0),
+        };
+        let cause = match frames {
+            None => format!("starlark error: error: {}\n{snippet}", d.message),
+            Some(frames) => {
                 let mut s = String::from("starlark error: ");
                 if !frames.is_empty() {
                     s.push_str("Traceback (most recent call last):\n");
@@ -129,6 +215,7 @@ impl LoadError {
             column,
             message: d.message.clone(),
             cause,
+            kind: d.load(),
         }
     }
 
@@ -142,7 +229,38 @@ impl LoadError {
             column,
             cause: message.clone(),
             message,
+            kind: LoadErrorKind::Validation,
         }
+    }
+
+    /// 1-based line of the offending construct.
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// 1-based column, in characters.
+    pub fn column(&self) -> usize {
+        self.column
+    }
+
+    /// The cause in one line, in English (what the CLI prints).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// What happened, as data.
+    ///
+    /// ```
+    /// use permlab_core::codex::{LoadErrorKind, Limits, Policy};
+    /// let tight = Limits { steps: 500, ..Limits::default() };
+    /// let text = "x = [i for i in range(1000)]";
+    /// let e = Policy::parse_with_limits("p.rules", text, &tight).unwrap_err();
+    /// assert_eq!(e.kind(), LoadErrorKind::StepBudget { steps: 500 });
+    /// let e = Policy::parse("p.rules", "prefix_rule(").unwrap_err();
+    /// assert_eq!(e.kind(), LoadErrorKind::Starlark);
+    /// ```
+    pub fn kind(&self) -> LoadErrorKind {
+        self.kind
     }
 
     /// How to fix the input, for the common causes (permlab's addition; the CLI has no hints).
@@ -406,4 +524,65 @@ fn last_char_start(src: &str, end: usize) -> usize {
     src.get(..end)
         .and_then(|s| s.char_indices().next_back())
         .map_or(0, |(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LoadErrorKind;
+    use crate::codex::{Limits, Policy};
+
+    /// The budgets' errors carry their numbers as data; the `Display` text is unchanged.
+    #[test]
+    fn budget_errors_carry_their_numbers() {
+        let e = Policy::parse(
+            "rules",
+            "x = [1]\nfor i in range(1000000):\n    for j in range(1000000):\n        pass\n",
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.kind(),
+            LoadErrorKind::StepBudget {
+                steps: Limits::DEFAULT.steps
+            }
+        );
+        assert!(e
+            .to_string()
+            .starts_with("failed to parse policy at rules:3:14: this policy needs more than 2000000 steps, permlab's step budget"));
+        let e = Policy::parse(
+            "rules",
+            "prefix_rule(pattern=[\"git\", [\"x\" * 200000] * 20000], decision=\"allow\")",
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.kind(),
+            LoadErrorKind::MemoryBudget {
+                bytes: Limits::DEFAULT.bytes
+            }
+        );
+        assert!(e
+            .message()
+            .starts_with("this policy needs more than 64 MB,"));
+        let e = Policy::parse("rules", "for i in range(100000000):\n    pass\n").unwrap_err();
+        assert_eq!(
+            e.kind(),
+            LoadErrorKind::TooLarge {
+                size: 100000000,
+                max: 1000000
+            },
+            "{e}"
+        );
+        assert_eq!((e.line(), e.column()), (1, 10));
+        let e = Policy::parse(
+            "rules",
+            "prefix_rule(pattern=[\"git\"], match=[\"ls\"], decision=\"allow\")",
+        )
+        .unwrap_err();
+        assert_eq!(e.kind(), LoadErrorKind::Validation, "{e}");
+        let e = Policy::parse(
+            "rules",
+            "prefix_rule(pattern=[\"git\"], decision=\"Allow\")",
+        )
+        .unwrap_err();
+        assert_eq!(e.kind(), LoadErrorKind::Starlark, "{e}");
+    }
 }

@@ -59,7 +59,7 @@ pub mod shell;
 pub mod shlex;
 mod syntax;
 
-pub use diag::LoadError;
+pub use diag::{LoadError, LoadErrorKind};
 pub use eval::Limits;
 pub use export::{starlark_string, to_rules};
 #[cfg(feature = "rules-files")]

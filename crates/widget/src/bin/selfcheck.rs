@@ -14,23 +14,34 @@
 //! worker answers (`SelfCheck`: one `Reply::Check` per fixture file; `Import`, `Lesson`: one
 //! reply) and ends with `Reply::Done`.
 
-use permlab_widget::protocol::{self, Fixture, Reply, Request, Section, FIXTURES};
+use permlab_widget::protocol::{self, Fixture, Reply, Request, Section, WorkerError, FIXTURES};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-async fn fetch_text(scope: &web_sys::WorkerGlobalScope, url: &str) -> Result<String, String> {
+/// A JavaScript exception as the protocol carries it.
+fn crashed(e: JsValue) -> WorkerError {
+    WorkerError::Crashed(format!("{e:?}"))
+}
+
+async fn fetch_text(scope: &web_sys::WorkerGlobalScope, url: &str) -> Result<String, WorkerError> {
     let resp = JsFuture::from(scope.fetch_with_str(url))
         .await
-        .map_err(|e| format!("{e:?}"))?;
-    let resp: web_sys::Response = resp.dyn_into().map_err(|_| "not a response".to_string())?;
+        .map_err(crashed)?;
+    let resp: web_sys::Response = resp
+        .dyn_into()
+        .map_err(|_| WorkerError::Crashed("not a response".into()))?;
     if !resp.ok() {
-        return Err(format!("HTTP {} for {url}", resp.status()));
+        return Err(WorkerError::Http {
+            status: resp.status(),
+            url: url.to_string(),
+        });
     }
-    let text = JsFuture::from(resp.text().map_err(|e| format!("{e:?}"))?)
+    let text = JsFuture::from(resp.text().map_err(crashed)?)
         .await
-        .map_err(|e| format!("{e:?}"))?;
-    text.as_string().ok_or_else(|| "not text".to_string())
+        .map_err(crashed)?;
+    text.as_string()
+        .ok_or_else(|| WorkerError::Crashed("not text".into()))
 }
 
 async fn check(scope: &web_sys::WorkerGlobalScope, base: &str, fixture: &Fixture) -> Reply {
@@ -38,7 +49,9 @@ async fn check(scope: &web_sys::WorkerGlobalScope, base: &str, fixture: &Fixture
     let mut failed = None;
     for file in fixture.files {
         let result = match fetch_text(scope, &format!("{base}{file}.json")).await {
-            Ok(text) => permlab_core::conformance::run(&text).map_err(|e| e.to_string()),
+            Ok(text) => {
+                permlab_core::conformance::run(&text).map_err(|e| WorkerError::Read(e.to_string()))
+            }
             Err(e) => Err(e),
         };
         match result {
@@ -77,7 +90,7 @@ fn main() {
                     post(
                         &scope,
                         &Reply::Lesson {
-                            result: Err(format!("not a request: {e}")),
+                            result: Err(WorkerError::Crashed(format!("not a request: {e}"))),
                         },
                     );
                     post(&scope, &Reply::Done);

@@ -187,7 +187,7 @@ fn an_import_asks_the_worker_for_its_lint_and_only_that_answer_counts() {
     );
     assert!(out.changed.has(Part::Waiting) && out.changed.has(Part::Course));
     let stale = Request::Lint {
-        format: "claude-code".into(),
+        format: Format::ClaudeCode,
         text: "an older paste".into(),
     };
     let out = w.act(Msg::LintReply(stale, Ok(Vec::new())));

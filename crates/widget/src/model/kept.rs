@@ -90,7 +90,7 @@ impl Widget {
             } else {
                 // The `.rules` text goes to the worker again, for its message only.
                 let request = crate::protocol::Request::Import {
-                    format: "codex".into(),
+                    format: super::FormatChoice::Is(Format::Codex),
                     text: self.import.text.clone(),
                 };
                 self.waiting.import = Some(request.clone());
@@ -273,7 +273,7 @@ mod tests {
         // A re-read that now succeeds (say the first try had run out of time) applies nothing.
         let mut w3 = reload(&w);
         let good = crate::protocol::Request::Import {
-            format: "codex".into(),
+            format: super::super::FormatChoice::Is(Format::Codex),
             text: "prefix_rule(pattern=[\"rm\"], decision=\"forbidden\")".into(),
         };
         w3.act(Msg::ImportReply(worker(&good)));

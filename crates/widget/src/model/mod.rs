@@ -33,7 +33,7 @@ use crate::i18n::{Lang, S};
 use crate::lesson_error::LessonError;
 use crate::persist::Snapshot;
 use crate::presets::{self, Preset};
-use crate::protocol::{Reply, Request};
+use crate::protocol::{ImportedRows, Reply, Request};
 use crate::state::Lab;
 
 #[cfg(test)]
@@ -63,9 +63,7 @@ pub use verdicts::Verdicts;
 
 #[cfg(test)]
 pub(crate) use reading::as_page;
-use reading::{
-    check_result, has_codex_config, imported_of, keep_canonical, native_of, read_lesson, rules_here,
-};
+use reading::{check_result, has_codex_config, keep_canonical, native_of, read_lesson, rules_here};
 
 /// Which stepper move [`Msg::StepBy`] means.
 const FIRST: i8 = -2;
@@ -774,13 +772,15 @@ impl Widget {
             Msg::CheckReply(reply) => match reply {
                 Ok(Reply::Done) => self.selfcheck.running = false,
                 Ok(Reply::Check { name, result }) => {
+                    let lang = self.config.lang;
+                    let result = result.map_err(|e| lang.worker_error(&e));
                     self.selfcheck.checks.push(check_result(name, result))
                 }
                 Ok(_) => {}
                 Err(e) => {
                     self.selfcheck.running = false;
                     let failed = self.config.lang.s(S::LoadFailed).to_string();
-                    self.selfcheck.checks.push((failed, Err(e)));
+                    self.selfcheck.checks.push((failed, Err(e.to_string())));
                 }
             },
             Msg::ToggleStepper => {
@@ -855,7 +855,8 @@ impl Widget {
             Msg::LintReply(request, result) => {
                 if self.waiting.lint.as_ref() == Some(&request) {
                     self.waiting.lint = None;
-                    self.lint.findings = Some(result);
+                    let lang = self.config.lang;
+                    self.lint.findings = Some(result.map_err(|e| lang.worker_error(&e)));
                 }
             }
             Msg::FindingCall(i) => self.finding_call(i, fx),
@@ -888,10 +889,10 @@ impl Widget {
                 self.waiting.import = None;
                 if std::mem::take(&mut self.import.recheck) {
                     // A failed import's message, read again after a reload.
-                    self.import.error = reply.and_then(imported_of).err().map(ImportError::Worker);
+                    self.import.error = reply.err().map(ImportError::Worker);
                     return true;
                 }
-                match reply.and_then(imported_of) {
+                match reply.map(ImportedRows::imported) {
                     Ok(imported) => {
                         self.load_imported(imported, fx);
                         let snap = self.waiting.state.take();
@@ -954,7 +955,7 @@ impl Widget {
                     } else {
                         self.import.error = None;
                         let request = Request::Import {
-                            format: "codex".into(),
+                            format: FormatChoice::Is(Format::Codex),
                             text: self.import.text.clone(),
                         };
                         self.waiting.import = Some(request.clone());
@@ -1014,7 +1015,7 @@ impl Widget {
             self.lint.findings = Some(Err(self.config.lang.s(S::LintNeedsWorker).to_string()));
         } else {
             let request = Request::Lint {
-                format: format.slug().into(),
+                format,
                 text: self.import.text.clone(),
             };
             self.waiting.lint = Some(request.clone());

@@ -6,7 +6,7 @@ use permlab_core::{EngineId, RuleId};
 
 use super::tracked::Parts;
 use super::{Drag, Focus, FormatChoice, GripKey, Source};
-use crate::protocol::{ImportedRows, LintFinding, Reply, Request};
+use crate::protocol::{ImportedRows, LintFinding, Reply, Request, WorkerError};
 use crate::state::Guess;
 
 /// What a learner did, as the widget understands it.
@@ -65,9 +65,9 @@ pub enum Msg {
     /// Import the pasted config.
     Import,
     /// The worker's answer to a `.rules` import (see [`crate::protocol::answer`]).
-    ImportReply(Result<ImportedRows, String>),
+    ImportReply(Result<ImportedRows, WorkerError>),
     /// The worker's answer for a lesson with Codex `.rules` configs: the lesson with rows.
-    LessonReply(Result<String, String>),
+    LessonReply(Result<String, WorkerError>),
     /// The page stopped the worker after `seconds` without an answer (an import's when
     /// `import`, else the lesson's).
     WorkerTimeout {
@@ -78,7 +78,7 @@ pub enum Msg {
     },
     /// The worker's lint findings for the imported config (see [`crate::protocol::lint`]),
     /// with the request they answer (an answer to an older paste is dropped).
-    LintReply(Request, Result<Vec<LintFinding>, String>),
+    LintReply(Request, Result<Vec<LintFinding>, WorkerError>),
     /// "Copy as JSON" finished: `Err(text)` when the clipboard refused (the text to copy by
     /// hand).
     Copied(Result<(), String>),
@@ -93,7 +93,7 @@ pub enum Msg {
     /// Start the self-check (nothing when one runs).
     SelfCheck,
     /// One answer of the self-check's worker, or why it stopped.
-    CheckReply(Result<Reply, String>),
+    CheckReply(Result<Reply, WorkerError>),
     /// Load lint finding `i`'s demonstrating call into the call fields and open the stepper
     /// on it.
     FindingCall(usize),

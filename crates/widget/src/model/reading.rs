@@ -10,7 +10,7 @@ use permlab_core::{Call, RuleTable};
 use super::types::{CheckResult, FormatChoice};
 use crate::lesson_error::LessonError;
 use crate::presets::Preset;
-use crate::protocol::ImportedRows;
+use crate::protocol::WorkerError;
 
 /// The host's lesson, when its text is in the lesson format (an object with `presets`), and
 /// why it cannot be used (see [`crate::lesson_error::read`]; a bare table is no error).
@@ -132,9 +132,9 @@ pub(super) fn has_codex_config(text: &str) -> bool {
 /// The worker's side of a lesson with Codex `.rules` configs: each such preset's `config` read
 /// (with the Starlark interpreter) and turned into `rules` rows, the lesson's own text otherwise
 /// unchanged; or why a config cannot be read (`presets[i].config: …`).
-pub fn read_lesson_configs(text: &str) -> Result<String, String> {
+pub fn read_lesson_configs(text: &str) -> Result<String, WorkerError> {
     use permlab_core::json::{self, Value};
-    let mut lesson = json::parse(text).map_err(|e| e.to_string())?;
+    let mut lesson = json::parse(text).map_err(|e| WorkerError::Read(e.to_string()))?;
     if let Value::Object(fields) = &mut lesson {
         for (key, presets) in fields.iter_mut() {
             let (true, Value::Array(presets)) = (key == "presets", presets) else {
@@ -179,7 +179,12 @@ pub fn read_lesson_configs(text: &str) -> Result<String, String> {
                         p.retain(|(k, _)| k != "config");
                         p.push(("rules".into(), Value::Array(rows)));
                     }
-                    Err(e) => return Err(format!("presets[{i}].config: {e}")),
+                    Err(e) => {
+                        return Err(WorkerError::Lesson {
+                            preset: i,
+                            error: Box::new(WorkerError::of_config(Format::Codex, &rules_text, &e)),
+                        })
+                    }
                 }
             }
         }
@@ -218,45 +223,6 @@ pub(super) fn keep_canonical(mut lesson: Lesson, text: &str) -> Lesson {
         });
     }
     lesson
-}
-
-/// The page's side of an import the worker read: the rows as the core's import.
-pub(super) fn imported_of(rows: ImportedRows) -> Result<import::Imported, String> {
-    use permlab_core::Action;
-    let format = Format::from_slug(&rows.format).ok_or_else(|| {
-        format!(
-            "the import worker named an unknown format {:?}",
-            rows.format
-        )
-    })?;
-    let action = |a: &str| match a {
-        "allow" => Action::Allow,
-        "deny" => Action::Deny,
-        _ => Action::Ask,
-    };
-    Ok(import::Imported {
-        format,
-        table: RuleTable::new(
-            rows.rows
-                .iter()
-                .map(|r| (r.tool.as_str(), r.pattern.as_str(), action(&r.action))),
-        ),
-        origins: rows.origins,
-        warnings: rows
-            .warnings
-            .into_iter()
-            .map(|w| import::ImportWarning {
-                note: crate::protocol::note_of(w.note.as_deref()),
-                at: w.at,
-                rule: w.rule,
-                message: w.message,
-                dropped: w.dropped,
-            })
-            .collect(),
-        rules_in: rows.rules_in,
-        claude_settings: None,
-        canonical: rows.canonical,
-    })
 }
 
 /// One self-check result as the panel keeps it.

@@ -203,7 +203,7 @@ fn a_rules_file_goes_through_the_worker_protocol_unchanged() {
     let text = "prefix_rule(pattern=[\"git\", [\"push\", \"fetch\"]], decision=\"prompt\")\nprefix_rule(pattern=[\"rm\"], decision=\"forbidden\")\n";
     let direct = import_config("auto", text).unwrap();
     let reply = |text: &str| match crate::protocol::answer(&Request::Import {
-        format: "codex".into(),
+        format: FormatChoice::Is(Format::Codex),
         text: text.into(),
     }) {
         Some(crate::protocol::Reply::Import { result }) => result,
@@ -254,7 +254,13 @@ fn a_lesson_with_a_codex_rules_config_is_read_through_the_worker_protocol() {
     let mut w = widget("");
     w.act(Msg::LessonReply(read_lesson_configs(&bad)));
     assert!(
-        matches!(&w.course.lesson_error, Some(LessonError::Worker(e)) if e.starts_with("presets[0].config: ")),
+        matches!(
+            &w.course.lesson_error,
+            Some(LessonError::Worker(crate::protocol::WorkerError::Lesson {
+                preset: 0,
+                ..
+            }))
+        ),
         "{:?}",
         w.course.lesson_error
     );

@@ -62,8 +62,8 @@ pub enum ImportError {
     NeedsWorker,
     /// The core could not read the text.
     Read(permlab_core::Error),
-    /// The worker's answer (its own message).
-    Worker(String),
+    /// The worker's answer.
+    Worker(crate::protocol::WorkerError),
     /// The worker ran out of its time budget and was stopped.
     Timeout {
         /// The budget.

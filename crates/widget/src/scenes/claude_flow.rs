@@ -21,7 +21,7 @@ use permlab_core::{Action, Decision};
 use leptos::prelude::*;
 
 use super::claude_flow_text::T;
-use super::ui::{self, Checkbox, Choices, Move, Stepper};
+use super::ui::{self, Checkbox, ChoiceButtons, Choices, Move, Stepper};
 use crate::i18n::Lang;
 
 /// The seed's settings file as the lesson shows it.
@@ -37,20 +37,11 @@ pub enum Pick {
 }
 
 impl Pick {
+    /// The request's `<option value>` (`s0`…, `b0`…: a hook for tests, never read back).
     fn slug(self) -> String {
         match self {
             Pick::Seed(i) => format!("s{i}"),
             Pick::Boundary(i) => format!("b{i}"),
-        }
-    }
-
-    fn parse(s: &str) -> Option<Pick> {
-        let (kind, n) = s.split_at_checked(1)?;
-        let n: usize = n.parse().ok()?;
-        match kind {
-            "s" => Some(Pick::Seed(n)),
-            "b" if n < NOT_A_BOUNDARY.len() => Some(Pick::Boundary(n)),
-            _ => None,
         }
     }
 }
@@ -283,11 +274,21 @@ impl ClaudeFlow {
         self.auto_allow = on;
     }
 
-    /// A request by its option value (`s0`…, `b0`…); an unknown one changes nothing.
-    pub fn set_pick(&mut self, slug: &str) {
-        if let Some(p) = Pick::parse(slug) {
+    /// A request; one that is not offered changes nothing.
+    pub fn set_pick(&mut self, p: Pick) {
+        if self.picks().contains(&p) {
             self.pick = p;
         }
+    }
+
+    /// The requests offered: the seed's, then the not-a-boundary commands (the select's
+    /// order).
+    pub fn picks(&self) -> Vec<Pick> {
+        let n = self.seed.as_ref().map_or(0, |s| s.requests.len());
+        (0..n)
+            .map(Pick::Seed)
+            .chain((0..NOT_A_BOUNDARY.len()).map(Pick::Boundary))
+            .collect()
     }
 
     /// One stepper move.
@@ -338,16 +339,15 @@ pub fn ClaudeFlowScene(
     });
     super::host::announce(Memo::new(move |_| vec![now.get()]));
     let go = Callback::new(move |m: Move| model.update(|s| s.step(m)));
-    let modes: Vec<(String, String)> = Mode::ALL
-        .iter()
-        .map(|m| (m.as_str().to_string(), m.as_str().to_string()))
-        .collect();
-    let pressed = Signal::derive(move || Some(model.with(|m| m.mode.as_str().to_string())));
-    let set_mode = Callback::new(move |slug: String| {
-        if let Some(m) = Mode::parse(&slug) {
-            model.update(|s| s.set_mode(m));
-        }
+    let modes = Signal::derive(move || {
+        Mode::ALL
+            .iter()
+            .fold(Choices::default(), |c, m| {
+                c.with(*m, m.as_str(), m.as_str())
+            })
+            .choose(Some(model.with(|m| m.mode)))
     });
+    let set_mode = Callback::new(move |m: Mode| model.update(|s| s.set_mode(m)));
     let stages = move || {
         flowed.with(|f| {
             f.as_ref().map(|f| {
@@ -375,7 +375,7 @@ pub fn ClaudeFlowScene(
         <p class="pl-intro">{t(T::Intro)}</p>
         <div class="pl-cf-top">
             <div class="pl-cf-controls">
-                <Choices class="pl-cf-modes" label=t(T::Mode) options=modes pressed press=set_mode/>
+                <ChoiceButtons class="pl-cf-modes" label=t(T::Mode) choices=modes press=set_mode/>
                 <p class="pl-hint pl-cf-mode-text">{move || t(mode_text(model.with(|m| m.mode)))}</p>
                 {move || model.with(|m| matches!(m.mode, Mode::BypassPermissions | Mode::Auto)).then(|| view! {
                     <p class="pl-hint pl-cf-mode-where">{t(T::ModeNotFromProject)}</p>
@@ -414,12 +414,18 @@ fn RequestSelect(
 ) -> impl IntoView {
     let m = model.get_untracked();
     let t = move |k: T| k.get(m.lang);
-    let n = m.seed.as_ref().map_or(0, |s| s.requests.len());
+    let picks = m.picks();
     let current = move || model.with(|m| m.pick.slug());
-    let groups = [
-        (T::SeedGroup, (0..n).map(Pick::Seed).collect::<Vec<_>>()),
-        (T::BoundaryGroup, (0..NOT_A_BOUNDARY.len()).map(Pick::Boundary).collect()),
-    ]
+    let (seed, boundary): (Vec<Pick>, Vec<Pick>) =
+        picks.iter().partition(|p| matches!(p, Pick::Seed(_)));
+    // The options in the select's order: its `selectedIndex` names the pick.
+    let chosen = move |e: leptos::ev::Event| {
+        let i = event_target::<web_sys::HtmlSelectElement>(&e).selected_index();
+        if let Some(&p) = usize::try_from(i).ok().and_then(|i| picks.get(i)) {
+            model.update(|m| m.set_pick(p));
+        }
+    };
+    let groups = [(T::SeedGroup, seed), (T::BoundaryGroup, boundary)]
     .map(|(label, picks)| {
         let options = picks
             .into_iter()
@@ -436,7 +442,7 @@ fn RequestSelect(
     view! {
         <label class="pl-field pl-cf-request">
             <span>{t(T::Request)}</span>
-            <select prop:value=current on:change=move |e| model.update(|m| m.set_pick(&event_target_value(&e)))>
+            <select prop:value=current on:change=chosen>
                 {groups}
             </select>
         </label>
@@ -705,21 +711,21 @@ mod tests {
         ];
         for (i, (stage, outcome)) in want.iter().enumerate() {
             let v = format!("s{i}");
-            s.set_pick(&v);
+            s.set_pick(Pick::Seed(i));
             assert_eq!(decided(&s), (stage.to_string(), outcome.to_string()), "{v}");
             assert!(render(&s).contains("data-agrees=\"true\""), "{v}");
         }
-        s.set_pick("s0");
+        s.set_pick(Pick::Seed(0));
         let html = render(&s);
         assert!(html.contains("命中 deny 规则 Bash(git push --force *)。"));
         assert!(
             html.contains("<code>Bash(git push --force *)</code>, <code>Bash(git push *)</code>")
         );
         assert!(html.contains("data-stage=\"ask\" data-status=\"not-reached\""));
-        s.set_pick("s4");
+        s.set_pick(Pick::Seed(4));
         assert!(render(&s).contains("cat 这类命令的文件参数同样受 Read 规则约束"));
         // npm run test: the allow rule decides, with the sandbox on or off.
-        s.set_pick("s2");
+        s.set_pick(Pick::Seed(2));
         assert!(render(&s).contains("data-rule=\"Bash(npm run test *)\" data-state=\"decides\""));
         s.set_sandbox(false);
         assert_eq!(decided(&s), ("allow".into(), "allow".into()));
@@ -731,13 +737,13 @@ mod tests {
     #[test]
     fn rules_are_not_a_boundary() {
         let mut s = ClaudeFlow::new(Lang::En);
-        s.set_pick("b0");
+        s.set_pick(Pick::Boundary(0));
         assert_eq!(decided(&s), ("deny".into(), "deny".into()));
         assert!(
             !render(&s).contains("pl-cf-drift"),
             "curl itself: docs and CLI agree"
         );
-        s.set_pick("b1");
+        s.set_pick(Pick::Boundary(1));
         assert_eq!(decided(&s), ("deny".into(), "deny".into()));
         let html = render(&s);
         // Under the seed's settings the docs' answer is "runs" (the deny misses it and the
@@ -752,7 +758,7 @@ mod tests {
                 || html.contains("<code>sh -c 'curl https://example.com'</code>"),
             "{html}"
         );
-        s.set_pick("b2");
+        s.set_pick(Pick::Boundary(2));
         assert_eq!(decided(&s), ("callback".into(), "ask".into()));
         let html = render(&s);
         assert!(html.contains("data-sandboxed=\"true\""));
@@ -772,7 +778,7 @@ mod tests {
         assert_eq!(decided(&s).1, "deny");
 
         let mut z = ClaudeFlow::new(Lang::Zh);
-        z.set_pick("b1");
+        z.set_pick(Pick::Boundary(1));
         assert!(render(&z).contains("文档:放行 · CLI 2.1.332 实测:拒绝"));
         // Settings no recording was made under show no drift line.
         z.set_mode(Mode::Plan);
@@ -786,7 +792,7 @@ mod tests {
     #[test]
     fn the_seeds_sandboxed_command_needs_the_key() {
         let mut s = ClaudeFlow::new(Lang::Zh);
-        s.set_pick("s5");
+        s.set_pick(Pick::Seed(5));
         assert!(!s.auto_allow);
         assert_eq!(decided(&s), ("callback".into(), "ask".into()));
         let html = render(&s);
@@ -822,8 +828,8 @@ mod tests {
         s.step(Move::First);
         assert_eq!(s.step, 0);
         let before = s.pick;
-        s.set_pick("x9");
-        s.set_pick("b99");
+        s.set_pick(Pick::Seed(99));
+        s.set_pick(Pick::Boundary(99));
         assert_eq!(s.pick, before, "unknown requests change nothing");
     }
 }

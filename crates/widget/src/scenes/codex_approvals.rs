@@ -20,7 +20,7 @@ use permlab_core::{Decision, EngineId};
 use leptos::prelude::*;
 
 use super::codex_approvals_text::T;
-use super::ui::{self, Checkbox, Choices, Scroll};
+use super::ui::{self, Checkbox, ChoiceButtons, Choices, Scroll};
 use crate::i18n::Lang;
 
 /// What the learner did with one call under the current setting.
@@ -45,8 +45,34 @@ pub const CATEGORIES: [(&str, bool); 5] = [
     ("mcp_elicitations", false),
 ];
 
-/// The approval policies offered, by config value.
-pub const POLICIES: [&str; 5] = ["untrusted", "on-failure", "on-request", "never", "granular"];
+/// `approval_policy` as the scene offers it: a named policy, or granular (its booleans are
+/// the scene's [`CodexApprovals::granular`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// `untrusted`, `on-failure`, `on-request` or `never`.
+    Named(ApprovalPolicy),
+    /// `granular`.
+    Granular,
+}
+
+impl Policy {
+    /// The policies offered, in the buttons' order.
+    pub const ALL: [Policy; 5] = [
+        Policy::Named(ApprovalPolicy::Untrusted),
+        Policy::Named(ApprovalPolicy::OnFailure),
+        Policy::Named(ApprovalPolicy::OnRequest),
+        Policy::Named(ApprovalPolicy::Never),
+        Policy::Granular,
+    ];
+
+    /// The config value (the core's).
+    pub fn slug(self) -> &'static str {
+        match self {
+            Policy::Named(p) => p.slug(),
+            Policy::Granular => ApprovalPolicy::Granular(Granular::ALL_TRUE).slug(),
+        }
+    }
+}
 
 /// The scene's state.
 #[derive(Clone)]
@@ -54,8 +80,8 @@ pub struct CodexApprovals {
     lang: Lang,
     /// `sandbox_mode`.
     pub sandbox: SandboxMode,
-    /// `approval_policy`'s config value (one of [`POLICIES`]).
-    pub policy: &'static str,
+    /// `approval_policy`.
+    pub policy: Policy,
     /// `[approval_policy.granular]`, used when the policy is `granular`.
     pub granular: Granular,
     /// Per lesson call, what the learner did under the current setting.
@@ -68,7 +94,7 @@ impl CodexApprovals {
         CodexApprovals {
             lang,
             sandbox: SandboxMode::WorkspaceWrite,
-            policy: "on-request",
+            policy: Policy::Named(ApprovalPolicy::OnRequest),
             granular: Granular::ALL_TRUE,
             picks: vec![None; LESSON_CALLS.len()],
         }
@@ -81,11 +107,8 @@ impl CodexApprovals {
     /// The policy as Codex reads it.
     pub fn approval_policy(&self) -> ApprovalPolicy {
         match self.policy {
-            "untrusted" => ApprovalPolicy::Untrusted,
-            "on-failure" => ApprovalPolicy::OnFailure,
-            "never" => ApprovalPolicy::Never,
-            "granular" => ApprovalPolicy::Granular(self.granular),
-            _ => ApprovalPolicy::OnRequest,
+            Policy::Named(p) => p,
+            Policy::Granular => ApprovalPolicy::Granular(self.granular),
         }
     }
 
@@ -99,23 +122,19 @@ impl CodexApprovals {
         self.picks = vec![None; LESSON_CALLS.len()];
     }
 
-    /// Sets `sandbox_mode` by its config value.
-    pub fn set_sandbox(&mut self, slug: &str) {
-        if let Some(m) = SandboxMode::from_slug(slug) {
-            if m != self.sandbox {
-                self.sandbox = m;
-                self.forget();
-            }
+    /// Sets `sandbox_mode`.
+    pub fn set_sandbox(&mut self, m: SandboxMode) {
+        if m != self.sandbox {
+            self.sandbox = m;
+            self.forget();
         }
     }
 
-    /// Sets `approval_policy` by its config value.
-    pub fn set_policy(&mut self, slug: &str) {
-        if let Some(&p) = POLICIES.iter().find(|p| **p == slug) {
-            if p != self.policy {
-                self.policy = p;
-                self.forget();
-            }
+    /// Sets `approval_policy`.
+    pub fn set_policy(&mut self, p: Policy) {
+        if p != self.policy {
+            self.policy = p;
+            self.forget();
         }
     }
 
@@ -132,7 +151,7 @@ impl CodexApprovals {
         };
         if *field != on {
             *field = on;
-            if self.policy == "granular" {
+            if self.policy == Policy::Granular {
                 self.forget();
             }
         }
@@ -153,7 +172,7 @@ impl CodexApprovals {
     /// Seed 000's misconception 3: `workspace-write`, Granular with `sandbox_approval = false`.
     pub fn misconception(&mut self) {
         self.sandbox = SandboxMode::WorkspaceWrite;
-        self.policy = "granular";
+        self.policy = Policy::Granular;
         self.granular = Granular {
             sandbox_approval: false,
             ..Granular::ALL_TRUE
@@ -193,13 +212,13 @@ impl CodexApprovals {
             "# ~/.codex/config.toml\nsandbox_mode    = \"{}\"\n",
             self.sandbox.slug()
         );
-        if self.policy == "granular" {
+        if self.policy == Policy::Granular {
             s.push_str("\n[approval_policy.granular]\n");
             for (name, _) in CATEGORIES {
                 s.push_str(&format!("{name:<19} = {}\n", self.category(name)));
             }
         } else {
-            s.push_str(&format!("approval_policy = \"{}\"\n", self.policy));
+            s.push_str(&format!("approval_policy = \"{}\"\n", self.policy.slug()));
         }
         s
     }
@@ -304,11 +323,19 @@ pub fn CodexApprovalsScene(
     let verdicts = Memo::new(move |_| model.with(CodexApprovals::verdicts));
     let progress = Memo::new(move |_| model.with(CodexApprovals::progress));
     super::host::announce(Memo::new(move |_| vec![progress.get()]));
-    let sandboxes = SandboxMode::ALL
-        .map(|m| (m.slug().to_string(), m.slug().to_string()))
-        .to_vec();
-    let policies = POLICIES.map(|p| (p.to_string(), p.to_string())).to_vec();
-    let granular_on = Memo::new(move |_| model.with(|m| m.policy == "granular"));
+    let sandboxes = Signal::derive(move || {
+        SandboxMode::ALL
+            .iter()
+            .fold(Choices::default(), |c, m| c.with(*m, m.slug(), m.slug()))
+            .choose(Some(model.with(|m| m.sandbox)))
+    });
+    let policies = Signal::derive(move || {
+        Policy::ALL
+            .iter()
+            .fold(Choices::default(), |c, p| c.with(*p, p.slug(), p.slug()))
+            .choose(Some(model.with(|m| m.policy)))
+    });
+    let granular_on = Memo::new(move |_| model.with(|m| m.policy == Policy::Granular));
     let categories = CATEGORIES
         .map(|(name, modelled)| {
             let label: &'static str = if modelled {
@@ -348,12 +375,10 @@ pub fn CodexApprovalsScene(
         <p class="pl-hint pl-ca-pin">{t(T::Pin).replace("{pin}", pin)}</p>
         <div class="pl-ca-setting">
             <div class="pl-ca-controls">
-                <Choices class="pl-ca-sandbox" label="sandbox_mode" options=sandboxes
-                    pressed=Signal::derive(move || Some(model.with(|m| m.sandbox.slug().to_string())))
-                    press=Callback::new(move |s: String| model.update(|m| m.set_sandbox(&s)))/>
-                <Choices class="pl-ca-policy" label="approval_policy" options=policies
-                    pressed=Signal::derive(move || Some(model.with(|m| m.policy.to_string())))
-                    press=Callback::new(move |s: String| model.update(|m| m.set_policy(&s)))/>
+                <ChoiceButtons class="pl-ca-sandbox" label="sandbox_mode" choices=sandboxes
+                    press=Callback::new(move |s: SandboxMode| model.update(|m| m.set_sandbox(s)))/>
+                <ChoiceButtons class="pl-ca-policy" label="approval_policy" choices=policies
+                    press=Callback::new(move |p: Policy| model.update(|m| m.set_policy(p)))/>
                 <fieldset class="pl-ca-granular" hidden=move || !granular_on.get()>
                     <legend>"[approval_policy.granular]"</legend>
                     {categories}
@@ -446,8 +471,8 @@ fn call_row(
             });
             let escalation = (v.outcome == Outcome::Reject
                 && c.facts.requests_escalation
-                && m.policy != "on-request")
-                .then(|| view! { <p class="pl-ca-note">{t(T::EscalationNote)}</p> });
+                && m.policy != Policy::Named(ApprovalPolicy::OnRequest))
+            .then(|| view! { <p class="pl-ca-note">{t(T::EscalationNote)}</p> });
             view! {
                 <td class="pl-ca-outcome" data-outcome=v.outcome.slug() data-verdict=d.as_str()>
                     {ui::verdict(d, guess_word(lang, d))}" "{mark}
@@ -520,14 +545,14 @@ mod tests {
         assert!(push.contains("✓ 猜对了"));
         assert!(row(&html, "outside").contains("data-revealed=\"false\""));
         // A new setting asks again; danger-full-access runs the push.
-        s.set_sandbox("danger-full-access");
+        s.set_sandbox(SandboxMode::DangerFullAccess);
         assert_eq!(s.revealed(), 0);
         s.show_all();
         let html = render(&s);
         assert!(row(&html, "network").contains("data-outcome=\"run\""));
         assert!(row(&html, "forbidden-rule").contains("data-outcome=\"reject\""));
         // untrusted asks for anything not known-safe.
-        s.set_policy("untrusted");
+        s.set_policy(Policy::Named(ApprovalPolicy::Untrusted));
         s.show_all();
         let html = render(&s);
         assert!(row(&html, "read").contains("data-outcome=\"run\""));

@@ -16,7 +16,7 @@ use permlab_core::{Action, Call, Decision, EngineId, RuleTable};
 use leptos::prelude::*;
 
 use super::design_text::T;
-use super::ui::{self, Checkbox, Choices, Scroll};
+use super::ui::{self, Checkbox, ChoiceButtons, Choices, Scroll};
 use crate::i18n::Lang;
 
 /// Which table the design runs on.
@@ -36,11 +36,35 @@ impl Bench {
             Bench::Miniagent => "miniagent",
         }
     }
+}
 
-    fn of_slug(s: &str) -> Option<Bench> {
-        [Bench::Ticket, Bench::Miniagent]
-            .into_iter()
-            .find(|b| b.slug() == s)
+/// One of the two starting designs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// [`Design::SEED_001`].
+    Seed,
+    /// [`Design::NAIVE`].
+    Naive,
+}
+
+impl Start {
+    /// Both, in the buttons' order.
+    pub const ALL: [Start; 2] = [Start::Seed, Start::Naive];
+
+    /// `seed` or `naive` (the buttons' `data-arg`).
+    pub fn slug(self) -> &'static str {
+        match self {
+            Start::Seed => "seed",
+            Start::Naive => "naive",
+        }
+    }
+
+    /// The design it starts from.
+    pub fn design(self) -> Design {
+        match self {
+            Start::Seed => Design::SEED_001,
+            Start::Naive => Design::NAIVE,
+        }
     }
 }
 
@@ -119,12 +143,6 @@ fn order_text(o: Order) -> T {
         Order::Grouped => T::OGrouped,
         Order::Strictest => T::OStrictest,
     }
-}
-
-fn action_of(slug: &str) -> Option<Action> {
-    [Action::Allow, Action::Ask, Action::Deny]
-        .into_iter()
-        .find(|a| a.as_str() == slug)
 }
 
 /// ① … ⑤ for the seed's steps.
@@ -207,39 +225,24 @@ impl Lab {
         }
     }
 
-    /// One of the two starting designs: `seed` ([`Design::SEED_001`]) or `naive`.
-    pub fn preset(&mut self, slug: &str) {
-        let d = match slug {
-            "seed" => Design::SEED_001,
-            "naive" => Design::NAIVE,
-            _ => return,
-        };
-        self.change(|l| l.design = d);
+    /// One of the two starting designs.
+    pub fn preset(&mut self, start: Start) {
+        self.change(|l| l.design = start.design());
     }
 
-    /// The preset the design is, if any.
-    pub fn current_preset(&self) -> Option<&'static str> {
-        if self.design == Design::SEED_001 {
-            Some("seed")
-        } else if self.design == Design::NAIVE {
-            Some("naive")
-        } else {
-            None
-        }
+    /// The starting design the design is, if any.
+    pub fn current_preset(&self) -> Option<Start> {
+        Start::ALL.into_iter().find(|s| s.design() == self.design)
     }
 
-    /// The order by its slug.
-    pub fn set_order(&mut self, slug: &str) {
-        if let Some(o) = Order::from_slug(slug) {
-            self.change(|l| l.design.order = o);
-        }
+    /// The order.
+    pub fn set_order(&mut self, o: Order) {
+        self.change(|l| l.design.order = o);
     }
 
-    /// The fallback by its name (`allow`, `ask`, `deny`).
-    pub fn set_fallback(&mut self, slug: &str) {
-        if let Some(a) = action_of(slug) {
-            self.change(|l| l.design.fallback = a);
-        }
+    /// The fallback.
+    pub fn set_fallback(&mut self, a: Action) {
+        self.change(|l| l.design.fallback = a);
     }
 
     /// The mode stage on or off.
@@ -262,15 +265,13 @@ impl Lab {
         self.change(|l| l.session.unattended = on);
     }
 
-    /// The table by its slug; other calls, so nothing is compared with before.
-    pub fn set_bench(&mut self, slug: &str) {
-        if let Some(b) = Bench::of_slug(slug) {
-            if b != self.bench {
-                self.bench = b;
-                self.guesses = vec![None; self.calls().len()];
-                self.previous = None;
-                self.last = None;
-            }
+    /// The table; other calls, so nothing is compared with before.
+    pub fn set_bench(&mut self, b: Bench) {
+        if b != self.bench {
+            self.bench = b;
+            self.guesses = vec![None; self.calls().len()];
+            self.previous = None;
+            self.last = None;
         }
     }
 
@@ -530,21 +531,24 @@ pub fn DesignScene(
     super::host::announce(Memo::new(move |_| {
         vec![like_line.get(), live.get(), summary_line.get()]
     }));
-    let presets = vec![
-        ("seed".to_string(), t(T::PresetSeed).to_string()),
-        ("naive".to_string(), t(T::PresetNaive).to_string()),
-    ];
+    let presets = Signal::derive(move || {
+        Choices::default()
+            .with(Start::Seed, Start::Seed.slug(), t(T::PresetSeed))
+            .with(Start::Naive, Start::Naive.slug(), t(T::PresetNaive))
+            .choose(model.with(Lab::current_preset))
+    });
     let bench = Memo::new(move |_| model.with(|m| m.bench));
-    let benches = vec![
-        ("ticket".to_string(), t(T::BTicket).to_string()),
-        ("miniagent".to_string(), t(T::BMini).to_string()),
-    ];
+    let benches = Signal::derive(move || {
+        Choices::default()
+            .with(Bench::Ticket, Bench::Ticket.slug(), t(T::BTicket))
+            .with(Bench::Miniagent, Bench::Miniagent.slug(), t(T::BMini))
+            .choose(Some(bench.get()))
+    });
     view! {
         <h2 class="pl-title">{t(T::Title)}</h2>
         <p class="pl-intro">{t(T::Intro)}</p>
-        <Choices class="pl-dz-presets pl-controls" label=t(T::Presets) options=presets
-            pressed=Signal::derive(move || model.with(|m| m.current_preset().map(String::from)))
-            press=Callback::new(move |s: String| model.update(|m| m.preset(&s)))/>
+        <ChoiceButtons class="pl-dz-presets pl-controls" label=t(T::Presets) choices=presets
+            press=Callback::new(move |s: Start| model.update(|m| m.preset(s)))/>
         <div class="pl-dz-setup">
             <DesignControls model/>
             <SessionControls model/>
@@ -555,9 +559,8 @@ pub fn DesignScene(
             <summary>{t(T::Code)}</summary>
             <pre class="pl-dz-code" lang="en">{move || model.with(Lab::code)}</pre>
         </details>
-        <Choices class="pl-dz-bench pl-controls" label=t(T::Bench) options=benches
-            pressed=Signal::derive(move || Some(bench.get().slug().to_string()))
-            press=Callback::new(move |s: String| model.update(|m| m.set_bench(&s)))/>
+        <ChoiceButtons class="pl-dz-bench pl-controls" label=t(T::Bench) choices=benches
+            press=Callback::new(move |b: Bench| model.update(|m| m.set_bench(b)))/>
         {move || { bench.track(); view! { <Rules model/> } }}
         <h3 class="pl-dz-calls-title">{t(T::Calls)}</h3>
         <p class="pl-hint">{t(T::CallsHint)}</p>
@@ -580,23 +583,29 @@ fn DesignControls(
 ) -> impl IntoView {
     let lang = model.with_untracked(Lab::lang);
     let t = move |k: T| k.get(lang);
-    let orders: Vec<(String, String)> = Order::ALL
-        .iter()
-        .map(|o| (o.slug().to_string(), t(order_text(*o)).to_string()))
-        .collect();
-    let fallbacks: Vec<(String, String)> = [Action::Allow, Action::Ask, Action::Deny]
-        .iter()
-        .map(|a| (a.as_str().to_string(), lang.action(*a).to_string()))
-        .collect();
+    let orders = Signal::derive(move || {
+        Order::ALL
+            .iter()
+            .fold(Choices::default(), |c, o| {
+                c.with(*o, o.slug(), t(order_text(*o)))
+            })
+            .choose(Some(model.with(|m| m.design.order)))
+    });
+    let fallbacks = Signal::derive(move || {
+        Action::ALL
+            .iter()
+            .fold(Choices::default(), |c, a| {
+                c.with(*a, a.as_str(), lang.action(*a))
+            })
+            .choose(Some(model.with(|m| m.design.fallback)))
+    });
     view! {
         <fieldset class="pl-dz-design">
             <legend>{t(T::Yours)}</legend>
-            <Choices class="pl-dz-order" label=t(T::Order) options=orders
-                pressed=Signal::derive(move || model.with(|m| Some(m.design.order.slug().to_string())))
-                press=Callback::new(move |s: String| model.update(|m| m.set_order(&s)))/>
-            <Choices class="pl-dz-fallback" label=t(T::Fallback) options=fallbacks
-                pressed=Signal::derive(move || model.with(|m| Some(m.design.fallback.as_str().to_string())))
-                press=Callback::new(move |s: String| model.update(|m| m.set_fallback(&s)))/>
+            <ChoiceButtons class="pl-dz-order" label=t(T::Order) choices=orders
+                press=Callback::new(move |o: Order| model.update(|m| m.set_order(o)))/>
+            <ChoiceButtons class="pl-dz-fallback" label=t(T::Fallback) choices=fallbacks
+                press=Callback::new(move |a: Action| model.update(|m| m.set_fallback(a)))/>
             <Checkbox class="pl-dz-mode" label=t(T::ModeStage)
                 on=Signal::derive(move || model.with(|m| m.design.mode_stage))
                 set=Callback::new(move |v: bool| model.update(|m| m.set_mode_stage(v)))/>
@@ -948,8 +957,8 @@ mod tests {
     #[test]
     fn composing_another_design_changes_verdicts_and_the_closest_harness() {
         let mut l = Lab::new(Lang::En);
-        l.set_bench("miniagent");
-        l.preset("naive");
+        l.set_bench(Bench::Miniagent);
+        l.preset(Start::Naive);
         l.reveal_all();
         use Decision::*;
         assert_eq!(verdicts(&l), [Deny, Deny, Deny, Allow, Allow, Allow]);
@@ -959,7 +968,7 @@ mod tests {
             Some(EngineId::FirstMatch)
         );
         // Bottom-up: a new question (covered again), then the test command flips to allow.
-        l.set_order("bottom-up");
+        l.set_order(Order::BottomUp);
         assert!(l.guesses.iter().all(Option::is_none));
         assert_eq!(l.current_preset(), None);
         l.guess(0, Guess::Said(Allow));
@@ -1004,7 +1013,7 @@ mod tests {
         assert!(l.modes_line().contains("Claude Code dontAsk, CoreCoder -p"));
         // Read-only on miniagent: the allowed edit asks through ③.
         let mut l = Lab::new(Lang::Zh);
-        l.set_bench("miniagent");
+        l.set_bench(Bench::Miniagent);
         l.set_readonly(true);
         l.guess(4, Guess::Skipped);
         let cs = l.comparisons();
@@ -1022,7 +1031,7 @@ mod tests {
     #[test]
     fn a_fallback_deny_no_engine_shares() {
         let mut l = Lab::new(Lang::Zh);
-        l.set_fallback("deny");
+        l.set_fallback(Action::Deny);
         l.guess(5, Guess::Said(Decision::Ask));
         let html = render(&l);
         assert!(html.contains("data-correct=\"false\""));
@@ -1041,12 +1050,12 @@ mod tests {
         assert!(seed.contains("first_of(hits, \"deny\", \"ask\", \"allow\")"));
         assert!(seed.contains("if session.mode == \"readonly\" and tool.writes"));
         assert!(seed.contains("if verdict == \"ask\" and session.unattended:"));
-        l.preset("naive");
+        l.preset(Start::Naive);
         let naive = l.code();
         assert!(naive.contains("rule = hits[0] if hits else None"));
         assert!(!naive.contains("session.mode"));
         assert!(!naive.contains("session.unattended"));
-        l.set_order("strictest");
+        l.set_order(Order::Strictest);
         assert!(l.code().contains("max(hits, key=strictness"));
     }
 
@@ -1058,12 +1067,8 @@ mod tests {
         assert_eq!(l.guesses[0], Some(Guess::Said(Decision::Deny)));
         l.guess(99, Guess::Skipped);
         let before = l.clone();
-        l.set_order("sideways");
-        l.set_fallback("maybe");
-        l.set_bench("nope");
-        l.preset("other");
         // Re-setting the same value is no new question.
-        l.set_order("grouped");
+        l.set_order(Order::Grouped);
         l.set_mode_stage(true);
         assert_eq!(l, before);
     }

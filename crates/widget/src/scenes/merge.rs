@@ -16,7 +16,7 @@ use permlab_core::Decision;
 use leptos::prelude::*;
 
 use super::merge_text::T;
-use super::ui::{self, Checkbox, Choices, Field, Select};
+use super::ui::{self, Checkbox, ChoiceButtons, ChoiceSelect, Choices, Field};
 use crate::i18n::Lang;
 
 /// The seed's workspace (its `code/` directory).
@@ -84,16 +84,13 @@ fn effect_slug(e: Effect) -> &'static str {
     }
 }
 
-fn behavior_of(slug: &str) -> Option<Behavior> {
-    [
-        Behavior::Allow,
-        Behavior::Deny,
-        Behavior::Ask,
-        Behavior::Passthrough,
-    ]
-    .into_iter()
-    .find(|b| b.as_str() == slug)
-}
+/// What a hook may say, in the select's order.
+const BEHAVIORS: [Behavior; 4] = [
+    Behavior::Allow,
+    Behavior::Deny,
+    Behavior::Ask,
+    Behavior::Passthrough,
+];
 
 /// A behavior's word: `deny` is the API's own name, the zh gloss follows it.
 fn behavior_word(lang: Lang, b: Behavior) -> String {
@@ -259,14 +256,9 @@ impl Merge {
         }
     }
 
-    /// An effect by its slug (`read`, `write`, `execute`).
-    pub fn set_effect(&mut self, slug: &str) {
-        if let Some(&eff) = [Effect::Read, Effect::Write, Effect::Execute]
-            .iter()
-            .find(|x| effect_slug(**x) == slug)
-        {
-            self.request_change(|m| m.effect = eff);
-        }
+    /// The request's effect.
+    pub fn set_effect(&mut self, eff: Effect) {
+        self.request_change(|m| m.effect = eff);
     }
 
     /// The path (or command) as typed.
@@ -279,11 +271,9 @@ impl Merge {
         self.request_change(|m| m.hook = on);
     }
 
-    /// What the hook suggests, by its name (`allow`, `deny`, `ask`, `passthrough`).
-    pub fn set_hook_behavior(&mut self, slug: &str) {
-        if let Some(b) = behavior_of(slug) {
-            self.request_change(|m| m.hook_behavior = b);
-        }
+    /// What the hook suggests.
+    pub fn set_hook_behavior(&mut self, b: Behavior) {
+        self.request_change(|m| m.hook_behavior = b);
     }
 
     /// The tool the hook applies to (`*` or one of [`TOOLS`]).
@@ -380,17 +370,18 @@ pub fn MergeScene(
     let status =
         Memo::new(move |_| traced.with(|(tr, p)| model.with_untracked(|m| m.status(tr, *p))));
     super::host::announce(Memo::new(move |_| vec![status.get()]));
-    let walks = vec![
-        ("0".to_string(), t(T::Walk1).to_string()),
-        ("1".to_string(), t(T::Walk2).to_string()),
-        ("2".to_string(), t(T::Walk3).to_string()),
-    ];
-    let current = Signal::derive(move || model.with(|m| m.current_walk().map(|i| i.to_string())));
-    let walk = Callback::new(move |arg: String| {
-        if let Ok(i) = arg.parse() {
-            model.update(|m| m.choose_walk(i));
-            arg_set.update(|n| *n += 1);
-        }
+    let walks = Signal::derive(move || {
+        [T::Walk1, T::Walk2, T::Walk3]
+            .into_iter()
+            .enumerate()
+            .fold(Choices::default(), |c, (i, k)| {
+                c.with(i, i.to_string(), t(k))
+            })
+            .choose(model.with(Merge::current_walk))
+    });
+    let walk = Callback::new(move |i: usize| {
+        model.update(|m| m.choose_walk(i));
+        arg_set.update(|n| *n += 1);
     });
     let final_line = move || {
         traced.with(|(tr, pending)| {
@@ -408,7 +399,7 @@ pub fn MergeScene(
     view! {
         <h2 class="pl-title">{t(T::Title)}</h2>
         <p class="pl-intro">{t(T::Intro)}</p>
-        <Choices class="pl-merge-walks pl-controls" label=t(T::Walks) options=walks pressed=current press=walk/>
+        <ChoiceButtons class="pl-merge-walks pl-controls" label=t(T::Walks) choices=walks press=walk/>
         <div class="pl-merge-setup">
             <RequestControls model arg_set/>
             <HookControls model/>
@@ -432,25 +423,32 @@ fn RequestControls(
 ) -> impl IntoView {
     let lang = model.with_untracked(|m| m.lang);
     let t = move |k: T| k.get(lang);
-    let tools: Vec<(String, String)> = TOOLS
-        .iter()
-        .map(|(n, _)| (n.to_string(), n.to_string()))
-        .collect();
-    let effects = vec![
-        ("read".to_string(), t(T::EffRead).to_string()),
-        ("write".to_string(), t(T::EffWrite).to_string()),
-        ("execute".to_string(), t(T::EffExec).to_string()),
-    ];
+    let tools = Signal::derive(move || {
+        TOOLS
+            .iter()
+            .fold(Choices::default(), |c, (n, _)| c.with(*n, *n, *n))
+            .choose(model.with(|m| TOOLS.iter().map(|(n, _)| *n).find(|n| *n == m.tool)))
+    });
+    let effects = Signal::derive(move || {
+        [
+            (Effect::Read, T::EffRead),
+            (Effect::Write, T::EffWrite),
+            (Effect::Execute, T::EffExec),
+        ]
+        .into_iter()
+        .fold(Choices::default(), |c, (e, k)| {
+            c.with(e, effect_slug(e), t(k))
+        })
+        .choose(Some(model.with(|m| m.effect)))
+    });
     let execute = Memo::new(move |_| model.with(|m| m.effect == Effect::Execute));
     view! {
         <fieldset class="pl-merge-request">
             <legend>{t(T::Request)}</legend>
-            <Select class="pl-merge-tool" label=t(T::Tool) options=tools
-                selected=Signal::derive(move || model.with(|m| m.tool.clone()))
-                set=Callback::new(move |v: String| model.update(|m| m.set_tool(&v)))/>
-            <Select class="pl-merge-effect" label=t(T::Effect) options=effects
-                selected=Signal::derive(move || model.with(|m| effect_slug(m.effect).to_string()))
-                set=Callback::new(move |v: String| model.update(|m| m.set_effect(&v)))/>
+            <ChoiceSelect class="pl-merge-tool" label=t(T::Tool) choices=tools
+                set=Callback::new(move |v: &'static str| model.update(|m| m.set_tool(v)))/>
+            <ChoiceSelect class="pl-merge-effect" label=t(T::Effect) choices=effects
+                set=Callback::new(move |e: Effect| model.update(|m| m.set_effect(e)))/>
             <Field class="pl-merge-arg"
                 label=Signal::derive(move || t(if execute.get() { T::Command } else { T::Path }))
                 value=Signal::derive(move || { arg_set.track(); model.with_untracked(|m| m.arg.clone()) })
@@ -469,29 +467,38 @@ fn HookControls(
     let lang = model.with_untracked(|m| m.lang);
     let t = move |k: T| k.get(lang);
     let on = Memo::new(move |_| model.with(|m| m.hook));
-    let behaviors: Vec<(String, String)> = [
-        Behavior::Allow,
-        Behavior::Deny,
-        Behavior::Ask,
-        Behavior::Passthrough,
-    ]
-    .into_iter()
-    .map(|b| (b.as_str().to_string(), behavior_word(lang, b)))
-    .collect();
-    let mut tools: Vec<(String, String)> = vec![("*".into(), t(T::AllTools).into())];
-    tools.extend(TOOLS.iter().map(|(n, _)| (n.to_string(), n.to_string())));
+    let behaviors = Signal::derive(move || {
+        BEHAVIORS
+            .into_iter()
+            .fold(Choices::default(), |c, b| {
+                c.with(b, b.as_str(), behavior_word(lang, b))
+            })
+            .choose(Some(model.with(|m| m.hook_behavior)))
+    });
+    // The hook's tool: `*` or one of the tools, by name.
+    let tools = Signal::derive(move || {
+        TOOLS
+            .iter()
+            .fold(
+                Choices::default().with("*", "*", t(T::AllTools)),
+                |c, (n, _)| c.with(*n, *n, *n),
+            )
+            .choose(model.with(|m| {
+                std::iter::once("*")
+                    .chain(TOOLS.iter().map(|(n, _)| *n))
+                    .find(|n| *n == m.hook_tool)
+            }))
+    });
     view! {
         <fieldset class="pl-merge-hook">
             <legend>{t(T::PHook)}</legend>
             <Checkbox class="pl-merge-hook-on" label=t(T::HookOn) on=on
                 set=Callback::new(move |v: bool| model.update(|m| m.set_hook(v)))/>
             <Show when=move || on.get()>
-                <Select class="pl-merge-hook-behavior" label=t(T::HookSays) options=behaviors.clone()
-                    selected=Signal::derive(move || model.with(|m| m.hook_behavior.as_str().to_string()))
-                    set=Callback::new(move |v: String| model.update(|m| m.set_hook_behavior(&v)))/>
-                <Select class="pl-merge-hook-tool" label=t(T::HookFor) options=tools.clone()
-                    selected=Signal::derive(move || model.with(|m| m.hook_tool.clone()))
-                    set=Callback::new(move |v: String| model.update(|m| m.set_hook_tool(&v)))/>
+                <ChoiceSelect class="pl-merge-hook-behavior" label=t(T::HookSays) choices=behaviors
+                    set=Callback::new(move |b: Behavior| model.update(|m| m.set_hook_behavior(b)))/>
+                <ChoiceSelect class="pl-merge-hook-tool" label=t(T::HookFor) choices=tools
+                    set=Callback::new(move |v: &'static str| model.update(|m| m.set_hook_tool(v)))/>
             </Show>
         </fieldset>
     }
@@ -811,7 +818,7 @@ mod tests {
         assert!(html.contains("data-merged=\"ask\""));
         assert!(html.contains("{\"command\":\"ls\"}"));
         // The hook denies instead: deny wins, no prompt.
-        m.set_hook_behavior("deny");
+        m.set_hook_behavior(Behavior::Deny);
         let html = render(&m);
         assert!(html.contains(
             "[Permission] shell: deny (hook:pre-tool-use) - Suggested by the PreToolUse hook"
@@ -837,8 +844,6 @@ mod tests {
         // Unknown names change nothing.
         let before = m.clone();
         m.set_tool("rm");
-        m.set_effect("delete");
-        m.set_hook_behavior("maybe");
         m.set_hook_tool("rm");
         assert!(m == before);
     }

@@ -22,7 +22,7 @@ use permlab_core::{json, Action};
 use leptos::prelude::*;
 
 use super::lifecycle_text::T;
-use super::ui::{self, Checkbox, Choices, Field, Move, Scroll, Stepper};
+use super::ui::{self, Checkbox, ChoiceButtons, Choices, Field, Move, Scroll, Stepper};
 use crate::i18n::Lang;
 
 /// The seed's command.
@@ -294,19 +294,13 @@ pub fn LifecycleScene(
     let end_line = Memo::new(move |_| life.with(|l| model.with_untracked(|m| m.end_line(l))));
     super::host::announce(Memo::new(move |_| vec![now.get(), end_line.get()]));
     let go = Callback::new(move |m: Move| model.update(|s| s.step(m)));
-    let runtimes = vec![
-        ("classic".to_string(), t(T::Classic).to_string()),
-        ("next".to_string(), t(T::Next).to_string()),
-    ];
-    let runtime = Signal::derive(move || Some(model.with(|m| m.runtime.slug().to_string())));
-    let set_runtime = Callback::new(move |slug: String| {
-        let r = match slug.as_str() {
-            "classic" => Runtime::Classic,
-            "next" => Runtime::Next,
-            _ => return,
-        };
-        model.update(|m| m.set_runtime(r));
+    let runtimes = Signal::derive(move || {
+        [(Runtime::Classic, T::Classic), (Runtime::Next, T::Next)]
+            .into_iter()
+            .fold(Choices::default(), |c, (r, k)| c.with(r, r.slug(), t(k)))
+            .choose(Some(model.with(|m| m.runtime)))
     });
+    let set_runtime = Callback::new(move |r: Runtime| model.update(|m| m.set_runtime(r)));
     let call_json = move || model.with(OpencodeLifecycle::call_json);
     let rules = move || life.with(|l| model.with(|m| rules_view(m, l)));
     // Steps to the stage that asks and focuses its first answer (after the frame that shows
@@ -348,7 +342,7 @@ pub fn LifecycleScene(
         <p class="pl-intro">{t(T::Intro)}</p>
         <div class="pl-lc-top">
             <div>
-                <Choices class="pl-lc-runtime" label=t(T::Runtime) options=runtimes pressed=runtime press=set_runtime/>
+                <ChoiceButtons class="pl-lc-runtime" label=t(T::Runtime) choices=runtimes press=set_runtime/>
                 <div class="pl-lc-call">
                     <Field class="pl-lc-command" label=t(T::Command)
                         value=Signal::derive(move || { command_set.track(); model.with_untracked(|m| m.command.clone()) })

@@ -1,5 +1,5 @@
 //! Controls and marks the scenes share, as Leptos components: labelled selects and fields,
-//! pressed-button groups, a stepper driven by buttons and arrow keys, verdict badges (an icon
+//! pressed-button groups over a typed [`Choices`], a stepper driven by buttons and arrow keys, verdict badges (an icon
 //! and a word, never colour alone). What a control does is a typed callback into the scene's
 //! state.
 
@@ -175,70 +175,146 @@ pub fn Checkbox(
     }
 }
 
-/// A `<label class="pl-field …">` around a native `<select>` (keyboard-operable as it is):
-/// `options` are `(value, text)`.
+/// A typed choice among options: each option's value, its hook in the page and its text, and
+/// the chosen one. A scene's buttons and selects hand back the value `T` itself; the hook (a
+/// button's `data-arg`, an `<option>`'s `value`) is only written to the page, for tests and
+/// course CSS, and never read back.
+///
+/// ```
+/// use permlab_widget::scenes::ui::Choices;
+/// let c = Choices::default().with(1, "one", "One").with(2, "two", "Two").choose(Some(2));
+/// assert_eq!((c.chosen(), c.at(0), c.hook()), (Some(2), Some(1), Some("two")));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choices<T> {
+    options: Vec<(T, String, String)>,
+    chosen: Option<T>,
+}
+
+impl<T> Default for Choices<T> {
+    fn default() -> Self {
+        Choices {
+            options: Vec::new(),
+            chosen: None,
+        }
+    }
+}
+
+impl<T: Copy + PartialEq> Choices<T> {
+    /// With one more option: its value, its hook in the page and its text.
+    pub fn with(mut self, value: T, hook: impl Into<String>, text: impl Into<String>) -> Self {
+        self.options.push((value, hook.into(), text.into()));
+        self
+    }
+
+    /// With `value` chosen (`None`: none is).
+    pub fn choose(mut self, value: Option<T>) -> Self {
+        self.chosen = value;
+        self
+    }
+
+    /// The chosen value, if any.
+    pub fn chosen(&self) -> Option<T> {
+        self.chosen
+    }
+
+    /// The value of option `i` (in order), if there is one.
+    pub fn at(&self, i: usize) -> Option<T> {
+        self.options.get(i).map(|(v, _, _)| *v)
+    }
+
+    /// The chosen option's hook.
+    pub fn hook(&self) -> Option<&str> {
+        let chosen = self.chosen?;
+        self.options
+            .iter()
+            .find(|(v, _, _)| *v == chosen)
+            .map(|(_, h, _)| h.as_str())
+    }
+
+    /// Whether `value` is the chosen one.
+    pub fn is(&self, value: T) -> bool {
+        self.chosen == Some(value)
+    }
+}
+
+/// A `<label class="pl-field …">` around a native `<select>` (keyboard-operable as it is) of
+/// `choices`' options.
 #[component]
-pub fn Select(
+pub fn ChoiceSelect<T>(
     /// Extra classes of the label.
     class: &'static str,
     /// The visible label.
     label: &'static str,
-    /// `(value, text)` of each option.
-    options: Vec<(String, String)>,
-    /// The selected value.
-    #[prop(into)]
-    selected: Signal<String>,
+    /// The options (their order is fixed) and the chosen one.
+    choices: Signal<Choices<T>>,
     /// What choosing a value does.
-    set: Callback<String>,
-) -> impl IntoView {
-    let options = options
+    set: Callback<T>,
+) -> impl IntoView
+where
+    T: Copy + PartialEq + Send + Sync + 'static,
+{
+    // Read by every option: derived once per change.
+    let choices = Memo::new(move |_| choices.get());
+    let options = choices
+        .with_untracked(|c| c.options.clone())
         .into_iter()
-        .map(|(v, t)| {
-            let value = v.clone();
-            view! { <option value=v selected=move || selected.with(|s| *s == value)>{t}</option> }
+        .map(|(v, hook, text)| {
+            view! { <option value=hook selected=move || choices.with(|c| c.is(v))>{text}</option> }
         })
         .collect_view();
+    let current = move || choices.with(|c| c.hook().unwrap_or_default().to_string());
+    let change = move |e: leptos::ev::Event| {
+        let i = event_target::<web_sys::HtmlSelectElement>(&e).selected_index();
+        let chosen = usize::try_from(i)
+            .ok()
+            .and_then(|i| choices.with_untracked(|c| c.at(i)));
+        if let Some(v) = chosen {
+            set.run(v);
+        }
+    };
     view! {
         <label class=format!("pl-field {class}")>
             <span>{label}</span>
-            <select prop:value=move || selected.get() on:change=move |e| set.run(event_target_value(&e))>
+            <select prop:value=current on:change=change>
                 {options}
             </select>
         </label>
     }
 }
 
-/// A group of buttons of which one is pressed (`aria-pressed`); `options` are `(arg, text)`,
-/// `arg` also the button's `data-arg` hook.
+/// A group of buttons of which one is pressed (`aria-pressed`): `choices`' options, each
+/// option's hook the button's `data-arg`.
 #[component]
-pub fn Choices(
+pub fn ChoiceButtons<T>(
     /// Extra classes of the group.
     class: &'static str,
     /// The group's name.
     label: &'static str,
-    /// `(arg, text)` of each button.
-    options: Vec<(String, String)>,
-    /// The pressed button's arg.
-    #[prop(into)]
-    pressed: Signal<Option<String>>,
+    /// The options (their order is fixed) and the pressed one.
+    choices: Signal<Choices<T>>,
     /// What pressing a button does.
-    press: Callback<String>,
-) -> impl IntoView {
-    let buttons = options
+    press: Callback<T>,
+) -> impl IntoView
+where
+    T: Copy + PartialEq + Send + Sync + 'static,
+{
+    // Read by every button: derived once per change.
+    let choices = Memo::new(move |_| choices.get());
+    let buttons = choices
+        .with_untracked(|c| c.options.clone())
         .into_iter()
-        .map(|(arg, text)| {
-            let a = arg.clone();
+        .map(|(v, hook, text)| {
             let on = move || {
-                if pressed.with(|p| p.as_deref() == Some(a.as_str())) {
+                if choices.with(|c| c.is(v)) {
                     "true"
                 } else {
                     "false"
                 }
             };
-            let a = arg.clone();
             view! {
-                <button type="button" class="pl-choice" data-arg=arg aria-pressed=on
-                    on:click=move |_| press.run(a.clone())>{text}</button>
+                <button type="button" class="pl-choice" data-arg=hook aria-pressed=on
+                    on:click=move |_| press.run(v)>{text}</button>
             }
         })
         .collect_view();

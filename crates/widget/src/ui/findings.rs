@@ -119,13 +119,13 @@ fn FindingItem(ctx: Ctx, i: usize, f: LintFinding) -> impl IntoView {
         .into_any(),
     };
     view! {
-        <li class="pl-finding" data-kind=f.kind.clone() data-severity=f.severity.clone() data-harness=f.harness.clone()>
+        <li class="pl-finding" data-kind=f.kind.slug() data-severity=f.severity.as_str() data-harness=f.harness.slug()>
             <p class="pl-finding-message">{rich(&t.message)}</p>
             <ul class="pl-finding-rules">{rules}</ul>
             {action}
             <details class="pl-finding-answer">
                 <summary>{lang.s(S::FindingAnswer)}</summary>
-                <p class="pl-finding-verdict" data-verdict=f.verdict.clone()>{rich(&t.answer)}</p>
+                <p class="pl-finding-verdict" data-verdict=f.verdict.as_str()>{rich(&t.answer)}</p>
                 <p class="pl-finding-fix">{lang.s(S::FindingFix)}": "{rich(&t.fix)}</p>
             </details>
         </li>

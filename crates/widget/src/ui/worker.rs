@@ -9,7 +9,7 @@ use leptos::prelude::*;
 
 use super::ctx::{after_delay, Ctx};
 use crate::model::Msg;
-use crate::protocol::{Reply, Request};
+use crate::protocol::{Reply, Request, WorkerError};
 use crate::web;
 
 /// Where a worker's answer goes: the widget's `act`.
@@ -31,8 +31,8 @@ pub(crate) fn ask_worker(ctx: Ctx, request: Request, send: Send) {
             Ok(Reply::Import { result }) => Msg::ImportReply(result),
             Ok(Reply::Lesson { result }) => Msg::LessonReply(result),
             Ok(_) => return,
-            Err(e) if import => Msg::ImportReply(Err(e)),
-            Err(e) => Msg::LessonReply(Err(e)),
+            Err(e) if import => Msg::ImportReply(Err(WorkerError::Crashed(e))),
+            Err(e) => Msg::LessonReply(Err(WorkerError::Crashed(e))),
         };
         done.set(true);
         send(ctx, msg);
@@ -82,7 +82,7 @@ pub(crate) fn ask_lint(ctx: Ctx, request: Request, send: Send) {
         let result = match reply {
             Ok(Reply::Lint { result }) => result,
             Ok(_) => return,
-            Err(e) => Err(e),
+            Err(e) => Err(WorkerError::Crashed(e)),
         };
         send(ctx, Msg::LintReply(wanted.clone(), result));
     });
@@ -104,11 +104,11 @@ pub(crate) fn self_check(ctx: Ctx, send: Send) {
     });
     let request = Request::SelfCheck { base };
     match web::run_worker(&script, &request, move |reply| {
-        send(ctx, Msg::CheckReply(reply));
+        send(ctx, Msg::CheckReply(reply.map_err(WorkerError::Crashed)));
     }) {
         Ok(wk) => ctx.workers.update_value(|v| v.push(wk)),
         Err(e) => {
-            send(ctx, Msg::CheckReply(Err(e)));
+            send(ctx, Msg::CheckReply(Err(WorkerError::Crashed(e))));
         }
     }
 }

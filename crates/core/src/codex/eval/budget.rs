@@ -20,7 +20,7 @@
 
 use std::cell::Cell;
 
-use super::super::diag::{Diag, DiagKind, Span};
+use super::super::diag::{Diag, LoadErrorKind, Span};
 
 /// Work and memory limits for loading one `.rules` file (see [`crate::codex::Policy::parse_with_limits`]).
 ///
@@ -101,6 +101,9 @@ impl Budget {
             return Err(over(
                 span,
                 frames,
+                LoadErrorKind::StepBudget {
+                    steps: self.limits.steps,
+                },
                 format!(
                     "this policy needs more than {} steps, permlab's step budget for one file (a loop too large, \
                      or a long list walked on every turn?); `codex execpolicy check` has no budget and keeps running. \
@@ -130,11 +133,14 @@ impl Budget {
             return Err(over(
                 span,
                 frames,
+                LoadErrorKind::MemoryBudget {
+                    bytes: self.limits.bytes,
+                },
                 format!(
                     "this policy needs more than {} MB, permlab's memory budget for one file (a string or list \
                      repeated, joined or grown too far?); `codex execpolicy check` has no budget and keeps allocating \
                      until the system stops it. Build smaller values, or raise `Limits::bytes` (Policy::parse_with_limits)",
-                    mb(self.limits.bytes)
+                    LoadErrorKind::megabytes(self.limits.bytes)
                 ),
             ));
         }
@@ -142,19 +148,6 @@ impl Budget {
     }
 }
 
-/// Megabytes for a message (`256`, or `0.5` below one).
-fn mb(bytes: u64) -> String {
-    if bytes >= 1 << 20 {
-        format!("{}", bytes >> 20)
-    } else {
-        format!("{:.3}", bytes as f64 / (1 << 20) as f64)
-    }
-}
-
-fn over(span: Span, frames: &[(String, Span)], message: String) -> Diag {
-    Diag {
-        kind: DiagKind::Runtime(frames.to_vec()),
-        span,
-        message,
-    }
+fn over(span: Span, frames: &[(String, Span)], kind: LoadErrorKind, message: String) -> Diag {
+    Diag::runtime(frames.to_vec(), span, message).with_load(kind)
 }

@@ -18,7 +18,7 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use super::diag::{Diag, DiagKind, LoadError, Span};
+use super::diag::{Diag, LoadError, LoadErrorKind, Span};
 use super::lexer::lex;
 use super::policy::{Decision, NetworkRule, PatternToken, PendingExamples, Policy, PrefixRule};
 use super::shlex;
@@ -259,11 +259,7 @@ impl Interp<'_> {
                 return d;
             }
         }
-        Diag {
-            kind: DiagKind::Runtime(self.frames.clone()),
-            span,
-            message: msg.into(),
-        }
+        Diag::runtime(self.frames.clone(), span, msg)
     }
 
     fn exec_block(&mut self, stmts: &[Stmt], scope: &mut Scope) -> R<Flow> {
@@ -599,7 +595,10 @@ impl Interp<'_> {
             Err(self.err(
                 span,
                 format!("value too large for a policy file: {len} bytes or elements, permlab allows {MAX_LEN} in one string or list; build it smaller"),
-            ))
+            ).with_load(LoadErrorKind::TooLarge {
+                size: len as u64,
+                max: MAX_LEN as u64,
+            }))
         } else {
             Ok(())
         }
