@@ -224,7 +224,7 @@ mod tests {
     #[test]
     fn worker_errors_come_from_the_cores_data() {
         let reply = |text: &str| {
-            crate::protocol::import(
+            crate::worker::import(
                 crate::model::FormatChoice::Is(permlab_core::import::Format::Codex),
                 text,
             )
@@ -382,5 +382,12 @@ mod one_language {
         assert!(cjk(&t) && !t.contains("stopped"));
         assert!(!cjk(&Lang::En.worker_timeout(20)));
         // The JSON syntax messages: `lesson_error`'s `zh_syntax_messages_carry_no_english_sentences`.
+    }
+}
+
+/// The English wording ([`crate::i18n::Lang::worker_error`] in English).
+impl std::fmt::Display for crate::protocol::WorkerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&Lang::En.worker_error(self))
     }
 }

@@ -48,6 +48,7 @@ pub mod tasks;
 pub mod ui;
 pub mod warning_text;
 mod web;
+pub mod worker;
 
 pub use i18n::Lang;
 pub use model::{Config, Widget};

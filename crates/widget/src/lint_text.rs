@@ -1,7 +1,7 @@
 //! The import panel's lint findings, worded in the widget's language.
 //!
 //! The core's linter (`permlab_core::lint`, run by the worker, see
-//! [`crate::protocol::lint`]) returns structured findings: a kind, the rules involved, the
+//! [`crate::worker::lint`]) returns structured findings: a kind, the rules involved, the
 //! demonstrating call with the harness's verdict, and the parts of its sentences
 //! (`permlab_core::lint::Facts`). Its own `message`/`fix` are English for the CLI; here each
 //! kind gets its zh and en sentences, so the panel speaks the learner's language. Like the

@@ -6,18 +6,7 @@
 //! worker posts [`Reply::Ready`] once its handler exists, the page then posts one request, the
 //! worker answers and ends with [`Reply::Done`].
 //!
-//! ```
-//! use permlab_core::{import::Format, Action};
-//! use permlab_widget::{app::FormatChoice, protocol::{answer, Reply, Request}};
-//! let reply = answer(&Request::Import {
-//!     format: FormatChoice::Is(Format::Codex),
-//!     text: "prefix_rule(pattern=[\"rm\"], decision=\"forbidden\")\n".into(),
-//! });
-//! match reply {
-//!     Some(Reply::Import { result: Ok(rows) }) => assert_eq!(rows.rows[0].action, Action::Deny),
-//!     other => panic!("{other:?}"),
-//! }
-//! ```
+//! What the worker does with each request is [`crate::worker`].
 //!
 //! Every choice, action, verdict, kind and error crosses as a typed value (the core's own enums
 //! where they exist); the wire carries them as the core's slugs (see [`Slug`]), written and read
@@ -340,108 +329,6 @@ pub struct LintRule {
     pub action: Action,
 }
 
-/// Lints a pasted config as the import read it: the findings as protocol values, or the
-/// harness's own error for the file.
-///
-/// ```
-/// use permlab_core::{import::Format, lint::Kind, Decision};
-/// use permlab_widget::protocol::lint;
-/// let found = lint(Format::OpenCode, r#"{"permission": {"bash": {"rm *": "deny", "*": "allow"}}}"#).unwrap();
-/// assert_eq!((found[0].kind, found[0].input.as_str(), found[0].verdict), (Kind::DeadRule, "rm", Decision::Allow));
-/// ```
-pub fn lint(format: Format, text: &str) -> Result<Vec<LintFinding>, WorkerError> {
-    let found = permlab_core::lint::lint_text(format, text)
-        .map_err(|e| WorkerError::of_config(format, text, &e))?;
-    Ok(found
-        .iter()
-        .map(|f| LintFinding {
-            kind: f.kind,
-            severity: f.severity,
-            harness: f.harness,
-            rules: f
-                .rules
-                .iter()
-                .map(|r| LintRule {
-                    line: r.place.line,
-                    column: r.place.column,
-                    text: r.text.clone(),
-                    action: r.action,
-                })
-                .collect(),
-            tool: f.call.call.tool.clone(),
-            input: f.call.call.input.clone(),
-            native: f.call.native.clone(),
-            verdict: f.call.verdict,
-            other: f.facts.other,
-            write: f.facts.write.clone(),
-            part: f.facts.part.clone(),
-            negated: f.facts.negated,
-            count: f.facts.count,
-            from: f.facts.from,
-            sandbox: f.facts.sandbox,
-            agent: f.facts.agent.clone(),
-        })
-        .collect())
-}
-
-/// Reads a pasted config as the import panel's `format` says: its rows, or why not.
-pub fn import(format: FormatChoice, text: &str) -> Result<ImportedRows, WorkerError> {
-    if text.trim().is_empty() {
-        return Err(WorkerError::Empty);
-    }
-    crate::model::import_config_error(format, text)
-        .map(|i| rows_of(&i))
-        .map_err(|e| WorkerError::of_config(format.resolve(text), text, &e))
-}
-
-/// The worker's answer to the requests it answers at once (an import, a lesson); `None` for a
-/// self-check (which fetches files, see the worker).
-pub fn answer(request: &Request) -> Option<Reply> {
-    match request {
-        Request::SelfCheck { .. } => None,
-        Request::Import { format, text } => Some(Reply::Import {
-            result: import(*format, text),
-        }),
-        Request::Lesson { text } => Some(Reply::Lesson {
-            result: crate::model::read_lesson_configs(text),
-        }),
-        Request::Lint { format, text } => Some(Reply::Lint {
-            result: lint(*format, text),
-        }),
-    }
-}
-
-/// An import as protocol rows.
-pub fn rows_of(i: &permlab_core::import::Imported) -> ImportedRows {
-    ImportedRows {
-        format: i.format,
-        rules_in: i.rules_in,
-        rows: i
-            .table
-            .rules()
-            .iter()
-            .map(|r| Row {
-                tool: r.tool.clone(),
-                pattern: r.pattern.clone(),
-                action: r.action,
-            })
-            .collect(),
-        origins: i.origins.clone(),
-        canonical: i.canonical.clone(),
-        warnings: i
-            .warnings
-            .iter()
-            .map(|w| Warning {
-                at: w.at.clone(),
-                rule: w.rule.clone(),
-                message: w.message.clone(),
-                dropped: w.dropped,
-                note: CodexNote::of(&w.note),
-            })
-            .collect(),
-    }
-}
-
 impl ImportedRows {
     /// The page's side of an import the worker read: the rows as the core's import.
     pub fn imported(self) -> permlab_core::import::Imported {
@@ -535,13 +422,6 @@ impl WorkerError {
             }
         }
         WorkerError::Read(e.to_string())
-    }
-}
-
-/// The English wording ([`crate::i18n::Lang::worker_error`] in English).
-impl std::fmt::Display for WorkerError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&crate::i18n::Lang::En.worker_error(self))
     }
 }
 

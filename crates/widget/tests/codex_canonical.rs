@@ -6,7 +6,8 @@
 
 use permlab_core::{Decision, EngineId};
 use permlab_widget::model::{Msg, Source};
-use permlab_widget::protocol::{self, Reply, Request};
+use permlab_widget::protocol::{Reply, Request};
+use permlab_widget::worker;
 use permlab_widget::{Config, Lang, Widget};
 
 const RULES: &str = "prefix_rule(pattern=[\"git\", \"push\"], decision=\"forbidden\", canonical_matching=True)\nprefix_rule(pattern=[\"rm\", \"-rf\"], decision=\"forbidden\")\n";
@@ -33,7 +34,7 @@ fn imported() -> Widget {
         format: permlab_widget::model::FormatChoice::Is(permlab_core::import::Format::Codex),
         text: RULES.into(),
     };
-    match protocol::answer(&req) {
+    match worker::answer(&req) {
         Some(Reply::Import { result }) => {
             assert_eq!(result.as_ref().unwrap().canonical, ["prefix rule #1"]);
             w.act(Msg::ImportReply(result));

@@ -11,7 +11,8 @@ use common::corpus;
 use permlab_core::EngineId;
 use permlab_widget::lint_text;
 use permlab_widget::model::{Msg, Source};
-use permlab_widget::protocol::{self, Reply, Request};
+use permlab_widget::protocol::{Reply, Request};
+use permlab_widget::worker;
 use permlab_widget::{Config, Lang, Widget};
 
 fn widget(lang: Lang, selfcheck: &str) -> Widget {
@@ -31,7 +32,7 @@ fn widget(lang: Lang, selfcheck: &str) -> Widget {
 /// What the page's effects do with a pending worker request: the worker's answer, handed back.
 fn work(w: &mut Widget) {
     if let Some(req) = w.waiting().import.clone() {
-        match protocol::answer(&req) {
+        match worker::answer(&req) {
             Some(Reply::Import { result }) => {
                 w.act(Msg::ImportReply(result));
             }
@@ -40,7 +41,7 @@ fn work(w: &mut Widget) {
     }
     if let Some(req) = w.waiting().lint.clone() {
         assert!(matches!(req, Request::Lint { .. }));
-        match protocol::answer(&req) {
+        match worker::answer(&req) {
             Some(Reply::Lint { result }) => {
                 w.act(Msg::LintReply(req.clone(), result));
             }
@@ -227,7 +228,7 @@ fn every_kind_is_worded_in_both_languages_with_its_parts() {
     ];
     for (format, text, kind) in cases {
         let format = permlab_core::import::Format::from_slug(format).unwrap();
-        let found = protocol::lint(format, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let found = worker::lint(format, text).unwrap_or_else(|e| panic!("{text}: {e}"));
         let f = found
             .iter()
             .find(|f| f.kind.slug() == kind)

@@ -14,7 +14,8 @@
 //! worker answers (`SelfCheck`: one `Reply::Check` per fixture file; `Import`, `Lesson`: one
 //! reply) and ends with `Reply::Done`.
 
-use permlab_widget::protocol::{self, Fixture, Reply, Request, Section, WorkerError, FIXTURES};
+use permlab_widget::protocol::{Fixture, Reply, Request, Section, WorkerError, FIXTURES};
+use permlab_widget::worker;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -97,7 +98,7 @@ fn main() {
                     return;
                 }
             };
-            if let Some(reply) = protocol::answer(&request) {
+            if let Some(reply) = worker::answer(&request) {
                 // A pasted Codex .rules file or a lesson's (the page has no Starlark interpreter).
                 post(&scope, &reply);
                 post(&scope, &Reply::Done);

@@ -246,7 +246,7 @@ mod tests {
         // The page's build hands `.rules` files to the worker; natively the worker's answer is
         // the same code the worker runs.
         super::super::as_page();
-        let worker = |r: &crate::protocol::Request| match crate::protocol::answer(r) {
+        let worker = |r: &crate::protocol::Request| match crate::worker::answer(r) {
             Some(crate::protocol::Reply::Import { result }) => result,
             _ => panic!("no import reply"),
         };

@@ -53,7 +53,7 @@ pub use msg::{Effect, Msg, Outcome};
 pub use parts::{
     Carry, Course, Drag, Editor, Fields, Import, Kept, Lift, Lint, Panels, SelfCheck, Waiting,
 };
-pub use reading::{import_config, import_config_error, read_lesson_configs};
+pub use reading::{import_config, import_config_error};
 pub use regions::Region;
 pub use tracked::{Part, Parts, Tracked};
 pub use types::{

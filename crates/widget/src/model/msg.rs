@@ -64,7 +64,7 @@ pub enum Msg {
     ImportText(String),
     /// Import the pasted config.
     Import,
-    /// The worker's answer to a `.rules` import (see [`crate::protocol::answer`]).
+    /// The worker's answer to a `.rules` import (see [`crate::worker::answer`]).
     ImportReply(Result<ImportedRows, WorkerError>),
     /// The worker's answer for a lesson with Codex `.rules` configs: the lesson with rows.
     LessonReply(Result<String, WorkerError>),
@@ -76,7 +76,7 @@ pub enum Msg {
         /// The time budget it went over.
         seconds: u32,
     },
-    /// The worker's lint findings for the imported config (see [`crate::protocol::lint`]),
+    /// The worker's lint findings for the imported config (see [`crate::worker::lint`]),
     /// with the request they answer (an answer to an older paste is dropped).
     LintReply(Request, Result<Vec<LintFinding>, WorkerError>),
     /// "Copy as JSON" finished: `Err(text)` when the clipboard refused (the text to copy by

@@ -10,7 +10,6 @@ use permlab_core::{Call, RuleTable};
 use super::types::{CheckResult, FormatChoice};
 use crate::lesson_error::LessonError;
 use crate::presets::Preset;
-use crate::protocol::WorkerError;
 
 /// The host's lesson, when its text is in the lesson format (an object with `presets`), and
 /// why it cannot be used (see [`crate::lesson_error::read`]; a bare table is no error).
@@ -127,69 +126,6 @@ pub(super) fn has_codex_config(text: &str) -> bool {
                 .and_then(Value::as_str)
                 == Some("codex")
         })
-}
-
-/// The worker's side of a lesson with Codex `.rules` configs: each such preset's `config` read
-/// (with the Starlark interpreter) and turned into `rules` rows, the lesson's own text otherwise
-/// unchanged; or why a config cannot be read (`presets[i].config: …`).
-pub fn read_lesson_configs(text: &str) -> Result<String, WorkerError> {
-    use permlab_core::json::{self, Value};
-    let mut lesson = json::parse(text).map_err(|e| WorkerError::Read(e.to_string()))?;
-    if let Value::Object(fields) = &mut lesson {
-        for (key, presets) in fields.iter_mut() {
-            let (true, Value::Array(presets)) = (key == "presets", presets) else {
-                continue;
-            };
-            for (i, preset) in presets.iter_mut().enumerate() {
-                let Value::Object(p) = preset else { continue };
-                let codex = p.iter().find(|(k, _)| k == "config").and_then(|(_, c)| {
-                    (c.get("format").and_then(Value::as_str) == Some("codex")).then(|| {
-                        c.get("text")
-                            .and_then(Value::as_str)
-                            .unwrap_or("")
-                            .to_string()
-                    })
-                });
-                let Some(rules_text) = codex else { continue };
-                match import::import(Format::Codex, &rules_text) {
-                    Ok(imp) => {
-                        let rows = imp
-                            .table
-                            .rules()
-                            .iter()
-                            .enumerate()
-                            .map(|(k, r)| {
-                                let mut row = vec![
-                                    ("tool".into(), Value::from(r.tool.as_str())),
-                                    ("pattern".into(), Value::from(r.pattern.as_str())),
-                                    ("action".into(), Value::from(r.action.as_str())),
-                                ];
-                                // A row of a `canonical_matching=True` rule: the page's Codex
-                                // engine keeps its case folding (see `keep_canonical`).
-                                if imp
-                                    .origins
-                                    .get(k)
-                                    .is_some_and(|o| imp.canonical.contains(o))
-                                {
-                                    row.push(("canonical".into(), Value::from(true)));
-                                }
-                                Value::Object(row)
-                            })
-                            .collect();
-                        p.retain(|(k, _)| k != "config");
-                        p.push(("rules".into(), Value::Array(rows)));
-                    }
-                    Err(e) => {
-                        return Err(WorkerError::Lesson {
-                            preset: i,
-                            error: Box::new(WorkerError::of_config(Format::Codex, &rules_text, &e)),
-                        })
-                    }
-                }
-            }
-        }
-    }
-    Ok(lesson.to_json())
 }
 
 /// The page's side of a lesson the worker read: a preset whose rows came from a Codex `.rules`

@@ -1,5 +1,6 @@
 use super::*;
 use crate::state::Guess;
+use crate::worker::read_lesson_configs;
 use permlab_core::Decision;
 
 fn widget(hash: &str) -> Widget {
@@ -202,7 +203,7 @@ fn an_imported_claude_config_is_judged_natively_and_rows_follow_a_reorder() {
 fn a_rules_file_goes_through_the_worker_protocol_unchanged() {
     let text = "prefix_rule(pattern=[\"git\", [\"push\", \"fetch\"]], decision=\"prompt\")\nprefix_rule(pattern=[\"rm\"], decision=\"forbidden\")\n";
     let direct = import_config("auto", text).unwrap();
-    let reply = |text: &str| match crate::protocol::answer(&Request::Import {
+    let reply = |text: &str| match crate::worker::answer(&Request::Import {
         format: FormatChoice::Is(Format::Codex),
         text: text.into(),
     }) {
