@@ -38,6 +38,7 @@ use crate::state::Lab;
 
 #[cfg(test)]
 mod changes;
+mod format;
 mod kept;
 mod msg;
 mod parts;
@@ -49,6 +50,7 @@ mod tracked;
 mod types;
 mod verdicts;
 
+pub use format::FormatChoice;
 pub use msg::{Effect, Msg, Outcome};
 pub use parts::{
     Carry, Course, Drag, Editor, Fields, Import, Kept, Lift, Lint, Panels, SelfCheck, Waiting,
@@ -56,9 +58,7 @@ pub use parts::{
 pub use reading::{import_config, import_config_error};
 pub use regions::Region;
 pub use tracked::{Part, Parts, Tracked};
-pub use types::{
-    CheckResult, Config, Control, Focus, FormatChoice, GripKey, ImportError, ImportSummary, Source,
-};
+pub use types::{CheckResult, Config, Control, Focus, GripKey, ImportError, ImportSummary, Source};
 pub use verdicts::Verdicts;
 
 #[cfg(test)]

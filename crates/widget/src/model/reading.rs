@@ -7,7 +7,8 @@ use permlab_core::import::{self, Format};
 use permlab_core::lesson::{Lesson, Preset as Native};
 use permlab_core::{Call, RuleTable};
 
-use super::types::{CheckResult, FormatChoice};
+use super::format::FormatChoice;
+use super::types::CheckResult;
 use crate::lesson_error::LessonError;
 use crate::presets::Preset;
 
