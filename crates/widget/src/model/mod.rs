@@ -406,8 +406,8 @@ impl Widget {
         }
     }
 
-    /// The rule sets offered: (slug, label, current).
-    pub fn sources(&self) -> Vec<(String, String, bool)> {
+    /// The rule sets offered: (source, its slug for the page, label, current).
+    pub fn sources(&self) -> Vec<(Source, String, String, bool)> {
         let mut v = Vec::new();
         let short = self.config.lang.tag_short();
         match &self.course.lesson {
@@ -420,6 +420,7 @@ impl Widget {
                         .filter(|t| !t.is_empty())
                         .unwrap_or_else(|| p.id.clone());
                     v.push((
+                        Source::Lesson(i),
                         self.slug_of(Source::Lesson(i)),
                         label,
                         self.course.source == Source::Lesson(i),
@@ -435,6 +436,7 @@ impl Widget {
                     };
                     let s = Source::Builtin(p);
                     v.push((
+                        s,
                         self.slug_of(s),
                         self.config.lang.s(name).to_string(),
                         self.course.source == s,
@@ -444,12 +446,14 @@ impl Widget {
         }
         let c = Source::Builtin(Preset::Custom);
         v.push((
+            c,
             self.slug_of(c),
             self.config.lang.s(S::PresetCustom).to_string(),
             self.course.source == c,
         ));
         if self.course.source == Source::Import {
             v.push((
+                Source::Import,
                 self.slug_of(Source::Import),
                 self.config.lang.s(S::PresetImport).to_string(),
                 true,

@@ -23,10 +23,10 @@ pub struct RowView {
     pub pos: usize,
     /// The last row (its ↓ is disabled).
     pub last: bool,
-    /// Engines whose stepper cursor is on this row (slugs, space-separated).
-    pub cursor: Option<String>,
-    /// Revealed engines decided by this row (slugs, space-separated).
-    pub decisive: Option<String>,
+    /// Engines whose stepper cursor is on this row.
+    pub cursor: Vec<EngineId>,
+    /// Revealed engines decided by this row.
+    pub decisive: Vec<EngineId>,
     /// The row is being carried (keyboard lift or pointer drag).
     pub lifted: bool,
     /// A drop indicator on this row: `Some(true)` below it, `Some(false)` above it.
@@ -133,6 +133,18 @@ pub(crate) fn after_delay(ctx: Ctx, f: impl FnOnce() + 'static, delay: Duration)
         },
         delay,
     );
+}
+
+/// Engines as the page's `data-*` attributes write them: slugs, space-separated (`None`: no
+/// attribute).
+pub fn slugs(engines: &[EngineId]) -> Option<String> {
+    (!engines.is_empty()).then(|| {
+        engines
+            .iter()
+            .map(|e| e.slug())
+            .collect::<Vec<_>>()
+            .join(" ")
+    })
 }
 
 /// The cursor's glyph: a different shape per engine (colour is never the only cue).

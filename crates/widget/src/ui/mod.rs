@@ -214,15 +214,10 @@ fn Head(ctx: Ctx) -> impl IntoView {
         <LessonProblems ctx/>
         <div class="pl-presets pl-controls" role="group" aria-label=lang.s(S::Preset)>
             <span class="pl-label">{lang.s(S::Preset)}</span>
-            {move || sources.get().into_iter().map(|(slug, label, on)| {
-                let s = slug.clone();
+            {move || sources.get().into_iter().map(|(src, slug, label, on)| {
                 view! {
                     <button type="button" class="pl-preset" data-preset=slug aria-pressed=on.to_string()
-                        on:click=move |_| {
-                            if let Some(src) = ctx.peek(|w| w.source_of(&s)) {
-                                act(ctx, Msg::Source(src));
-                            }
-                        }>{label}</button>
+                        on:click=move |_| { act(ctx, Msg::Source(src)); }>{label}</button>
                 }
             }).collect_view()}
         </div>

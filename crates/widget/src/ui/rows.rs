@@ -28,20 +28,13 @@ fn marks(w: &Widget) -> Vec<(usize, RowView)> {
             }
         }
     };
-    let join = |s: &mut Option<String>, slug: &str| match s {
-        Some(v) => {
-            v.push(' ');
-            v.push_str(slug);
-        }
-        None => *s = Some(slug.to_string()),
-    };
     for (i, e) in w.cursors() {
         let k = slot(&mut out, i);
-        join(&mut out[k].1.cursor, e.slug());
+        out[k].1.cursor.push(e);
     }
     for (i, e) in w.decisive() {
         let k = slot(&mut out, i);
-        join(&mut out[k].1.decisive, e.slug());
+        out[k].1.decisive.push(e);
     }
     if let Some((from, to)) = w.target() {
         let k = slot(&mut out, from);

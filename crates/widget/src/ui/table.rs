@@ -5,11 +5,11 @@ use std::time::Duration;
 use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
-use permlab_core::{Action, EngineId, RuleId};
+use permlab_core::{Action, RuleId};
 use wasm_bindgen::JsCast;
 
 use super::act::act;
-use super::ctx::{after_delay, cursor_glyph, next_frame, Ctx};
+use super::ctx::{after_delay, cursor_glyph, next_frame, slugs, Ctx};
 use super::roving;
 use super::rows::{row_view, set_first};
 use crate::i18n::S;
@@ -282,7 +282,7 @@ pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoVie
             if v.pos % 2 == 1 {
                 c.push_str(" pl-alt");
             }
-            if v.decisive.is_some() {
+            if !v.decisive.is_empty() {
                 c.push_str(" pl-decisive");
             }
             if v.lifted {
@@ -352,7 +352,7 @@ pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoVie
     view! {
         <tr class=class data-rule-id=id.0.to_string() data-position=move || (pos() + 1).to_string()
             aria-rowindex=move || windowed.then(|| (pos() + 2).to_string())
-            data-cursor=move || view.with(|v| v.cursor.clone()) data-decisive=move || view.with(|v| v.decisive.clone())>
+            data-cursor=move || view.with(|v| slugs(&v.cursor)) data-decisive=move || view.with(|v| slugs(&v.decisive))>
             <td class="pl-grip-cell pl-controls">
                 <button type="button" class="pl-grip" tabindex="-1" aria-label=grip_label
                     aria-pressed=move || view.with(|v| v.lifted).to_string()
@@ -361,10 +361,9 @@ pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoVie
             // The rule's name (its lesson number), which it keeps wherever it moves.
             <td class="pl-pos">{id.0}</td>
             <td class="pl-cursor-cell" aria-hidden="true">
-                {move || view.with(|v| v.cursor.clone()).map(|c| c.split(' ').map(|slug| {
-                    let e = EngineId::from_slug(slug).unwrap_or(EngineId::FirstMatch);
-                    view! { <span class=format!("pl-cur pl-cur-{slug}")>{cursor_glyph(e)}</span> }
-                }).collect_view())}
+                {move || view.with(|v| v.cursor.clone()).into_iter().map(|e| {
+                    view! { <span class=format!("pl-cur pl-cur-{}", e.slug())>{cursor_glyph(e)}</span> }
+                }).collect_view()}
             </td>
             <td class="pl-tool"><code>{rule.tool.clone()}</code></td>
             <td class="pl-pattern"><code>{rule.pattern.clone()}</code></td>
