@@ -81,7 +81,7 @@ ERRORS = [
 for k, pol in enumerate(ERRORS):
     cases_in.append(("error_%02d" % k, pol + ("" if pol.endswith("\n") else "\n"), ["git"], []))
 
-# 2026-12-06 (issue C1/C2 + error texts): a case may carry a 5th element, {"home": HOME} (the
+# 2026-12-06 (canonical_matching on host-executable paths, `~/` programs, error texts): a case may carry a 5th element, {"home": HOME} (the
 # CLI runs with that HOME; recorded as the case's `home`). Every case runs in the fixed
 # directory CWD (recorded as `cwd` for the cases that name one), so a resolved relative program
 # reads the same on every run.

@@ -1,4 +1,4 @@
-//! Crafted input to the CLI (issues 15 and 18): hostile argument vectors never panic, huge
+//! Crafted input to the CLI: hostile argument vectors never panic, huge
 //! numbers are stated limits, malformed cases are unusable input, and `check` and `replay`
 //! scale with their input.
 

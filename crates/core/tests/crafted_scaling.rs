@@ -1,4 +1,4 @@
-//! Crafted inputs that used to take quadratic time (issue 18): each is timed at two sizes, 10×
+//! Crafted inputs that used to take quadratic time: each is timed at two sizes, 10×
 //! apart, and the ratio of the fastest of several runs must stay under 20× (linear work gives
 //! ~10×; the former algorithms gave 40× and more at these sizes). Ratios, not clocks: a slow
 //! machine slows both sizes alike.
@@ -139,7 +139,7 @@ fn locating_many_paths_is_linear() {
     assert!(r < 20.0, "10× the answers took {r:.1}× the time");
 }
 
-/// Issue 26: the linter's covers proofs on long patterns. Each shape is linted at two sizes
+/// The linter's covers proofs on long patterns. Each shape is linted at two sizes
 /// 10× apart; a pattern past the linter's budgets (`lint::glob::MAX_STARS`,
 /// `MAX_PATTERN_UNITS`, the work per search and per run) is skipped with a note, so the
 /// larger size never stalls. Before the budgets, one allow rule of 500 `*` took 25 s.
@@ -213,7 +213,7 @@ fn lint_is_near_linear_in_the_pattern() {
     }
 }
 
-/// Issue 26: linting a Codex policy is near-linear in its rules (a 20 000-rule paste took
+/// Linting a Codex policy is near-linear in its rules (a 20 000-rule paste took
 /// 14 s; 20 000 alternatives, each a rule, 23 s): a rule is compared only with the rules
 /// that could cover it, and a demonstrating call is decided through the policy's index.
 #[test]

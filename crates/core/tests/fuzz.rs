@@ -9,7 +9,7 @@
 //! a result or a clean error: no panic (caught with `catch_unwind`), no input over the time
 //! bound, none over the memory bound (measured by a counting allocator, per thread).
 //!
-//! `fuzz_work_heavy_shapes` generates inputs of the shapes that once stalled (issue 26):
+//! `fuzz_work_heavy_shapes` generates inputs of the shapes that once stalled:
 //! Starlark that hashes, compares, searches, repeats and nests big values, and configs whose
 //! lint proofs are hard (many stars, `**` chains, long alternatives), each within a time and
 //! a memory bound of its own.
@@ -778,10 +778,10 @@ fn codex_regressions_end_with_an_error() {
 /// build on a loaded 2-core machine, like [`TIME_BOUND`]; the release CLI takes a twentieth
 /// of it or less, see `fixtures/fuzz/README.md`) …
 const HEAVY_TIME: Duration = Duration::from_secs(20);
-/// … and holds no more than this live (the issue's bound for the whole process).
+/// … and holds no more than this live (the bound set for the whole process).
 const HEAVY_MEMORY: usize = 200 << 20;
 
-/// A `.rules` file doing one work-heavy thing with big values in a loop (issue 26): hashing,
+/// A `.rules` file doing one work-heavy thing with big values in a loop: hashing,
 /// comparing, searching, repeating, joining, formatting, slicing, sorting them, nesting
 /// values deeply, or handing them to `prefix_rule`. Each text is charged by the bytes or
 /// elements it touches, so the step and byte budgets end it, whatever the sizes.
@@ -847,7 +847,7 @@ fn heavy_rules(rng: &mut Rng) -> String {
     t
 }
 
-/// A config whose "covers" proofs are hard (issue 26): many stars, `**` chains, long
+/// A config whose "covers" proofs are hard: many stars, `**` chains, long
 /// alternatives, long literals; in each harness's own format.
 fn heavy_lint(rng: &mut Rng) -> (permlab_core::import::Format, String) {
     use permlab_core::import::Format;
@@ -990,7 +990,7 @@ fn fuzz_work_heavy_shapes() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// The configs kept in `fixtures/fuzz/` that stalled the linter (issue 26: 25 s to over a
+/// The configs kept in `fixtures/fuzz/` that once stalled the linter (25 s to over a
 /// minute) are linted within the heavy bounds, and say which proofs they skipped.
 #[test]
 fn lint_regressions_end_quickly_and_say_what_they_skipped() {
@@ -1025,7 +1025,7 @@ fn lint_regressions_end_quickly_and_say_what_they_skipped() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// The calls of the issue 26 table: 1 MB of `A=1 ` and 200 000 brace groups, through the
+/// Calls that once stalled: 1 MB of `A=1 ` and 200 000 brace groups, through the
 /// Claude Code engine (quadratic before: over 20 s each), within the heavy bounds.
 #[test]
 fn claude_code_calls_of_a_megabyte_end_quickly() {

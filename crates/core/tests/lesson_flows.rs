@@ -1,4 +1,4 @@
-//! The two stepped scenes of issue 7 through their public API, on the seeds' examples and on
+//! The two stepped scenes through their public API, on the seeds' examples and on
 //! every real config of the shared corpus (read in place, never copied; skipped when absent):
 //!
 //! - Claude Code's flow (seed 001) is a presentation of `evaluate`: same outcome for every

@@ -176,9 +176,9 @@ fn many_rules(n: usize) -> RuleTable {
 
 /// Claude Code's Read rule `**/a/**/a/**/b` against a path `a/a/a/…`: quadratic or worse
 /// today (10× the path took ~80× the time, 2 000 segments: 1.7 s in a debug build). The
-/// path matcher is `claude_code/path.rs`, issue 18's area; un-ignore when that lands.
+/// path matcher is `claude_code/path.rs`; un-ignore when it is made linear.
 #[test]
-#[ignore = "super-linear Claude Code path matching (claude_code/path.rs, issue 18)"]
+#[ignore = "super-linear Claude Code path matching (claude_code/path.rs)"]
 fn claude_code_read_path_is_linear() {
     let table = RuleTable::from_json(
         r#"[{"tool": "read_file", "pattern": "**/a/**/a/**/b", "action": "deny"}]"#,
@@ -208,9 +208,9 @@ fn first_match_evaluation_is_linear_in_the_rules() {
 
 /// Building the first-match (OpenCode-wildcard) index for n rules. Quadratic today: 10× the
 /// rules took ~120× the time (8 000 rules: 1.1 s in a debug build). The index is
-/// `opencode/index`, issue 18's area; un-ignore when that lands.
+/// `opencode/index`; un-ignore when its build is made linear.
 #[test]
-#[ignore = "quadratic index build (opencode index, issue 18)"]
+#[ignore = "quadratic index build (opencode index)"]
 fn first_match_build_is_linear_in_the_rules() {
     assert_linear("first-match build", 100, many_rules, |table| {
         drop(engines::build(EngineId::FirstMatch, table));

@@ -1,7 +1,7 @@
-//! Errors from the config import and the worker, worded in the widget's language (issues 15.3
-//! and 12.9): the core's errors are data (`permlab_core::Error`'s kind, a JSON syntax error's
-//! [`permlab_core::json::SyntaxKind`], a Codex load error's `file:line:col` and budget), so a zh
-//! page shows them in Chinese; the English `Display` text stays the CLI's.
+//! Errors from the config import and the worker, worded in the widget's language (one
+//! language per widget): the core's errors are data (`permlab_core::Error`'s kind, a JSON
+//! syntax error's [`permlab_core::json::SyntaxKind`], a Codex load error's `file:line:col` and
+//! budget), so a zh page shows them in Chinese; the English `Display` text stays the CLI's.
 
 use permlab_core::codex::LoadErrorKind;
 use permlab_core::error::{CallProblem, Expected, Problem};
@@ -333,7 +333,7 @@ mod tests {
     }
 }
 
-/// One language per widget (issue 12.9): walks the string table and the worded errors.
+/// One language per widget: walks the string table and the worded errors.
 #[cfg(test)]
 mod one_language {
     use crate::i18n::{Lang, S};

@@ -1,4 +1,7 @@
-//! The widget's state in the URL hash, so a reload or a shared link lands where the learner was.
+//! The old link format: the widget's state in the URL hash, as older versions wrote it. The
+//! widget now keeps its state in `sessionStorage` ([`crate::store`]) and only reads a hash, so
+//! that a link made by an older version still lands where the learner was; the
+//! percent-encoding here also encodes the stored item's keys.
 //!
 //! The hash belongs to the host page too (its own anchors) and to every other widget on it, so
 //! each widget owns only the `&`-separated entries whose keys start with its namespace

@@ -470,7 +470,7 @@ impl Lang {
         let mut out = String::new();
         if let Some(g) = step.group {
             out.push_str(&if self.zh() {
-                // The group's verdict word in the page's language (issue 12.9).
+                // The group's verdict word in the page's language (one language per widget).
                 let word = match g.as_str() {
                     "deny" => self.action(Action::Deny),
                     "ask" => self.action(Action::Ask),

@@ -1,6 +1,6 @@
 //! Why the host page's lesson could not be used, as data, and its wording in zh and en.
 //!
-//! Every way a lesson can fail to load ends here (issue 18.2): a `data-lesson` selector that
+//! Every way a lesson can fail to load ends here: a `data-lesson` selector that
 //! finds nothing, an empty script element, text that is not JSON (a trailing comma, a truncated
 //! file, prose), JSON that is neither a lesson nor a table, a lesson that fails the lesson
 //! checks, a `.rules` config the worker could not read. The widget shows the message above

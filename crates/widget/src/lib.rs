@@ -3,10 +3,11 @@
 //! The lesson widget over `permlab-core`. Every verdict, match and cursor position comes from
 //! the core; this crate only presents it.
 //!
-//! Plain-Rust modules (tested natively): [`app`] (one widget's state and what each learner
-//! action does: the model), [`state`] (order, undo, guesses, stepper, reorder log), [`i18n`]
-//! (every string, zh-CN and en), [`persist`] + [`hash`] (the URL hash), [`presets`] (the
-//! lesson's tables and calls), [`compute`] (the engines, compiled once per order) and
+//! Plain-Rust modules (tested natively): [`model`] (one widget's state and what each learner
+//! action does), [`state`] (order, undo, guesses, stepper, reorder log), [`i18n`]
+//! (every string, zh-CN and en), [`persist`] + [`store`] (what the learner did, kept in
+//! `sessionStorage`; [`hash`] reads old-format links), [`presets`] (the lesson's tables and
+//! calls), the model's verdicts (the engines, compiled once per order) and
 //! [`protocol`] (the typed worker protocol: `Request`/`Reply` through `serde-wasm-bindgen`).
 //!
 //! In the browser only (wasm32): `ui` is the table widget as Leptos 0.8 CSR components — the
@@ -182,8 +183,8 @@ pub fn start_scenes() {
 
 /// Mounts a widget on every `[data-permlab]` element of the page (or one at the end of
 /// `<body>` when there is none). Each takes `data-lang` (else `<html lang>`), its `id` as the
-/// URL-hash namespace, `data-fixtures` (URL prefix of the conformance files, default
-/// `conformance/`), `data-selfcheck` (the self-check worker's loader, default
+/// namespace of its stored state and element ids, `data-fixtures` (URL prefix of the
+/// conformance files, default `conformance/`), `data-selfcheck` (the self-check worker's loader, default
 /// `selfcheck-loader.js`), `data-lesson` (`#id` of a `<script type="application/json">` table)
 /// and `data-scene` (a scene's slug instead of the table widget, see [`scenes`]).
 #[wasm_bindgen]

@@ -77,7 +77,8 @@ fn parse_guess(s: &str) -> Option<Guess> {
 }
 
 impl Snapshot {
-    /// The hash entries (key, value) for [`crate::hash::write`].
+    /// The entries (key, value) of the snapshot's state, the texts as typed aside (see
+    /// [`Snapshot::to_stored`]); also the entries of an old-format link ([`crate::hash::write`]).
     pub fn to_entries(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
         if let Some(p) = &self.preset {
@@ -162,7 +163,8 @@ impl Snapshot {
         out
     }
 
-    /// Reads entries from [`crate::hash::read`]; unreadable parts are dropped.
+    /// Reads entries from a stored item ([`crate::store::decode`]) or an old-format link
+    /// ([`crate::hash::read`]); unreadable parts are dropped.
     pub fn from_entries(entries: &[(String, String)]) -> Snapshot {
         let mut s = Snapshot::default();
         let get = |k: &str| entries.iter().find(|(key, _)| key == k).map(|(_, v)| v);

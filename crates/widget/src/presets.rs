@@ -39,7 +39,7 @@ impl Preset {
     /// Built-in presets, in menu order.
     pub const BUILT_IN: [Preset; 3] = [Preset::Miniagent, Preset::Git, Preset::Aws];
 
-    /// Slug for the URL hash.
+    /// Slug in the stored state (and in old-format links).
     pub fn slug(self) -> &'static str {
         match self {
             Preset::Miniagent => "miniagent",

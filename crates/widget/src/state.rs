@@ -299,18 +299,18 @@ impl Lab {
         self.step = step.min(total);
     }
 
-    /// The current order as ids (what the URL hash stores).
+    /// The current order as ids (what the stored state keeps).
     pub fn order(&self) -> Vec<RuleId> {
         ids(&self.table)
     }
 
-    /// Restores an order (from the URL hash); unknown ids are ignored, missing rows keep their
+    /// Restores an order (from the stored state); unknown ids are ignored, missing rows keep their
     /// lesson order after the named ones. Not logged, not undoable: it is where the learner was.
     pub fn restore_order(&mut self, order: &[RuleId]) {
         self.table.reorder(order);
     }
 
-    /// All guesses and reveals, for the URL hash.
+    /// All guesses and reveals, for the stored state.
     pub fn guesses(&self) -> impl Iterator<Item = (EngineId, Guess, bool)> + '_ {
         self.guesses
             .iter()

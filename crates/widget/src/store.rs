@@ -1,6 +1,6 @@
 //! Where a widget keeps what the learner did: `sessionStorage`, one entry per widget and page.
 //!
-//! The URL belongs to the host page (its anchors must stay `:target`-able, issue 12.7), so the
+//! The URL belongs to the host page (its anchors must stay `:target`-able), so the
 //! widget writes nothing into it. Its state — the [`Snapshot`]: preset, order, guesses, and
 //! every text as typed, valid or not — is one `sessionStorage` item under [`key`] (the page's
 //! path and the widget's id, both percent-encoded, so a placeholder id with `"`, `&`, `#`, `<`,

@@ -1,4 +1,4 @@
-//! What an import says about the rules it read (issue 12.9), in the widget's language: the
+//! What an import says about the rules it read, in the widget's language: the
 //! core's [`ImportWarning`]s carry their note as data ([`ImportNote`], Claude Code's
 //! [`RuleWarning`] and settings [`Note`]), worded here. English is the core's own text (the
 //! CLI's), so both languages say the same thing.

@@ -1,4 +1,4 @@
-//! Issue 13: a Codex `.rules` file with `canonical_matching=True`, pasted into the import
+//! A Codex `.rules` file with `canonical_matching=True`, pasted into the import
 //! panel, keeps its case folding in the table: the worker's rows carry which rules fold, and
 //! the page's Codex engine over those rows folds them (`GIT Push` is caught by
 //! `prefix_rule(["git", "push"], forbidden, canonical_matching=True)`), after a reorder too;

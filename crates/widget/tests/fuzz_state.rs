@@ -1,4 +1,4 @@
-//! The widget's state readers under hostile input (issue 15.4): the stored item
+//! The widget's state readers under hostile input: the stored item
 //! (`store::decode`), the old-format URL hash (`hash::read`), where a widget starts from both
 //! (`store::start`), and a whole widget built from the result (`Widget::with_stored`: order,
 //! guesses, steps and texts applied to a real table).

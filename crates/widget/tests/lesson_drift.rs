@@ -1,4 +1,4 @@
-//! Issue 13: the table widget's lesson built from seed 001 (`fixtures/lessons/
+//! The table widget's lesson built from seed 001 (`fixtures/lessons/
 //! claude-code-settings.json`) shows the `/usr/bin/curl` drift with both answers. The lesson's
 //! rules are exactly the recorded case's (`seed001-usr-bin-curl` in
 //! `claude-code-recorded.json`), so the core's drift record applies; the Claude Code panel

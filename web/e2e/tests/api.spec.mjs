@@ -1,4 +1,4 @@
-// The JS API for course pages (issue 11): evaluate() through the loader, mount() with a lesson
+// The JS API for course pages: evaluate() through the loader, mount() with a lesson
 // object, and the bubbling permlab:* events a learner's actions dispatch on the host element.
 import { test, expect } from './fixtures.mjs';
 

@@ -1,4 +1,4 @@
-// axe-core on every demo page and every scene, light and dark (issue 12): no violations, with
+// axe-core on every demo page and every scene, light and dark: no violations, with
 // the widget mounted and its folded parts opened (the "more" menu, the stepper, one verdict
 // revealed), so the rules also see what a learner opens.
 import AxeBuilder from '@axe-core/playwright';

@@ -1,4 +1,4 @@
-// scripts/bundle (issue 24.2): an author's page outside web/demo/ — two widgets (one mounted by
+// scripts/bundle: an author's page outside web/demo/ — two widgets (one mounted by
 // the page's own script), a scene, a page script using evaluate() and mount(), the README's
 // strict CSP — becomes one file that works from file:// with every network request blocked;
 // a load failure in that file is visible; a page with a remote script is refused.

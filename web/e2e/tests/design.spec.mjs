@@ -1,4 +1,4 @@
-// The design-evaluator scene (issue 14 point 3, seed 001's ticket agent), against the release
+// The design-evaluator scene (seed 001's ticket agent), against the release
 // dist/ in Debian Chromium: the learner composes two different evaluators and sees, call by
 // call, the verdicts and the closest real harness change; nothing is shown before a reveal.
 // Every figure pinned here is the core's (see permlab_core::design's tests and the scene's).

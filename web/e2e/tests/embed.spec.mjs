@@ -1,4 +1,4 @@
-// Embedding and offline (issue 6): the page loader web/embed/permlab.js on the demo course pages,
+// Embedding and offline: the page loader web/embed/permlab.js on the demo course pages,
 // lazy loading, a load failure, a strict CSP, a hostile host stylesheet, the single-file offline
 // page from file://, mount()/unmount() from page JS, and dist/ under a sub-path.
 import { readFileSync } from 'node:fs';
@@ -474,7 +474,7 @@ test('dist/ under a sub-path: the demo page loads the widget and the self-check 
     page.on('request', (r) => { const u = new URL(r.url()); if (u.protocol.startsWith('http')) paths.push(u.pathname); });
     await page.goto(`${origin}${prefix}demo/zh.html`);
     await mounted(page.locator('#naive'), 10);
-    // In a lesson the self-check sits in the folded "more" menu (issue 12).
+    // In a lesson the self-check sits in the folded "more" menu.
     await page.locator('#naive details.pl-more > summary').click();
     await page.locator('#naive .pl-run-check').click();
     await expect(page.locator('#naive .pl-check')).toHaveCount(7, { timeout: 30_000 });

@@ -1,4 +1,4 @@
-// Errors and hostile input (issues 18.2 and 15.3): every way a lesson can fail to load shows a
+// Errors and hostile input: every way a lesson can fail to load shows a
 // message above the widget, in the page's language, with the position and what to fix, and the
 // built-in rule sets keep working below it; the import panel and its worker never hang: a 10 MB
 // paste, a 10 000-rule config, a Starlark bomb and a worker that never answers each end with a
@@ -219,7 +219,7 @@ test('import (zh): a 10 MB paste and a 10 000-rule config each end with a messag
   expect(problems).toEqual([]);
 });
 
-// ---- one language per widget (issue 12.9) ---------------------------------------------------
+// ---- one language per widget ----------------------------------------------------------------
 
 // Words of the en table that must not appear in a zh widget's announcements, steps and errors
 // (tool names, patterns, engine names and JSON keys are the same in both languages).

@@ -1,4 +1,4 @@
-// Hostile text stays text (issue 15.5): HTML, SVG and `javascript:` payloads, an RTL override
+// Hostile text stays text: HTML, SVG and `javascript:` payloads, an RTL override
 // and zero-width characters typed into every field, pasted as a config, given as a lesson's
 // title, texts and rules, as a `data-lesson` selector (its error message) and put in the URL
 // hash. No script may run (a `window.__pwned` trap and a dialog listener), and each text shows

@@ -1,4 +1,4 @@
-// Issue 6, "paste your own config" and lessons: the import panel on real configs people
+// "Paste your own config" and lessons: the import panel on real configs people
 // committed (read in place from ../shared/corpus, one file per harness), a broken paste, and a
 // lesson file given to mount() from page JavaScript.
 import { readFileSync } from 'node:fs';
@@ -57,7 +57,7 @@ for (const [file, format, engine] of [
     await expect(page.locator('.pl-preset[data-preset="import"]')).toHaveAttribute('aria-pressed', 'true');
     // The harness's own panel is there and every engine has a verdict for every call.
     await expect(page.locator(`.pl-engine[data-engine="${engine}"]`)).toBeVisible();
-    // The current call's cells wait for the reveals (issue 12); every other call has a verdict
+    // The current call's cells wait for the reveals; every other call has a verdict
     // from each shown engine.
     const cells = page.locator('.pl-matrix td[data-verdict]');
     const n = await page.locator('.pl-engine').count();
@@ -109,7 +109,7 @@ test('mount(element, lesson) from page JavaScript reads the lesson format; unmou
   const engines = await w.locator('.pl-engine').evaluateAll((es) => es.map((e) => e.dataset.engine));
   expect(engines).toEqual(JSON.parse(lesson).engines);
   const calls = JSON.parse(lesson).presets[0].calls;
-  // The current call's matrix cells wait for the reveals (issue 12).
+  // The current call's matrix cells wait for the reveals.
   for (const e of engines) {
     await w.locator(`.pl-engine[data-engine="${e}"] .pl-skip`).click();
     await w.locator(`.pl-engine[data-engine="${e}"] .pl-reveal`).click();

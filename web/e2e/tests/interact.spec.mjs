@@ -1,6 +1,5 @@
-// Issue 12, points 6, 8, 10, 11 and 12: per-preset questions, keyboard focus and one Tab stop
-// per table, the lesson's tasks next to the table, the "more" menu, pills and markers with a
-// legend, print. Each test runs on the demo course pages in zh and en.
+// Per-preset questions, keyboard focus and one Tab stop per table, the lesson's tasks next to
+// the table, the "more" menu, pills and markers with a legend, print. Each test runs on the demo course pages in zh and en.
 import { test, expect, screenshotPath } from './fixtures.mjs';
 
 const T = {
@@ -47,7 +46,7 @@ for (const lang of ['zh', 'en']) {
 
   // ---- 6. per-preset question; a switch clears stale status --------------------------------
 
-  test(`6 each preset asks its own question; switching clears the status line (${lang})`, async ({ page, problems }) => {
+  test(`each preset asks its own question; switching clears the status line (${lang})`, async ({ page, problems }) => {
     await page.goto(t.page);
     const w = await widget(page, 'core');
     await expect(w.locator('.pl-question')).toContainText(t.gitQ);
@@ -64,7 +63,7 @@ for (const lang of ['zh', 'en']) {
 
   // ---- 8. keyboard: focus kept, one Tab stop per table, arrows inside ----------------------
 
-  test(`8 focus stays on the control after 揭示 and after opening the matrix summary (${lang})`, async ({ page, problems }) => {
+  test(`focus stays on the control after 揭示 and after opening the matrix summary (${lang})`, async ({ page, problems }) => {
     await page.goto(t.page);
     const w = await widget(page, 'naive');
     const p = panel(w, 'first-match');
@@ -87,7 +86,7 @@ for (const lang of ['zh', 'en']) {
     expect(problems).toEqual([]);
   });
 
-  test(`8 one Tab stop per rule table; arrows, Home and End move inside it (${lang})`, async ({ page, problems }) => {
+  test(`one Tab stop per rule table; arrows, Home and End move inside it (${lang})`, async ({ page, problems }) => {
     await page.goto(t.page);
     const w = await widget(page, 'naive');
     const tbody = w.locator('tbody.pl-rules');
@@ -130,7 +129,7 @@ for (const lang of ['zh', 'en']) {
     expect(problems).toEqual([]);
   });
 
-  test(`8 ←/→ step the stepper when its toggle has focus (${lang})`, async ({ page, problems }) => {
+  test(`←/→ step the stepper when its toggle has focus (${lang})`, async ({ page, problems }) => {
     await page.goto(t.page);
     const w = await widget(page, 'naive');
     const toggle = w.locator('.pl-step-toggle');
@@ -148,7 +147,7 @@ for (const lang of ['zh', 'en']) {
 
   // ---- 10. tasks next to the table, ticked off; the "more" menu ----------------------------
 
-  test(`10 the seed's tasks sit next to the table and tick off as they are done (${lang})`, async ({ page, problems }) => {
+  test(`the seed's tasks sit next to the table and tick off as they are done (${lang})`, async ({ page, problems }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(t.page);
     const w = await widget(page, 'naive');
@@ -193,7 +192,7 @@ for (const lang of ['zh', 'en']) {
     expect(problems).toEqual([]);
   });
 
-  test(`10 secondary panels are folded into one "more" menu in a lesson (${lang})`, async ({ page, problems }) => {
+  test(`secondary panels are folded into one "more" menu in a lesson (${lang})`, async ({ page, problems }) => {
     await page.goto(t.page);
     const w = await widget(page, 'naive');
     const more = w.locator('details.pl-more');
@@ -213,7 +212,7 @@ for (const lang of ['zh', 'en']) {
 
   // ---- 11. pills, phone layout, markers and legends -----------------------------------------
 
-  test(`11 pattern pills stay whole at 1280 and every marker has a legend naming its engine (${lang})`, async ({ page, problems }) => {
+  test(`pattern pills stay whole at 1280 and every marker has a legend naming its engine (${lang})`, async ({ page, problems }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(t.page);
     const w = await widget(page, 'naive');
@@ -238,7 +237,7 @@ for (const lang of ['zh', 'en']) {
     expect(problems).toEqual([]);
   });
 
-  test(`11 on a 390×844 phone: one-line call field, whole call select, markers in their own cells (${lang})`, async ({ browser, problems }) => {
+  test(`on a 390×844 phone: one-line call field, whole call select, markers in their own cells (${lang})`, async ({ browser, problems }) => {
     const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
     const page = await ctx.newPage();
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
@@ -279,7 +278,7 @@ for (const lang of ['zh', 'en']) {
 
   // ---- 12. print ----------------------------------------------------------------------------
 
-  test(`12 print: the formula whole, no interaction hints, no closed summaries (${lang})`, async ({ page, problems }) => {
+  test(`print: the formula whole, no interaction hints, no closed summaries (${lang})`, async ({ page, problems }) => {
     await page.goto(t.page);
     const w = await widget(page, 'naive');
     await w.locator('details.pl-more > summary').click();

@@ -1,4 +1,4 @@
-// Issue 12's seed test: both "试三件事" sequences of seed 000, followed word for word (the words
+// The seed test: both "试三件事" sequences of seed 000, followed word for word (the words
 // are quoted above each step), at 1280×900 by mouse and on a 390×844 phone by tap, in zh and en.
 // At every step nothing on screen or in the accessibility tree gives away a verdict the learner
 // has not revealed (expectNoLeak).

@@ -1,4 +1,4 @@
-// Issue 16, the widget part: the import panel lints a pasted config (in the on-demand worker)
+// The linter in the widget: the import panel lints a pasted config (in the on-demand worker)
 // and shows "你的配置里有 N 处问题" with each finding worded in the widget's language; a
 // finding's button loads its demonstrating call into the call fields and opens the stepper, and
 // the harness's engine, once revealed, answers what the finding says. Real configs are read in
@@ -123,7 +123,7 @@ test('a clean config shows no findings, in zh and en', async ({ page, problems }
   expect(problems).toEqual([]);
 });
 
-// Issue 13: the seed 001 lesson of the table widget shows the /usr/bin/curl drift with both
+// The seed 001 lesson of the table widget shows the /usr/bin/curl drift with both
 // answers and the version, once Claude Code's verdict is revealed, in zh and en.
 for (const [lang, text] of [
   ['zh', '文档与实测不一致: 文档:放行 · CLI 2.1.332 实测:拒绝'],

@@ -1,4 +1,4 @@
-// Shared by reveal.spec.mjs and lesson-seed000.spec.mjs (issue 12): where a widget could give
+// Shared by reveal.spec.mjs and lesson-seed000.spec.mjs: where a widget could give
 // away a verdict the learner has not revealed yet, and a check that it does not.
 import { expect } from './fixtures.mjs';
 

@@ -1,5 +1,7 @@
-// Issue 12 ("Guess, then reveal — for real"), points 1, 2, 3, 4, 5 and 15: one test or more per
-// point, in zh and en, by mouse, touch and keyboard where they apply.
+// Guess, then reveal — for real: verdicts wait for the reveal, ↓ pressed twice moves twice, a
+// reorder keeps the earlier results, rows keep their names, a lesson's engines only, the log's
+// "only OpenCode changes" matches the engines shown; one test or more each, in zh and en, by
+// mouse, touch and keyboard where they apply.
 import { test, expect, screenshotPath } from './fixtures.mjs';
 import { rowOf, panelOf, orderOf, demoWidget, indexWidget, guessAndReveal, expectNoLeak } from './reveal-helpers.mjs';
 
@@ -27,7 +29,7 @@ async function stillUnder(down, y) {
 
 // ---- 1. nothing tells a verdict before its reveal ---------------------------------------------
 
-test('12.1 zh /: stepper end, cursors, matrix row, disagreement box wait for the reveal (keyboard stepping)', async ({ page, problems }) => {
+test('zh /: stepper end, cursors, matrix row, disagreement box wait for the reveal (keyboard stepping)', async ({ page, problems }) => {
   const w = await indexWidget(page);
   await expectNoLeak(w, 'on load');
   await expect(w.locator('.pl-disagree-locked')).toHaveText('先猜并揭示 OpenCode 和 Claude Code,这里再比较两家对这次调用的读法。');
@@ -70,7 +72,7 @@ test('12.1 zh /: stepper end, cursors, matrix row, disagreement box wait for the
   expect(problems).toEqual([]);
 });
 
-test('12.1 en lesson: the matrix row and the stepper end wait for the reveal', async ({ page, problems }) => {
+test('en lesson: the matrix row and the stepper end wait for the reveal', async ({ page, problems }) => {
   const w = await demoWidget(page, 'en', 'naive');
   await expectNoLeak(w, 'on load');
   // In a lesson the matrix sits folded in the "more" menu.
@@ -95,7 +97,7 @@ test('12.1 en lesson: the matrix row and the stepper end wait for the reveal', a
 
 // ---- 2. "点它的 ↓ 两次" ------------------------------------------------------------------------
 
-test('12.2 zh /: clicking ↓ twice at the same spot moves #8 twice (mouse)', async ({ page, problems }) => {
+test('zh /: clicking ↓ twice at the same spot moves #8 twice (mouse)', async ({ page, problems }) => {
   const w = await indexWidget(page);
   const { down, x, y } = await downSpot(w, 8);
   await page.mouse.click(x, y);
@@ -112,7 +114,7 @@ test('12.2 zh /: clicking ↓ twice at the same spot moves #8 twice (mouse)', as
   expect(problems).toEqual([]);
 });
 
-test('12.2 zh /: ↓ twice by keyboard (Enter on the focused ↓) moves #8 twice', async ({ page, problems }) => {
+test('zh /: ↓ twice by keyboard (Enter on the focused ↓) moves #8 twice', async ({ page, problems }) => {
   const w = await indexWidget(page);
   await rowOf(w, 8).locator('.pl-down').focus();
   await page.keyboard.press('Enter');
@@ -126,7 +128,7 @@ test('12.2 zh /: ↓ twice by keyboard (Enter on the focused ↓) moves #8 twice
 
 test.describe('touch', () => {
   test.use(phone);
-  test('12.2 en lesson: tapping ↓ twice at the same spot moves #8 twice (phone)', async ({ page, problems }) => {
+  test('en lesson: tapping ↓ twice at the same spot moves #8 twice (phone)', async ({ page, problems }) => {
     const w = await demoWidget(page, 'en', 'naive');
     const { down, x, y } = await downSpot(w, 8);
     await page.touchscreen.tap(x, y);
@@ -142,7 +144,7 @@ test.describe('touch', () => {
     expect(problems).toEqual([]);
   });
 
-  test('12.2 zh /: tapping ↓ twice at the same spot moves #8 twice (phone)', async ({ page, problems }) => {
+  test('zh /: tapping ↓ twice at the same spot moves #8 twice (phone)', async ({ page, problems }) => {
     const w = await indexWidget(page);
     const { down, x, y } = await downSpot(w, 8);
     await page.touchscreen.tap(x, y);
@@ -156,7 +158,7 @@ test.describe('touch', () => {
 
 // ---- 3. a guess belongs to the order it was made on -------------------------------------------
 
-test('12.3 zh /: after a reorder the earlier results stay as they were and a new guess is asked for (mouse)', async ({ page, problems }) => {
+test('zh /: after a reorder the earlier results stay as they were and a new guess is asked for (mouse)', async ({ page, problems }) => {
   const w = await indexWidget(page);
   await w.locator('.pl-preset[data-preset="git"]').click();
   await guessAndReveal(w, 'claude-code', 'deny');
@@ -187,7 +189,7 @@ test('12.3 zh /: after a reorder the earlier results stay as they were and a new
   expect(problems).toEqual([]);
 });
 
-test('12.3 en lesson: Reverse by keyboard keeps the earlier grades (a wrong guess is not turned right)', async ({ page, problems }) => {
+test('en lesson: Reverse by keyboard keeps the earlier grades (a wrong guess is not turned right)', async ({ page, problems }) => {
   const w = await demoWidget(page, 'en', 'core');
   await guessAndReveal(w, 'opencode', 'deny');
   await expect(panelOf(w, 'opencode').locator('.pl-mark')).toHaveText(/^✗ Wrong/);
@@ -218,7 +220,7 @@ test('12.3 en lesson: Reverse by keyboard keeps the earlier grades (a wrong gues
 
 // ---- 4. one name per rule ---------------------------------------------------------------------
 
-test('12.4 zh /: #8 keeps its name after moving to the end; positions are said as rows (keyboard move)', async ({ page, problems }) => {
+test('zh /: #8 keeps its name after moving to the end; positions are said as rows (keyboard move)', async ({ page, problems }) => {
   const w = await indexWidget(page);
   const grip = rowOf(w, 8).locator('.pl-grip');
   await grip.focus();
@@ -244,7 +246,7 @@ test('12.4 zh /: #8 keeps its name after moving to the end; positions are said a
   expect(problems).toEqual([]);
 });
 
-test('12.4 en lesson: #8 keeps its name, positions are rows', async ({ page, problems }) => {
+test('en lesson: #8 keeps its name, positions are rows', async ({ page, problems }) => {
   const w = await demoWidget(page, 'en', 'naive');
   await rowOf(w, 8).locator('.pl-grip').focus();
   await page.keyboard.press('Alt+ArrowDown');
@@ -263,7 +265,7 @@ test('12.4 en lesson: #8 keeps its name, positions are rows', async ({ page, pro
 // ---- 5. exactly the lesson's engines ----------------------------------------------------------
 
 for (const [lang, others] of [['zh', '同时显示其他 harness:Claude Code、CoreCoder、Codex'], ['en', 'Also show other harnesses: Claude Code, CoreCoder, Codex']]) {
-  test(`12.5 ${lang} lesson first-match vs OpenCode: only those two everywhere; others on request`, async ({ page, problems }) => {
+  test(`${lang} lesson first-match vs OpenCode: only those two everywhere; others on request`, async ({ page, problems }) => {
     const w = await demoWidget(page, lang, 'naive');
     const slugs = (sel, attr) => w.locator(sel).evaluateAll((es, a) => es.map((e) => e.getAttribute(a)), attr);
     expect(await slugs('.pl-engine', 'data-engine')).toEqual(['first-match', 'opencode']);
@@ -285,7 +287,7 @@ for (const [lang, others] of [['zh', '同时显示其他 harness:Claude Code、C
   });
 }
 
-test('12.5 zh lesson with CoreCoder: the stepper has its line; / offers Codex alone', async ({ page, problems }) => {
+test('zh lesson with CoreCoder: the stepper has its line; / offers Codex alone', async ({ page, problems }) => {
   const w = await demoWidget(page, 'zh', 'core');
   await w.locator('.pl-step-toggle').click();
   const lines = await w.locator('.pl-step-line').evaluateAll((es) => es.map((e) => e.dataset.engineStep));
@@ -305,7 +307,7 @@ function claimed(text, names, lang) {
 }
 
 for (const lang of ['zh', 'en']) {
-  test(`12.15 ${lang}: "only OpenCode changes" is what the reverse does to the engines shown`, async ({ page, problems }) => {
+  test(`${lang}: "only OpenCode changes" is what the reverse does to the engines shown`, async ({ page, problems }) => {
     const w = await demoWidget(page, lang, 'core');
     const text = await w.locator('.pl-task[data-task="1"] .pl-task-text').innerText();
     const names = await w.locator('.pl-engine h4').evaluateAll((hs) => hs.map((h) => h.firstChild.textContent.trim()));
@@ -324,7 +326,7 @@ for (const lang of ['zh', 'en']) {
   });
 }
 
-test('12.15 zh /: on the built-in table with first-match shown, the log says first-match flips too', async ({ page, problems }) => {
+test('zh /: on the built-in table with first-match shown, the log says first-match flips too', async ({ page, problems }) => {
   const w = await indexWidget(page);
   await w.locator('.pl-preset[data-preset="git"]').click();
   for (const s of ['first-match', 'opencode', 'claude-code', 'corecoder']) await guessAndReveal(w, s, 'skip');

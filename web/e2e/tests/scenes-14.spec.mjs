@@ -1,7 +1,8 @@
-// Issue 14's scenes (and 12.13) against the release dist/ in Debian Chromium: the timeline's
-// four blacklists (Pi's gate included), the replay with Pi's lanes and the disagreements counted
-// among the engines that read the table, the new `codex-approvals` and `comparison` scenes, and
-// the OpenCode lifecycle's answers where the call waits. zh and en; axe-core light and dark.
+// The timeline, replay, codex-approvals, comparison and opencode-lifecycle scenes against the
+// release dist/ in Debian Chromium: the timeline's four blacklists (Pi's gate included), the
+// replay with Pi's lanes and the disagreements counted among the engines that read the table,
+// the new `codex-approvals` and `comparison` scenes, and the OpenCode lifecycle's answers where
+// the call waits. zh and en; axe-core light and dark.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
@@ -239,7 +240,7 @@ for (const lang of ['zh', 'en']) {
 // ---- axe and screenshots ------------------------------------------------------------------------
 
 for (const scheme of ['light', 'dark']) {
-  test(`issue 14 scenes: axe-core, no violations (${scheme})`, async ({ page, problems }) => {
+  test(`timeline, replay, codex-approvals, comparison, opencode-lifecycle: axe-core, no violations (${scheme})`, async ({ page, problems }) => {
     test.setTimeout(240_000);
     await page.emulateMedia({ colorScheme: scheme });
     await openScenes(page);
@@ -261,7 +262,7 @@ for (const scheme of ['light', 'dark']) {
   });
 }
 
-test('issue 14 scenes: screenshots at 1280 px (light, dark) and 360 px; nothing wider than a phone', async ({ browser }) => {
+test('timeline, replay, codex-approvals, comparison, opencode-lifecycle: screenshots at 1280 px (light, dark) and 360 px; nothing wider than a phone', async ({ browser }) => {
   test.setTimeout(240_000);
   await inEachView(browser, async (page, name) => {
     await openScenes(page);

@@ -1,4 +1,4 @@
-// The scenes of issue 7 (timeline, merge, replay, claude-flow, opencode-lifecycle), against the
+// The scenes timeline, merge, replay, claude-flow and opencode-lifecycle, against the
 // release dist/ in Debian Chromium. Each scene is a `section.pl-scene[data-scene=<slug>]`; the
 // figures pinned here are the core's (see the scenes' unit tests and the seeds).
 import { readFileSync } from 'node:fs';
@@ -112,7 +112,7 @@ test('timeline: keyboard stepping through the six stages; the sandbox and rules 
   await page.keyboard.press('End');
   await expect(s.locator('.pl-tl-detail')).toHaveAttribute('data-stage', 'sandbox');
   await expect(s.locator('.pl-scene-now')).toHaveText(/第 6 \/ 6 个阶段/);
-  // Four blacklists with Pi's gate ported (issue 14): 4 of 4, as the seed says.
+  // Four blacklists with Pi's gate ported: 4 of 4, as the seed says.
   await expect(s.locator('tr[data-figure="rmtree-passes"] .pl-computed')).toHaveText('4/4');
   await expect(s.locator('tr[data-figure="rmtree-passes"]')).toHaveAttribute('data-differs', 'false');
   // The stepper's own buttons and arrows.
@@ -532,7 +532,7 @@ test('opencode-lifecycle: the seed\'s rm -rf /tmp/cache end to end on the classi
   await expect(parse.nth(0)).toHaveText('rm -rf /tmp/cache');
   await expect(parse.nth(1)).toHaveText('rm *');
   // Allow once: the in-memory `bash rm -rf *` approval is the last match for the command. The
-  // answers sit in the step that asks (issue 12.13).
+  // answers sit in the step that asks.
   await dir.locator('.pl-lc-answer[data-answer="once"]').click();
   await expect(result).toHaveAttribute('data-end', 'completed');
   await expect(s.locator('li[data-stage="command"] li[data-pattern="rm -rf /tmp/cache"]')).toHaveAttribute('data-layer', 'approved');
@@ -569,7 +569,7 @@ test('opencode-lifecycle: the next runtime denies; long output; a typed command'
   // The seed's 5000-line build log: classic keeps the tail, next keeps head + tail.
   await s.locator('.pl-lc-long input').check();
   await s.locator('.pl-lc-runtime button[data-arg="classic"]').click();
-  // The result points to the step that asks; its button goes there (issue 12.13).
+  // The result points to the step that asks; its button goes there.
   await result.locator('.pl-lc-goto').click();
   await s.locator('li[data-stage="external-directory"] .pl-lc-answer[data-answer="once"]').click();
   await expect(s.locator('.pl-lc-truncated')).toContainText('经典运行时保留最后 1708 行 / 51184 字节(共 5000 行 / 148825 字节)');

@@ -1,4 +1,4 @@
-// Where the widget keeps state (issues 17, 12.7, 18.3, 18.6): every text a learner types comes
+// Where the widget keeps state: every text a learner types comes
 // back exactly as typed after a reload, valid or not, from sessionStorage; the host's own
 // fragment stays its own (`#broken` stays `:target`); corrupt storage gives a working widget
 // with a note. Against the release dist/ in Debian Chromium.

@@ -1,4 +1,6 @@
-// One test (or more) per capability of issue 5, against the release dist/ in Debian Chromium.
+// One test (or more) per capability of the table widget (presets, reorder, guess and reveal,
+// stepper, reorder log, disagreement box, formula, matrix, self-check, state, language), against
+// the release dist/ in Debian Chromium.
 // Hooks used: rows `tbody.pl-rules tr[data-rule-id][data-position]`, engine panels
 // `.pl-engine[data-engine][data-verdict]`, cursors `[data-cursor~=<engine>]`.
 import { readFileSync } from 'node:fs';
@@ -29,7 +31,7 @@ async function customTable(page, json) {
   await page.locator('.pl-apply').click();
 }
 
-// ---- the product versions each engine reproduces (issue 13) -----------------------------------
+// ---- the product versions each engine reproduces ---------------------------------------------
 
 test('each engine names the product version it reproduces, in zh and en', async ({ page, problems }) => {
   await open(page);
@@ -46,7 +48,7 @@ test('each engine names the product version it reproduces, in zh and en', async 
 
 // ---- 1. presets and the editable call -------------------------------------------------------
 
-test('1 presets: miniagent, git pair, aws example; editable call with inline messages', async ({ page, problems }) => {
+test('presets: miniagent, git pair, aws example; editable call with inline messages', async ({ page, problems }) => {
   await open(page);
   await expect(rows(page)).toHaveCount(10);
   await page.locator('.pl-preset[data-preset="git"]').click();
@@ -81,7 +83,7 @@ test('1 presets: miniagent, git pair, aws example; editable call with inline mes
 
 // ---- 2. reorder -------------------------------------------------------------------------------
 
-test('2 keyboard-only reorder of #8 to the bottom flips first-match, not Claude Code; announced; focus kept', async ({ page, problems }) => {
+test('keyboard-only reorder of #8 to the bottom flips first-match, not Claude Code; announced; focus kept', async ({ page, problems }) => {
   await open(page);
   await skipReveal(page, 'first-match');
   await skipReveal(page, 'claude-code');
@@ -99,7 +101,7 @@ test('2 keyboard-only reorder of #8 to the bottom flips first-match, not Claude 
   await expect(page.locator('.pl-announce')).toHaveText('规则 #8「bash * 拒绝」已移到第 10 位(共 10 位)');
   await expect(page.locator('[role="status"].pl-announce')).toHaveAttribute('aria-live', 'polite');
   await expect(row(page, 8).locator('.pl-grip')).toBeFocused();
-  // A guess belongs to the order it was made on (issue 12): the log tells what flipped, the
+  // A guess belongs to the order it was made on: the log tells what flipped, the
   // panels keep the earlier result and ask again.
   await expect(page.locator('.pl-log-entry').last()).toContainText('first-match: 拒绝 → 放行');
   await expect(page.locator('.pl-log-entry').last()).toContainText('Claude Code 不变');
@@ -111,7 +113,7 @@ test('2 keyboard-only reorder of #8 to the bottom flips first-match, not Claude 
   expect(problems).toEqual([]);
 });
 
-test('2 keyboard: Esc cancels a lift, Alt+arrows move at once, focus follows', async ({ page, problems }) => {
+test('keyboard: Esc cancels a lift, Alt+arrows move at once, focus follows', async ({ page, problems }) => {
   await open(page);
   const grip = row(page, 3).locator('.pl-grip');
   await grip.focus();
@@ -129,7 +131,7 @@ test('2 keyboard: Esc cancels a lift, Alt+arrows move at once, focus follows', a
   expect(problems).toEqual([]);
 });
 
-test('2 visible ↑/↓ buttons, undo (button and Ctrl+Z), reset, reverse twice restores', async ({ page, problems }) => {
+test('visible ↑/↓ buttons, undo (button and Ctrl+Z), reset, reverse twice restores', async ({ page, problems }) => {
   await open(page);
   await row(page, 8).locator('.pl-down').click();
   await expect(row(page, 8)).toHaveAttribute('data-position', '9');
@@ -153,7 +155,7 @@ test('2 visible ↑/↓ buttons, undo (button and Ctrl+Z), reset, reverse twice 
   expect(problems).toEqual([]);
 });
 
-test('2 mouse drag on the grip with a drop indicator', async ({ page, problems }) => {
+test('mouse drag on the grip with a drop indicator', async ({ page, problems }) => {
   await open(page);
   const grip = row(page, 8).locator('.pl-grip');
   await row(page, 10).scrollIntoViewIfNeeded();
@@ -189,7 +191,7 @@ async function touchDrag(page, fromId, toId, { hold = 300, moveFirst = false } =
 
 test.describe('touch', () => {
   test.use({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 800 } });
-  test('2 touch drag after a hold moves the row; an early move is a scroll', async ({ page, problems }) => {
+  test('touch drag after a hold moves the row; an early move is a scroll', async ({ page, problems }) => {
     await open(page);
     await touchDrag(page, 8, 10, { moveFirst: true });
     expect(await order(page)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
@@ -202,7 +204,7 @@ test.describe('touch', () => {
 
 // ---- 3. guess → reveal ------------------------------------------------------------------------
 
-test('3 guess then reveal: locked until a guess, ✓/✗ with text, why points at the highlighted row, try again', async ({ page, problems }) => {
+test('guess then reveal: locked until a guess, ✓/✗ with text, why points at the highlighted row, try again', async ({ page, problems }) => {
   await open(page);
   const fm = panel(page, 'first-match');
   await expect(fm.locator('.pl-reveal')).toBeDisabled();
@@ -242,9 +244,9 @@ test('3 guess then reveal: locked until a guess, ✓/✗ with text, why points a
 
 // ---- 4. stepper -------------------------------------------------------------------------------
 
-test('4 stepper: first-match walks down, last-match up, Claude Code by groups; k of N; arrows', async ({ page, problems }) => {
+test('stepper: first-match walks down, last-match up, Claude Code by groups; k of N; arrows', async ({ page, problems }) => {
   await open(page);
-  // The last step tells each verdict: it waits for the reveals (issue 12, reveal.spec.mjs).
+  // The last step tells each verdict: it waits for the reveals (see reveal.spec.mjs).
   for (const s of ['first-match', 'opencode', 'claude-code', 'corecoder']) await skipReveal(page, s);
   await page.locator('.pl-step-toggle').click();
   await expect(page.locator('.pl-step-count')).toContainText(/第 1 步,共 \d+ 步/);
@@ -269,7 +271,7 @@ test('4 stepper: first-match walks down, last-match up, Claude Code by groups; k
   expect(problems).toEqual([]);
 });
 
-test('4 reduced motion: cursors jump without animation', async ({ page, problems }) => {
+test('reduced motion: cursors jump without animation', async ({ page, problems }) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await open(page);
   await page.locator('.pl-step-toggle').click();
@@ -280,11 +282,11 @@ test('4 reduced motion: cursors jump without animation', async ({ page, problems
 
 // ---- 5. reorder log ---------------------------------------------------------------------------
 
-test('5 reorder log names the engines that flipped and the ones that did not', async ({ page, problems }) => {
+test('reorder log names the engines that flipped and the ones that did not', async ({ page, problems }) => {
   await open(page);
   await expect(page.locator('.pl-log-empty')).toBeVisible();
   await page.locator('.pl-preset[data-preset="git"]').click();
-  // The log words the verdicts of the engines revealed before the reorder (issue 12).
+  // The log words the verdicts of the engines revealed before the reorder.
   for (const s of ['first-match', 'opencode', 'claude-code', 'corecoder']) await skipReveal(page, s);
   await page.locator('.pl-reverse').click();
   const entry = page.locator('.pl-log-entry').last();
@@ -301,11 +303,11 @@ test('5 reorder log names the engines that flipped and the ones that did not', a
 
 // ---- 6. disagreement box ----------------------------------------------------------------------
 
-test('6 disagreement box: last match vs highest priority, live', async ({ page, problems }) => {
+test('disagreement box: last match vs highest priority, live', async ({ page, problems }) => {
   await open(page);
   await page.locator('.pl-preset[data-preset="aws"]').click();
   const box = page.locator('.pl-disagree');
-  // Both readings tell the two verdicts: the box waits for both reveals (issue 12).
+  // Both readings tell the two verdicts: the box waits for both reveals.
   await expect(box.locator('.pl-disagree-locked')).toBeVisible();
   await skipReveal(page, 'opencode');
   await skipReveal(page, 'claude-code');
@@ -323,7 +325,7 @@ test('6 disagreement box: last match vs highest priority, live', async ({ page, 
 
 // ---- 7. formula -------------------------------------------------------------------------------
 
-test('7 formula terms explain themselves when clicked', async ({ page, problems }) => {
+test('formula terms explain themselves when clicked', async ({ page, problems }) => {
   await open(page);
   const f = page.locator('.pl-formula');
   await expect(f).toContainText('rules.findLast(r => match(permission, r.permission) && match(pattern, r.pattern)) ?? ask');
@@ -337,9 +339,9 @@ test('7 formula terms explain themselves when clicked', async ({ page, problems 
 
 // ---- 8. matrix and translations ---------------------------------------------------------------
 
-test('8 matrix marks the cell the last reorder changed; translations flag bash * deny → deny Bash', async ({ page, problems }) => {
+test('matrix marks the cell the last reorder changed; translations flag bash * deny → deny Bash', async ({ page, problems }) => {
   await open(page);
-  // Folded until asked for; the current call's cells wait for the reveals (issue 12).
+  // Folded until asked for; the current call's cells wait for the reveals.
   await page.locator('.pl-matrix-box summary').click();
   const reveal3 = async () => { for (const s of ['first-match', 'opencode', 'claude-code']) await skipReveal(page, s); };
   await reveal3();
@@ -378,7 +380,7 @@ test('8 matrix marks the cell the last reorder changed; translations flag bash *
 
 // ---- 9. self-check ----------------------------------------------------------------------------
 
-test('9 self-check loads the fixtures on demand and runs them in the browser', async ({ page, problems }) => {
+test('self-check loads the fixtures on demand and runs them in the browser', async ({ page, problems }) => {
   const fetched = [];
   page.on('request', (r) => { if (r.url().includes('/conformance/')) fetched.push(r.url()); });
   await open(page);

@@ -1103,7 +1103,7 @@ fn steps_of(text: &str) -> u64 {
 }
 
 /// Work on big values is charged by the bytes and elements it touches, not per statement
-/// (issue 26: `hash` of a 1 MB string 30 000 times took 25 s as 30 000 steps). Counted, not
+/// (once, `hash` of a 1 MB string 30 000 times took 25 s as 30 000 steps). Counted, not
 /// timed: the same file spends the same steps on any machine.
 #[test]
 fn text_work_costs_per_byte() {
@@ -1151,7 +1151,7 @@ fn big_results_are_refused_before_they_are_built() {
 }
 
 /// Values nested far deeper than the stack allows to recurse are dropped with a loop
-/// (issue 26: `a = [a]` 200 000 times aborted the process). Run on a small stack, so that a
+/// (once, `a = [a]` 200 000 times aborted the process). Run on a small stack, so that a
 /// recursive drop would overflow it.
 #[test]
 fn deeply_nested_values_are_dropped_without_recursion() {

@@ -142,7 +142,8 @@ impl Widget {
         self.config.lang
     }
 
-    /// A widget as `config` and the URL hash `hash` say.
+    /// A widget as `config` says, with nothing stored: where an old-format link's hash `hash`
+    /// says, if it has this widget's entries.
     pub fn new(config: Config, hash: &str) -> Widget {
         Widget::with_stored(config, hash, None)
     }
@@ -224,8 +225,9 @@ impl Widget {
             }),
         };
         let fx = &mut Vec::new();
-        // Where the hash says, else the lesson's first preset, else the host's table, else
-        // the seed's miniagent table; anything that no longer loads falls back in that order.
+        // Where the stored state (or an old link) says, else the lesson's first preset, else the
+        // host's table, else the seed's miniagent table; anything that no longer loads falls back
+        // in that order.
         let wanted = snap.preset.as_deref().and_then(|s| w.source_of(s));
         let default = if w.course.lesson.is_some() {
             Source::Lesson(0)
@@ -462,7 +464,7 @@ impl Widget {
         v
     }
 
-    /// The URL-hash slug of a source.
+    /// The slug of a source, as the stored state names it.
     pub fn slug_of(&self, s: Source) -> String {
         match s {
             Source::Builtin(p) => p.slug().to_string(),

@@ -192,7 +192,7 @@ fn an_imported_claude_config_is_judged_natively_and_rows_follow_a_reorder() {
     assert_eq!(row(&w), "git push *");
     w.act(Msg::Reverse);
     assert_eq!(row(&w), "git push *");
-    // The hash keeps the pasted config.
+    // An old-format link keeps the pasted config.
     let hash = crate::hash::write("", "a3", &w.snapshot().to_entries());
     let w2 = widget(&format!("#{hash}"));
     assert_eq!(w2.course.source, Source::Import);
@@ -268,7 +268,7 @@ fn a_lesson_with_a_codex_rules_config_is_read_through_the_worker_protocol() {
     assert_eq!(w.course.source, Source::Builtin(Preset::Miniagent));
 }
 
-/// Issue 13's remainder: a lesson preset that is a Codex `.rules` file with
+/// A lesson preset that is a Codex `.rules` file with
 /// `canonical_matching=True` keeps Codex's case folding on the page too (the worker turns the
 /// file into rows and marks the folded ones), also after a reorder; the other rows and the
 /// other engines match as written.
@@ -512,7 +512,7 @@ fn lesson_texts_that_state_outcomes_match_the_shown_engines() {
 }
 
 #[test]
-fn the_hash_round_trips_the_state() {
+fn an_old_format_link_round_trips_the_state() {
     let mut w = widget("");
     w.act(Msg::Reverse);
     w.act(Msg::Guess(EngineId::OpenCode, Guess::Skip));

@@ -13,7 +13,7 @@ use crate::presets::Preset;
 pub struct Config {
     /// Page language.
     pub lang: Lang,
-    /// URL-hash namespace (the host element's id).
+    /// Namespace of the widget's stored state and of its element ids (the host element's id).
     pub ns: String,
     /// Where the conformance fixtures are served (a URL prefix).
     pub fixtures: String,

@@ -1,4 +1,4 @@
-//! A scene's text fields, kept as typed across a reload (issue 17), in the scene's own
+//! A scene's text fields, kept as typed across a reload, in the scene's own
 //! `sessionStorage` item ([`crate::store::scene_key`]: the page and the placeholder's id, or
 //! `scene-<slug>` without one).
 //!

@@ -1,4 +1,4 @@
-//! Scenes beyond the rule table (issue 7): each is a small state machine with its own markup,
+//! Scenes beyond the rule table: each is a small state machine with its own markup,
 //! mounted by a placeholder's `data-scene="<slug>"` (see [`crate::mount_all`]). Like the table
 //! widget, a scene computes nothing itself: every verdict, stage and count comes from
 //! `permlab-core`.

@@ -4,7 +4,7 @@
 //! stage says where the seed's statements hold. The learner answers the prompts (once / always
 //! / reject, with or without feedback) and sees what the model is told.
 //!
-//! The answer buttons sit in the stage that raised the prompt (issue 12.13): the call stops
+//! The answer buttons sit in the stage that raised the prompt: the call stops
 //! there, and every later step and the result say where to answer, with a button that steps
 //! to it and puts focus on the answers.
 

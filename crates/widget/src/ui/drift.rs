@@ -1,4 +1,4 @@
-//! Where Claude Code's docs and the recorded CLI disagree on the current call (issue 13): once
+//! Where Claude Code's docs and the recorded CLI disagree on the current call: once
 //! the learner has revealed Claude Code's verdict, its panel shows both answers with the
 //! version ("文档:放行 · CLI 2.1.332 实测:拒绝"), as the claude-flow scene does. The
 //! record comes from the core (`lesson::Preset::claude_drift`, `claude_code::drift`): only a

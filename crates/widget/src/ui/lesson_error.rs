@@ -1,4 +1,4 @@
-//! Why the host's lesson is not shown: the message above the widget (issue 18.2).
+//! Why the host's lesson is not shown: the message above the widget.
 
 use leptos::prelude::*;
 

@@ -88,7 +88,8 @@ fn route_key(ctx: Ctx, e: &ev::KeyboardEvent) {
 
 /// The widget's root: every region in page order.
 ///
-/// `widget` is the model, built from the host's configuration and the URL hash.
+/// `widget` is the model, built from the host's configuration and the stored state (or an
+/// old-format link's hash).
 #[component]
 pub fn App(widget: Widget) -> impl IntoView {
     let lang = widget.lang();

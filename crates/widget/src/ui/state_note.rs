@@ -1,5 +1,5 @@
-//! Where the widget keeps what the learner did (issue 17): the effect that stores it, and the
-//! notes that say what could not be kept or restored.
+//! Where the widget keeps what the learner did (`sessionStorage`): the effect that stores it,
+//! and the notes that say what could not be kept or restored.
 
 use leptos::prelude::*;
 
