@@ -45,10 +45,10 @@ pub mod pi_gate;
 mod pychar;
 pub mod replay;
 pub mod table;
-pub mod tasks;
 pub mod timeline;
 pub mod trace;
 
 pub use error::{Error, ErrorKind};
 pub use evaluation::{Decision, Engine, EngineId, Evaluation, Reason, Step};
+pub use lesson::tasks;
 pub use table::{Action, Call, Rule, RuleId, RuleTable};

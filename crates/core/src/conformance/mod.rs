@@ -106,7 +106,7 @@ impl SectionReport {
 pub fn run(text: &str) -> Result<Vec<SectionReport>, Error> {
     let doc = json::parse(text)?;
     if let Err((path, found)) = malformed_case(&doc) {
-        let at = crate::lesson::locate(text, &path)
+        let at = crate::json::locate::locate(text, &path)
             .map(|p| format!(" (line {}, column {})", p.line, p.column))
             .unwrap_or_default();
         return Err(Error::shape(
