@@ -4,11 +4,12 @@
 //! every redirection target is approved.
 
 use super::bash;
-use super::eval::*;
+use super::env::*;
 use super::mode::Mode;
 use super::path;
 use super::rule::{Specifier, ToolSelector};
 use super::settings::PolicyRule;
+use super::types::*;
 use crate::table::Action;
 
 impl Env<'_> {

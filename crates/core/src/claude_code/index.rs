@@ -22,11 +22,11 @@
 use std::collections::HashMap;
 
 use super::bash::{first_word, CommandPattern};
-use super::eval::Context;
 use super::mode::Mode;
 use super::path::{self, extension, Anchor, SegKey, PREFIX_KEY_CHARS};
 use super::rule::{Specifier, ToolSelector};
 use super::settings::{Policy, PolicyRule, Scope};
+use super::types::Context;
 use crate::table::Action;
 
 /// Rule positions (in [`Policy::rules`]) by key, each list in merged order.
