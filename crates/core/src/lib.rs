@@ -29,6 +29,7 @@ pub mod comparison;
 pub mod conformance;
 pub mod context;
 pub mod corecoder;
+mod decision;
 pub mod design;
 pub mod engines;
 pub mod error;
