@@ -25,7 +25,7 @@ for f in files:
             sbx+=('; excludedCommands: '+', '.join(ex) if ex else '')
         mode=c['settings'].get('permissions',{}).get('defaultMode') or 'default'
         out.append((c['id'],call,D[d],D[c['decision']],f,'; '.join(rules) or '(no rules)',mode,sbx))
-s='// @generated from fixtures/conformance/{claude-code-real,claude-code-recorded}.json by the\n// recording step (see the `drift` module docs); `drift::tests` checks it against the files.\n\nuse super::{Decision, DocDrift};\n\n/// Every recorded case whose documented answer differs from the CLI\'s.\npub(super) static DRIFT: &[DocDrift] = &[\n'
+s='// @generated from fixtures/conformance/{claude-code-real,claude-code-recorded}.json by the\n// recording step (see the `drift` module docs); `drift::tests` checks it against the files.\n\nuse super::types::DocDrift;\nuse crate::Decision;\n\n/// Every recorded case whose documented answer differs from the CLI\'s.\npub(super) static DRIFT: &[DocDrift] = &[\n'
 for (i,call,d,cl,f,rules,mode,sbx) in out:
     s+=f'    DocDrift {{\n        id: {json.dumps(i)},\n        call: {json.dumps(call,ensure_ascii=False)},\n        rules: {json.dumps(rules,ensure_ascii=False)},\n        mode: {json.dumps(mode)},\n        sandbox: {json.dumps(sbx,ensure_ascii=False)},\n        docs: Decision::{d},\n        cli: Decision::{cl},\n        file: {json.dumps(f)},\n    }},\n'
 s+='];\n'

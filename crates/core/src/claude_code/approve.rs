@@ -4,11 +4,13 @@
 //! every redirection target is approved.
 
 use super::bash;
-use super::eval::*;
+use super::env::*;
+use super::index::dropped_in_auto;
 use super::mode::Mode;
 use super::path;
 use super::rule::{Specifier, ToolSelector};
 use super::settings::PolicyRule;
+use super::types::*;
 use crate::table::Action;
 
 impl Env<'_> {
@@ -491,39 +493,5 @@ impl Env<'_> {
             .iter()
             .any(|s| bash::accept_edits_paths(s).is_some())
             || facts.targets.iter().any(|t| t.write)
-    }
-}
-
-/// Broad allow rules auto mode drops on entry (§5 step 7).
-pub(super) fn dropped_in_auto(r: &PolicyRule) -> bool {
-    let ToolSelector::Exact(name) = &r.rule.tool else {
-        return false;
-    };
-    match (name.as_str(), &r.rule.spec) {
-        ("Bash" | "PowerShell", Specifier::Bare) => true,
-        ("Agent" | "Monitor", _) => true,
-        ("Bash", Specifier::Command(p)) => {
-            const INTERPRETERS: [&str; 12] = [
-                "python", "python3", "node", "ruby", "perl", "bash", "sh", "zsh", "deno", "bun",
-                "php", "lua",
-            ];
-            const RUNNERS: [&str; 8] = [
-                "npm run",
-                "pnpm run",
-                "yarn run",
-                "bun run",
-                "npx",
-                "uv run",
-                "pnpm exec",
-                "yarn",
-            ];
-            let text = p.as_str();
-            let head = text.trim_end_matches('*').trim_end();
-            INTERPRETERS
-                .iter()
-                .any(|i| head == *i || (text.starts_with(i) && text[i.len()..].starts_with('*')))
-                || RUNNERS.iter().any(|r| text == format!("{r} *"))
-        }
-        _ => false,
     }
 }

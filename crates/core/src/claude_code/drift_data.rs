@@ -1,7 +1,8 @@
 // @generated from fixtures/conformance/{claude-code-real,claude-code-recorded}.json by the
 // recording step (see the `drift` module docs); `drift::tests` checks it against the files.
 
-use super::{Decision, DocDrift};
+use super::types::DocDrift;
+use crate::Decision;
 
 /// Every recorded case whose documented answer differs from the CLI's.
 pub(super) static DRIFT: &[DocDrift] = &[

@@ -22,11 +22,11 @@
 use std::collections::HashMap;
 
 use super::bash::{first_word, CommandPattern};
-use super::eval::Context;
 use super::mode::Mode;
 use super::path::{self, extension, Anchor, SegKey, PREFIX_KEY_CHARS};
 use super::rule::{Specifier, ToolSelector};
 use super::settings::{Policy, PolicyRule, Scope};
+use super::types::Context;
 use crate::table::Action;
 
 /// Rule positions (in [`Policy::rules`]) by key, each list in merged order.
@@ -185,8 +185,7 @@ impl Index {
             list.reverse();
         }
         for (i, r) in policy.rules.iter().enumerate() {
-            if r.group == Action::Allow && mode == Mode::Auto && super::approve::dropped_in_auto(r)
-            {
+            if r.group == Action::Allow && mode == Mode::Auto && dropped_in_auto(r) {
                 continue;
             }
             ix.groups[slot(r.group)].add(i, r);
@@ -344,6 +343,40 @@ impl PathIndex {
             }
         };
         buckets.entry(k).or_default().push(i);
+    }
+}
+
+/// Broad allow rules auto mode drops on entry (§5 step 7).
+pub(super) fn dropped_in_auto(r: &PolicyRule) -> bool {
+    let ToolSelector::Exact(name) = &r.rule.tool else {
+        return false;
+    };
+    match (name.as_str(), &r.rule.spec) {
+        ("Bash" | "PowerShell", Specifier::Bare) => true,
+        ("Agent" | "Monitor", _) => true,
+        ("Bash", Specifier::Command(p)) => {
+            const INTERPRETERS: [&str; 12] = [
+                "python", "python3", "node", "ruby", "perl", "bash", "sh", "zsh", "deno", "bun",
+                "php", "lua",
+            ];
+            const RUNNERS: [&str; 8] = [
+                "npm run",
+                "pnpm run",
+                "yarn run",
+                "bun run",
+                "npx",
+                "uv run",
+                "pnpm exec",
+                "yarn",
+            ];
+            let text = p.as_str();
+            let head = text.trim_end_matches('*').trim_end();
+            INTERPRETERS
+                .iter()
+                .any(|i| head == *i || (text.starts_with(i) && text[i.len()..].starts_with('*')))
+                || RUNNERS.iter().any(|r| text == format!("{r} *"))
+        }
+        _ => false,
     }
 }
 

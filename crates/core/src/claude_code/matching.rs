@@ -2,10 +2,11 @@
 //! and the group scans of the decision procedure.
 
 use super::bash;
-use super::eval::*;
+use super::env::*;
 use super::path::{self, Anchor, PathMatch, PathPattern};
 use super::rule::{Specifier, ToolSelector};
 use super::settings::PolicyRule;
+use super::types::*;
 use crate::json::Value;
 use crate::table::Action;
 

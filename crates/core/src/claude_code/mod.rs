@@ -93,6 +93,7 @@
 mod approve;
 pub mod bash;
 pub mod drift;
+mod env;
 pub mod eval;
 pub mod flow;
 mod index;
@@ -104,6 +105,7 @@ mod safety;
 pub mod settings;
 pub mod shell;
 pub mod table;
+mod types;
 
 pub use eval::{
     evaluate, Blocker, CompiledPolicy, Context, Decider, Hook, Surface, ToolCall, TraceStep,

@@ -2,7 +2,7 @@
 //! protected-path writes; and whether a Bash command runs sandboxed.
 
 use super::bash;
-use super::eval::*;
+use super::env::*;
 use super::path;
 use super::shell;
 use crate::json::Value;

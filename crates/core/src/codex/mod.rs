@@ -54,6 +54,7 @@ mod diag;
 mod eval;
 mod export;
 mod lexer;
+mod load;
 mod policy;
 pub mod shell;
 pub mod shlex;
@@ -63,7 +64,7 @@ pub use diag::{LoadError, LoadErrorKind};
 pub use eval::Limits;
 pub use export::{starlark_string, to_rules};
 #[cfg(feature = "rules-files")]
-pub(crate) use policy::RuleCall;
+pub(crate) use load::RuleCall;
 pub use policy::{
     case_fold, Check, Decision, MatchOptions, NetworkRule, PatternToken, Policy, PrefixRule,
     RuleMatch,

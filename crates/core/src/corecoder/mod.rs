@@ -34,6 +34,7 @@
 //! but ask for `git push`". lcc ([`crate::lcc`]) never asks at all.
 
 mod blacklist;
+mod layer;
 
 use std::collections::BTreeSet;
 
@@ -41,6 +42,8 @@ pub use blacklist::{check_dangerous, BlacklistHit, DangerousPattern, DANGEROUS_P
 
 use crate::evaluation::{Decision, Engine, EngineId, Evaluation, Reason};
 use crate::table::{Call, RuleTable};
+
+pub use layer::Layer;
 
 /// `Permission.READ_ONLY`: the tools that run without consent, matched by exact,
 /// case-sensitive name. `list_dir` is *not* among them (the lesson's table has it), nor is
@@ -205,26 +208,6 @@ impl Refusal {
                 .to_string(),
         }
     }
-}
-
-/// Which layer settled the permission question.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Layer {
-    /// Plan mode refused a tool outside [`READ_ONLY`].
-    PlanMode,
-    /// The tool is in [`READ_ONLY`]: nobody is asked.
-    ReadOnly,
-    /// `--yes` (`allow_all`): nobody is asked.
-    AllowAll,
-    /// An earlier "always" for this exact tool name.
-    Always,
-    /// No prompt exists (`-p`): refused without asking.
-    NonInteractive,
-    /// The human was (or, for an [`Engine`] verdict of ask, would be) prompted.
-    Prompt,
-    /// The session has no `Permission` object at all (`Agent(permission=None)`): everything
-    /// is allowed. Not reachable from the command line.
-    NoPermission,
 }
 
 /// `corecoder.permissions.Permission`: the consent state of one session.

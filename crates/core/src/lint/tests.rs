@@ -4,8 +4,9 @@
 
 use super::*;
 use crate::claude_code::table::to_tool_call;
-use crate::claude_code::{CompiledPolicy, Context, Mode, Policy, SettingsFile};
+use crate::claude_code::{CompiledPolicy, Context, Mode, Policy, Scope, SettingsFile};
 use crate::engines;
+use crate::evaluation::Decision;
 use crate::import::import;
 use crate::opencode::{find_last, Platform};
 

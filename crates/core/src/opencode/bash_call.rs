@@ -31,10 +31,14 @@
 
 pub use super::lifecycle::paths::Place;
 
-use super::lifecycle::{parse_classic, paths};
+pub(super) mod requests;
+
+pub use super::engine::bash_call_with;
+pub use requests::{AskedRequest, BashDecision, PatternCheck, RequestKind};
+
 use super::wildcard::Platform;
-use super::{disabled, OpenCodeEngine, Rule};
-use crate::table::Action;
+use super::Rule;
+use requests::decide;
 
 /// The recording's place: directory = worktree = `/home/user/project`, home `/home/user`,
 /// cwd = the directory, and exactly the directories of the recording's `setup.existing_dirs`.
@@ -66,64 +70,6 @@ const LESSON_DIRS: [&str; 12] = [
     "/home/user/project/src",
 ];
 
-/// Which permission a request asks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RequestKind {
-    /// `external_directory`: directories outside the project (`<dir>/*`), asked first.
-    ExternalDirectory,
-    /// `bash`: one pattern per sub-command.
-    Bash,
-}
-
-impl RequestKind {
-    /// `external_directory`, `bash`.
-    pub fn name(self) -> &'static str {
-        match self {
-            RequestKind::ExternalDirectory => "external_directory",
-            RequestKind::Bash => "bash",
-        }
-    }
-}
-
-/// One permission request the bash tool makes, with what `Permission.ask` does with it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AskedRequest {
-    /// The permission asked.
-    pub permission: RequestKind,
-    /// The patterns evaluated (duplicates merged, in order of appearance).
-    pub patterns: Vec<String>,
-    /// What "Allow always" would save.
-    pub always: Vec<String>,
-    /// One per pattern, same order.
-    pub checks: Vec<PatternCheck>,
-    /// Deny if any pattern denies, else ask if any asks, else allow.
-    pub action: Action,
-}
-
-/// One pattern of a request, evaluated.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PatternCheck {
-    /// The pattern.
-    pub pattern: String,
-    /// Index of the last matching rule; `None`: no rule matched (ask).
-    pub rule: Option<usize>,
-    /// That rule's action (ask when none matched).
-    pub action: Action,
-}
-
-/// What the real bash tool decides for one call before any user input.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BashDecision {
-    /// The requests, in the order the tool asks; the list ends after the first deny.
-    pub requests: Vec<AskedRequest>,
-    /// The action of the first request that is not allow; allow when there is none.
-    pub decision: Action,
-    /// The index in `requests` of that request.
-    pub decided_by: Option<usize>,
-    /// `Permission.disabled(["bash"], rules)`: the model is not offered `bash` at all.
-    pub hidden: bool,
-}
-
 /// The real bash tool's permission path for `command` run in `place.cwd`, under `rules` (the
 /// whole ruleset; last match wins per pattern, Linux matching).
 ///
@@ -153,95 +99,12 @@ pub fn bash_call(rules: &[Rule], command: &str, place: &Place) -> BashDecision {
     )
 }
 
-/// [`bash_call`] over a precompiled engine (its index makes a large table cheap).
-///
-/// ```
-/// use permlab_core::Action;
-/// use permlab_core::opencode::{bash_call_with, lesson_place, OpenCodeEngine, Rule};
-/// let engine = OpenCodeEngine::from_rules(vec![
-///     Rule::new("external_directory", "*", Action::Deny),
-///     Rule::new("bash", "*", Action::Allow),
-/// ]);
-/// let d = bash_call_with(&engine, "rm -rf /tmp/x", &lesson_place());
-/// assert_eq!(d.requests.len(), 1); // bash is never asked
-/// assert_eq!(d.decision, Action::Deny);
-/// ```
-pub fn bash_call_with(engine: &OpenCodeEngine, command: &str, place: &Place) -> BashDecision {
-    decide(
-        engine.rules(),
-        |permission, pattern| engine.find_last(permission, pattern),
-        command,
-        place,
-    )
-}
-
-fn decide(
-    rules: &[Rule],
-    find: impl Fn(&str, &str) -> Option<usize>,
-    command: &str,
-    place: &Place,
-) -> BashDecision {
-    let parsing = parse_classic(command, place);
-    let dirs: Vec<String> = parsing.dirs.iter().map(|d| paths::dir_pattern(d)).collect();
-    let asked = [
-        (RequestKind::ExternalDirectory, dirs.clone(), dirs),
-        (RequestKind::Bash, parsing.patterns, parsing.always),
-    ];
-    let mut requests = Vec::new();
-    let mut decided_by = None;
-    for (permission, patterns, always) in asked {
-        if patterns.is_empty() {
-            continue;
-        }
-        let checks: Vec<PatternCheck> = patterns
-            .iter()
-            .map(|p| {
-                let rule = find(permission.name(), p);
-                PatternCheck {
-                    pattern: p.clone(),
-                    rule,
-                    action: rule.map_or(Action::Ask, |i| rules[i].action),
-                }
-            })
-            .collect();
-        let action = request_action(&checks);
-        if decided_by.is_none() && action != Action::Allow {
-            decided_by = Some(requests.len());
-        }
-        requests.push(AskedRequest {
-            permission,
-            patterns,
-            always,
-            checks,
-            action,
-        });
-        if action == Action::Deny {
-            break;
-        }
-    }
-    BashDecision {
-        decision: decided_by.map_or(Action::Allow, |i| requests[i].action),
-        decided_by,
-        requests,
-        hidden: disabled("bash", rules),
-    }
-}
-
-/// `Permission.ask` on one request: deny if any pattern denies, else ask if any asks.
-fn request_action(checks: &[PatternCheck]) -> Action {
-    if checks.iter().any(|c| c.action == Action::Deny) {
-        Action::Deny
-    } else if checks.iter().any(|c| c.action == Action::Ask) {
-        Action::Ask
-    } else {
-        Action::Allow
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::opencode::lifecycle::parse::commands_with_work;
+    use crate::opencode::OpenCodeEngine;
+    use crate::table::Action;
     use Action::{Allow, Ask, Deny};
 
     /// The lesson's rules: bash `git *` allow, `npm test *` allow, `curl *` deny, `rm *` ask.

@@ -8,9 +8,10 @@
 //! The trace walks the way `findLast` does: from the **last** row upward, stopping at the first
 //! row whose permission and pattern both match.
 
-use super::bash_call::{bash_call_with, BashDecision, Place, RequestKind};
+use super::bash_call::requests::{decide, BashDecision, RequestKind};
 use super::evaluate::default_rule;
 use super::index::{Direction, Index};
+use super::lifecycle::paths::Place;
 use super::wildcard::matches;
 use super::wildcard::Platform;
 use super::{parse_rules, Approvals, Rule};
@@ -221,6 +222,28 @@ impl Engine for OpenCodeEngine {
             checks.and_then(|(r, c)| d.requests[r].checks[c].rule),
         )
     }
+}
+
+/// [`bash_call`] over a precompiled engine (its index makes a large table cheap).
+///
+/// ```
+/// use permlab_core::Action;
+/// use permlab_core::opencode::{bash_call_with, lesson_place, OpenCodeEngine, Rule};
+/// let engine = OpenCodeEngine::from_rules(vec![
+///     Rule::new("external_directory", "*", Action::Deny),
+///     Rule::new("bash", "*", Action::Allow),
+/// ]);
+/// let d = bash_call_with(&engine, "rm -rf /tmp/x", &lesson_place());
+/// assert_eq!(d.requests.len(), 1); // bash is never asked
+/// assert_eq!(d.decision, Action::Deny);
+/// ```
+pub fn bash_call_with(engine: &OpenCodeEngine, command: &str, place: &Place) -> BashDecision {
+    decide(
+        engine.rules(),
+        |permission, pattern| engine.find_last(permission, pattern),
+        command,
+        place,
+    )
 }
 
 /// The tool whose calls OpenCode's bash tool parses.

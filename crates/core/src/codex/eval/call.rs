@@ -1,6 +1,13 @@
 //! Calling functions: user `def`s and lambdas, argument binding for the built-ins.
 
-use super::*;
+use std::rc::Rc;
+
+use super::super::diag::Span;
+use super::interp::{set, Flow, Interp, Scope, R};
+use super::value::Value;
+
+/// Nested function calls (Starlark forbids recursion; this bounds the call chain).
+const MAX_CALL_DEPTH: usize = 64;
 
 /// Parameters of a native function: (name, required).
 pub(super) type Sig = &'static [(&'static str, bool)];

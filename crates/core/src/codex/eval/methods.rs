@@ -1,6 +1,11 @@
 //! Methods of strings, lists and dicts (the sets `dir()` lists in starlark-rust 0.13).
 
-use super::*;
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use super::super::diag::Span;
+use super::interp::{Interp, R};
+use super::value::Value;
 
 impl Interp<'_> {
     pub(super) fn attr(&self, obj: Value, name: &str, span: Span) -> R<Value> {

@@ -14,7 +14,6 @@
 //! permlab stops at 64 bits (an overflow is a load error). Error *texts* match for common
 //! cases (every load error in the conformance data) but not for every message.
 
-use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -27,59 +26,20 @@ use super::syntax::{parse, Arg, BinOp, Clause, ExprKind, FSeg, FnDef, Stmt, Targ
 
 /// Largest list or string a file may build (on top of the cumulative [`Limits`]).
 const MAX_LEN: usize = 1_000_000;
-/// Nested function calls (Starlark forbids recursion; this bounds the call chain).
-const MAX_CALL_DEPTH: usize = 64;
 /// Nested statements and expressions being evaluated, across calls. The parser bounds one
-/// expression's depth and calls are bounded above, but the product (64 calls each returning a
-/// 30-deep expression) overflowed a 2 MB test thread's stack in a debug build, where one level
-/// of `eval` takes over 10 KB (`fixtures/fuzz/deep-calls.rules`; 150 levels still overflowed,
-/// 100 fit). Real policies nest a few levels; every corpus file loads well within it. A chain
-/// of 48 calls loads and 49 do not, exactly as in codex 0.171.0 (whose starlark-rust stops
-/// there with "Starlark call stack overflow"; `codex_nesting_just_under_and_over`).
+/// expression's depth and calls are bounded (`MAX_CALL_DEPTH`, in `call.rs`), but the product
+/// (64 calls each returning a 30-deep expression) overflowed a 2 MB test thread's stack in a
+/// debug build, where one level of `eval` takes over 10 KB (`fixtures/fuzz/deep-calls.rules`;
+/// 150 levels still overflowed, 100 fit). Real policies nest a few levels; every corpus file
+/// loads well within it. A chain of 48 calls loads and 49 do not, exactly as in codex 0.171.0
+/// (whose starlark-rust stops there with "Starlark call stack overflow";
+/// `codex_nesting_just_under_and_over`).
 const MAX_NESTING: usize = 100;
-
-/// The names a policy file sees without defining them: starlark-rust 0.13's standard globals
-/// plus the three policy built-ins, in the order the real `Globals::names()` lists them (it
-/// matters for "did you mean" ties). No `print`: it is not in the standard set.
-const BUILTINS: &[&str] = &[
-    "False",
-    "None",
-    "True",
-    "abs",
-    "all",
-    "any",
-    "bool",
-    "chr",
-    "dict",
-    "dir",
-    "enumerate",
-    "fail",
-    "float",
-    "getattr",
-    "hasattr",
-    "hash",
-    "host_executable",
-    "int",
-    "len",
-    "list",
-    "max",
-    "min",
-    "network_rule",
-    "ord",
-    "prefix_rule",
-    "range",
-    "repr",
-    "reversed",
-    "sorted",
-    "str",
-    "tuple",
-    "type",
-    "zip",
-];
 
 mod budget;
 mod builtins;
 mod call;
+mod interp;
 mod methods;
 mod ops;
 mod policy_builtins;
@@ -89,18 +49,10 @@ mod value;
 pub use budget::Limits;
 use budget::{Budget, SLOT};
 use call::*;
+use interp::{lookup, set, Flow, Interp, Scope, R};
 use methods::*;
 use resolve::*;
 use value::*;
-
-enum Flow {
-    Normal,
-    Break,
-    Continue,
-    Return(Value),
-}
-
-type R<T> = Result<T, Diag>;
 
 /// Evaluates `text` into `policy` within `limits`; returns the example validations to run
 /// afterwards.
@@ -169,47 +121,6 @@ pub(crate) fn run_file_spent(
 }
 
 // ---------------------------------------------------------------- interpreter
-
-enum Scope {
-    Module,
-    Function(Vec<(String, Value)>),
-}
-
-struct Interp<'p> {
-    /// Module-level variables. A map, not a list: a lookup must not cost more with every
-    /// global a (generated) file defines.
-    globals: HashMap<String, Value>,
-    policy: &'p mut Policy,
-    pending: Vec<PendingExamples>,
-    /// Active calls: (name of the calling function, span of the call expression).
-    frames: Vec<(String, Span)>,
-    /// Names of the user functions being executed, innermost last.
-    fn_names: Vec<String>,
-    /// The same functions, to refuse recursion (Starlark forbids it).
-    active: Vec<Rc<FnDef>>,
-    /// Lists and dicts being iterated by a `for` (by address): mutating one is an error.
-    iterating: Vec<usize>,
-    /// The file's name, for `str()` of its functions.
-    module: Rc<str>,
-    /// For each active user function, the names local to it (innermost last).
-    local_names: Vec<Rc<Closure>>,
-    /// Steps and bytes spent against the file's [`Limits`].
-    budget: Budget,
-    /// Statements and expressions being evaluated, nested ([`MAX_NESTING`]).
-    nesting: usize,
-}
-
-fn lookup<'a>(vars: &'a [(String, Value)], name: &str) -> Option<&'a Value> {
-    vars.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v)
-}
-
-fn set(vars: &mut Vec<(String, Value)>, name: &str, v: Value) {
-    if let Some(slot) = vars.iter_mut().find(|(n, _)| n == name) {
-        slot.1 = v;
-    } else {
-        vars.push((name.to_string(), v));
-    }
-}
 
 impl Interp<'_> {
     fn tick(&mut self, span: Span) -> R<()> {

@@ -1,6 +1,49 @@
 //! Static name resolution: an unknown name is an error before anything runs.
 
-use super::*;
+use std::collections::HashSet;
+
+use super::super::diag::{Diag, Span};
+use super::super::syntax::{Arg, Clause, Expr, ExprKind, FSeg, FnDef, Stmt, Target};
+use super::interp::R;
+
+/// The names a policy file sees without defining them: starlark-rust 0.13's standard globals
+/// plus the three policy built-ins, in the order the real `Globals::names()` lists them (it
+/// matters for "did you mean" ties). No `print`: it is not in the standard set.
+pub(super) const BUILTINS: &[&str] = &[
+    "False",
+    "None",
+    "True",
+    "abs",
+    "all",
+    "any",
+    "bool",
+    "chr",
+    "dict",
+    "dir",
+    "enumerate",
+    "fail",
+    "float",
+    "getattr",
+    "hasattr",
+    "hash",
+    "host_executable",
+    "int",
+    "len",
+    "list",
+    "max",
+    "min",
+    "network_rule",
+    "ord",
+    "prefix_rule",
+    "range",
+    "repr",
+    "reversed",
+    "sorted",
+    "str",
+    "tuple",
+    "type",
+    "zip",
+];
 
 pub(super) fn bind_target(t: &Target, names: &mut HashSet<String>) {
     match t {

@@ -1,6 +1,10 @@
 //! Starlark values: what a policy file computes with, and how they print and compare.
 
-use super::*;
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use super::super::syntax::FnDef;
 
 /// A user function as a value.
 #[derive(Debug)]

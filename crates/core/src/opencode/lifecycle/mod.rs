@@ -53,11 +53,13 @@ pub mod paths;
 pub mod registry;
 pub mod request;
 mod run;
+mod runtime;
 mod seed;
 mod stage;
 
 pub(crate) use run::parse_classic;
 pub use run::{lifecycle, NO_PATTERN};
+pub use runtime::Runtime;
 pub use seed::{seed_002, seed_build_log, Scenario};
 pub use stage::{
     Arguments, Detail, End, Execution, Lookup, Output, Parsing, Permission, SeedClaim, SeedMatch,
@@ -70,32 +72,6 @@ use crate::opencode::{Approvals, Rule};
 use output::Limits;
 use paths::Place;
 use registry::ToolDef;
-
-/// Which of OpenCode's two runtimes runs the call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Runtime {
-    /// The classic path every normal prompt takes (default).
-    Classic,
-    /// The v2 core seed 002 describes.
-    Next,
-}
-
-impl Default for Runtime {
-    /// The classic runtime: the one every normal prompt takes.
-    fn default() -> Self {
-        Runtime::Classic
-    }
-}
-
-impl Runtime {
-    /// `classic`, `next`.
-    pub fn slug(self) -> &'static str {
-        match self {
-            Runtime::Classic => "classic",
-            Runtime::Next => "next",
-        }
-    }
-}
 
 /// One call's whole life.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -25,6 +25,8 @@
 
 use std::fmt;
 
+pub mod locate;
+
 /// A parsed JSON value. Objects keep every entry in source order, duplicates included.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
