@@ -16,7 +16,7 @@ use permlab_core::{Call, EngineId};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use crate::i18n::Lang;
+use crate::text::i18n::Lang;
 
 /// `evaluate`'s argument.
 #[derive(Deserialize)]

@@ -26,14 +26,8 @@
 
 #[cfg(target_arch = "wasm32")]
 pub mod api;
-pub mod error_text;
-pub mod hash;
-pub mod history;
-pub mod i18n;
-pub mod lesson_error;
-pub mod lint_text;
+pub mod browser;
 pub mod model;
-mod perf;
 pub mod persist;
 pub mod presets;
 pub mod protocol;
@@ -42,17 +36,14 @@ pub mod scenes;
 pub mod state;
 #[cfg(test)]
 mod statements;
-pub mod store;
-mod store_text;
 pub mod tasks;
+pub mod text;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
-pub mod warning_text;
-mod web;
 pub mod worker;
 
-pub use i18n::Lang;
 pub use model::{Config, Widget};
+pub use text::i18n::Lang;
 
 use wasm_bindgen::prelude::*;
 

@@ -11,7 +11,7 @@
 //! Every choice, action, verdict, kind and error crosses as a typed value (the core's own enums
 //! where they exist); the wire carries them as the core's slugs (see [`Slug`]), written and read
 //! by the core's own `slug`/`as_str`, never by a second list here. An error is a
-//! [`WorkerError`]: data the page words in its language ([`crate::i18n::Lang::worker_error`]),
+//! [`WorkerError`]: data the page words in its language ([`crate::text::i18n::Lang::worker_error`]),
 //! never the core's English parsed back.
 
 use permlab_core::codex::LoadErrorKind;
@@ -359,7 +359,7 @@ impl ImportedRows {
 }
 
 /// Why the worker could not answer a request, as data: the page words it in its language
-/// ([`crate::i18n::Lang::worker_error`]); nothing here is the core's English to be parsed.
+/// ([`crate::text::i18n::Lang::worker_error`]); nothing here is the core's English to be parsed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum WorkerError {

@@ -220,7 +220,7 @@ impl Lab {
     }
 
     /// Puts back the reorder log and the undo history a reload kept (see
-    /// [`crate::history`]); the order itself is restored separately.
+    /// [`crate::persist::history`]); the order itself is restored separately.
     pub fn restore_history(&mut self, log: Vec<LogEntry>, undo: Vec<Vec<RuleId>>) {
         self.log = log;
         self.undo = undo;

@@ -11,9 +11,9 @@ use permlab_core::claude_code::{evaluate, Mode, Note, Policy, Scope, SettingsFil
 use permlab_core::comparison::{cells, Dimension, Product};
 use permlab_core::Decision;
 
-use crate::i18n::Lang;
 use crate::scenes::claude_flow_text::T as Flow;
 use crate::scenes::comparison_text as cmp;
+use crate::text::i18n::Lang;
 
 /// A settings file in a scope, the mode it starts in (or the one picked, as with
 /// `--permission-mode`), and a Bash command: what the engine answers.
@@ -517,8 +517,8 @@ fn wrapper_advice_follows_the_sandbox_and_the_rule() {
         // The demonstrating call is what the engine answers under that config.
         assert_eq!(f.verdict, want);
         assert_eq!(project(text, &f.input), want);
-        let zh = crate::lint_text::word(Lang::Zh, f);
-        let en = crate::lint_text::word(Lang::En, f);
+        let zh = crate::text::lint_text::word(Lang::Zh, f);
+        let en = crate::text::lint_text::word(Lang::En, f);
         assert_eq!(zh.fix.contains("打开沙箱"), state == "off", "{}", zh.fix);
         assert_eq!(
             en.fix.contains("turn on the sandbox"),

@@ -68,9 +68,9 @@ pub fn progress(w: &Widget, prev: &[bool]) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::i18n::Lang;
     use crate::model::{Config, Msg};
     use crate::state::Guess;
+    use crate::text::i18n::Lang;
 
     /// Seed 000's first "try three things" box, as the demo page's lesson carries it.
     const LESSON: &str = r#"{"title": "t", "language": "zh", "mode": "quiz",

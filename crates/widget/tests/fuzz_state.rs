@@ -13,9 +13,9 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-use permlab_widget::i18n::Lang;
 use permlab_widget::model::{Config, Msg, Widget};
-use permlab_widget::{hash, store};
+use permlab_widget::persist::{hash, store};
+use permlab_widget::text::i18n::Lang;
 
 /// No input may take longer than this (a debug build on a loaded 2-core machine).
 const TIME_BOUND: Duration = Duration::from_secs(5);

@@ -62,7 +62,7 @@ fn paste_all(folder: &str, engine: &str) -> (usize, usize, usize) {
                 }
             }
             (None, Some(e)) => {
-                let words = permlab_widget::i18n::Lang::En.import_problem(e);
+                let words = permlab_widget::text::i18n::Lang::En.import_problem(e);
                 assert!(!words.is_empty(), "{name}");
                 assert_eq!(w.import().text, text, "{name}: the pasted text must stay");
                 assert_ne!(w.course().source, Source::Import, "{name}");

@@ -9,9 +9,9 @@ mod common;
 
 use common::corpus;
 use permlab_core::EngineId;
-use permlab_widget::lint_text;
 use permlab_widget::model::{Msg, Source};
 use permlab_widget::protocol::{Reply, Request};
+use permlab_widget::text::lint_text;
 use permlab_widget::worker;
 use permlab_widget::{Config, Lang, Widget};
 

@@ -5,9 +5,9 @@
 use permlab_core::import::Format;
 
 use super::{import_config_error, Source, Widget};
+use crate::persist::store::{self, Field, Note};
 use crate::persist::Snapshot;
 use crate::presets;
-use crate::store::{self, Field, Note};
 
 impl Widget {
     /// The call fields and the editor's text, each only when it fits [`store::FIELD_LIMIT`].
@@ -137,8 +137,8 @@ impl Widget {
 mod tests {
     use super::super::{Config, Msg};
     use super::*;
-    use crate::i18n::Lang;
     use crate::presets::Preset;
+    use crate::text::i18n::Lang;
 
     fn config(ns: &str) -> Config {
         Config {

@@ -29,12 +29,12 @@ use permlab_core::import::{self, Format};
 use permlab_core::lesson::{LessonMode, Preset as Native};
 use permlab_core::{Call, EngineId, Evaluation, RuleId, RuleTable};
 
-use crate::i18n::{Lang, S};
-use crate::lesson_error::LessonError;
 use crate::persist::Snapshot;
 use crate::presets::{self, Preset};
 use crate::protocol::{ImportedRows, Reply, Request};
 use crate::state::Lab;
+use crate::text::i18n::{Lang, S};
+use crate::text::lesson_error::LessonError;
 
 #[cfg(test)]
 mod changes;
@@ -149,10 +149,10 @@ impl Widget {
     }
 
     /// A widget as `config` says, where the learner was: the widget's stored item `stored`
-    /// (see [`crate::store`]) when it is usable, else an old-format link's hash. Requests for
+    /// (see [`crate::persist::store`]) when it is usable, else an old-format link's hash. Requests for
     /// the worker it starts with are in [`Widget::resume`].
     pub fn with_stored(config: Config, hash: &str, stored: Option<&str>) -> Widget {
-        let start = crate::store::start(&config.ns, hash, stored);
+        let start = crate::persist::store::start(&config.ns, hash, stored);
         let snap = start.snap;
         // A Codex `.rules` config in the lesson is read by the worker (the page has no Starlark);
         // the built-in rule sets show meanwhile.
@@ -312,7 +312,7 @@ impl Widget {
     /// An element id unique on the page: the widget's namespace (its placeholder's id) first,
     /// percent-encoded (an id with a space would be two ids in `aria-labelledby`).
     pub fn id(&self, name: &str) -> String {
-        format!("{}-{name}", crate::hash::encode(&self.config.ns))
+        format!("{}-{name}", crate::persist::hash::encode(&self.config.ns))
     }
 
     /// Puts back where the learner was (order, call, guesses, reveals, step) on this table.
@@ -335,11 +335,11 @@ impl Widget {
             lab.restore_history(
                 snap.log
                     .as_deref()
-                    .map(crate::history::read_log)
+                    .map(crate::persist::history::read_log)
                     .unwrap_or_default(),
                 snap.undo
                     .as_deref()
-                    .map(|u| crate::history::read_undo(u, &ids))
+                    .map(|u| crate::persist::history::read_undo(u, &ids))
                     .unwrap_or_default(),
             );
         }
@@ -600,11 +600,11 @@ impl Widget {
         }
     }
 
-    /// What is kept of this state (see [`crate::store`]): every text as typed, up to
-    /// [`crate::store::FIELD_LIMIT`] each.
+    /// What is kept of this state (see [`crate::persist::store`]): every text as typed, up to
+    /// [`crate::persist::store::FIELD_LIMIT`] each.
     pub fn snapshot(&self) -> Snapshot {
         let l = &self.lab;
-        let fits = |t: &String| t.len() <= crate::store::FIELD_LIMIT;
+        let fits = |t: &String| t.len() <= crate::persist::store::FIELD_LIMIT;
         let (tool_text, input_text, editor) = self.kept_texts();
         Snapshot {
             preset: Some(self.slug_of(self.course.source)),
@@ -636,9 +636,12 @@ impl Widget {
                 .earlier_results()
                 .map(|(e, r)| (e, r.guess, r.verdict))
                 .collect(),
-            log: (!l.log().is_empty()).then(|| crate::history::write_log(l.log())),
-            undo: Some(crate::history::write_undo(l.undo_orders(), l.table().len()))
-                .filter(|u| !u.is_empty()),
+            log: (!l.log().is_empty()).then(|| crate::persist::history::write_log(l.log())),
+            undo: Some(crate::persist::history::write_undo(
+                l.undo_orders(),
+                l.table().len(),
+            ))
+            .filter(|u| !u.is_empty()),
         }
     }
 
@@ -839,9 +842,9 @@ impl Widget {
             }
             Msg::EditTable(t) => self.editor.text = t,
             Msg::Apply => {
-                crate::perf::mark_start("pl-parse");
+                crate::browser::perf::mark_start("pl-parse");
                 let r = presets::parse_custom(&self.editor.text);
-                crate::perf::mark_end("pl-parse");
+                crate::browser::perf::mark_end("pl-parse");
                 match r {
                     Ok((table, calls)) => {
                         self.editor.error = None;
@@ -1043,7 +1046,7 @@ impl Widget {
             return;
         }
         let call = Call::new(f.tool.clone(), f.input.clone());
-        fx.push(Effect::Announce(crate::lint_text::loaded(
+        fx.push(Effect::Announce(crate::text::lint_text::loaded(
             self.config.lang,
             &call,
         )));
@@ -1129,7 +1132,7 @@ impl Widget {
 
     /// Applies a reorder and records what the reorder log and the matrix need.
     fn reorder(&mut self, op: Op, fx: &mut Vec<Effect>) -> bool {
-        crate::perf::mark_start("pl-reorder");
+        crate::browser::perf::mark_start("pl-reorder");
         let shown = self.shown();
         let native = self.course.native.clone();
         let verdicts = &self.verdicts;
@@ -1151,7 +1154,7 @@ impl Widget {
         if changed {
             let before = std::mem::take(&mut self.verdicts.matrix);
             self.recompute();
-            crate::perf::mark_end("pl-reorder");
+            crate::browser::perf::mark_end("pl-reorder");
             fx.push(Effect::Reordered);
             self.verdicts.before = Some(before);
             if self.panels.stepping {

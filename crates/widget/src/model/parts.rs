@@ -8,9 +8,9 @@ use permlab_core::lesson::{Lesson, Preset as Native};
 use permlab_core::{Call, RuleId};
 
 use super::{CheckResult, ImportError, ImportSummary, Source};
-use crate::lesson_error::LessonError;
 use crate::persist::Snapshot;
 use crate::protocol::{LintFinding, Request};
+use crate::text::lesson_error::LessonError;
 
 /// Where the table comes from: the host's lesson, the rule set shown and its calls.
 #[derive(Clone, Debug)]
@@ -182,8 +182,8 @@ pub struct SelfCheck {
 /// What the learner should know about the state restored at the start.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Kept {
-    /// An ignored stored item, a link too long to read… (see [`crate::store`]).
-    pub notes: Vec<crate::store::Note>,
+    /// An ignored stored item, a link too long to read… (see [`crate::persist::store`]).
+    pub notes: Vec<crate::persist::store::Note>,
     /// The state came from an old-format URL hash (the first write removes those entries).
     pub from_hash: bool,
 }

@@ -9,16 +9,16 @@ use permlab_core::{Call, RuleTable};
 
 use super::format::FormatChoice;
 use super::types::CheckResult;
-use crate::lesson_error::LessonError;
 use crate::presets::Preset;
+use crate::text::lesson_error::LessonError;
 
 /// The host's lesson, when its text is in the lesson format (an object with `presets`), and
-/// why it cannot be used (see [`crate::lesson_error::read`]; a bare table is no error).
+/// why it cannot be used (see [`crate::text::lesson_error::read`]; a bare table is no error).
 pub(super) fn read_lesson(
     text: Option<&str>,
     selector: Option<&str>,
 ) -> (Option<Rc<Lesson>>, Option<LessonError>) {
-    match crate::lesson_error::read(text, selector) {
+    match crate::text::lesson_error::read(text, selector) {
         Ok(lesson) => (lesson.map(Rc::new), None),
         Err(e) => (None, Some(e)),
     }

@@ -193,7 +193,7 @@ fn an_imported_claude_config_is_judged_natively_and_rows_follow_a_reorder() {
     w.act(Msg::Reverse);
     assert_eq!(row(&w), "git push *");
     // An old-format link keeps the pasted config.
-    let hash = crate::hash::write("", "a3", &w.snapshot().to_entries());
+    let hash = crate::persist::hash::write("", "a3", &w.snapshot().to_entries());
     let w2 = widget(&format!("#{hash}"));
     assert_eq!(w2.course.source, Source::Import);
     assert_eq!(w2.table().len(), 4);
@@ -519,7 +519,7 @@ fn an_old_format_link_round_trips_the_state() {
     w.act(Msg::Reveal(EngineId::OpenCode));
     w.act(Msg::ToggleStepper);
     w.act(Msg::StepBy(1));
-    let hash = crate::hash::write("", "a3", &w.snapshot().to_entries());
+    let hash = crate::persist::hash::write("", "a3", &w.snapshot().to_entries());
     let w2 = widget(&format!("#{hash}"));
     assert_eq!(ids(&w2), ids(&w));
     assert!(w2.lab.is_revealed(EngineId::OpenCode));

@@ -5,8 +5,8 @@
 use permlab_core::import::Format;
 use permlab_core::RuleId;
 
-use crate::i18n::Lang;
 use crate::presets::Preset;
+use crate::text::i18n::Lang;
 
 /// How one widget instance is configured by its host element.
 #[derive(Clone, Debug)]

@@ -87,12 +87,12 @@ impl Verdicts {
             EngineId::ALL
                 .iter()
                 .map(|&id| {
-                    crate::perf::mark_start(id.slug());
+                    crate::browser::perf::mark_start(id.slug());
                     let e = match &native {
                         Some(n) => n.engine(id),
                         None => engines::build(id, table),
                     };
-                    crate::perf::mark_end(id.slug());
+                    crate::browser::perf::mark_end(id.slug());
                     e
                 })
                 .collect(),

@@ -22,7 +22,7 @@ use leptos::prelude::*;
 
 use super::claude_flow_text::T;
 use super::ui::{self, Checkbox, ChoiceButtons, Choices, Move, Stepper};
-use crate::i18n::Lang;
+use crate::text::i18n::Lang;
 
 /// The seed's settings file as the lesson shows it.
 const LESSON: &str = include_str!("../../../../fixtures/lessons/claude-code-settings.json");

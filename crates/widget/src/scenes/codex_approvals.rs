@@ -21,7 +21,7 @@ use leptos::prelude::*;
 
 use super::codex_approvals_text::T;
 use super::ui::{self, Checkbox, ChoiceButtons, Choices, Scroll};
-use crate::i18n::Lang;
+use crate::text::i18n::Lang;
 
 /// What the learner did with one call under the current setting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

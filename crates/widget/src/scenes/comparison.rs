@@ -13,7 +13,7 @@ use leptos::prelude::*;
 
 use super::comparison_text::{self as text, T};
 use super::ui::{self, Scroll};
-use crate::i18n::Lang;
+use crate::text::i18n::Lang;
 
 /// The scene's state: the cells and which cases have been run.
 #[derive(Clone)]

@@ -5,7 +5,7 @@
 
 use permlab_core::comparison::Dimension;
 
-use crate::i18n::Lang;
+use crate::text::i18n::Lang;
 
 texts! {
     Title => "三产品权限模型对比,逐格对照源码", "The three products' permission models, checked cell by cell against the code";

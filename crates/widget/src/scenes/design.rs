@@ -17,7 +17,7 @@ use leptos::prelude::*;
 
 use super::design_text::T;
 use super::ui::{self, Checkbox, ChoiceButtons, Choices, Scroll};
-use crate::i18n::Lang;
+use crate::text::i18n::Lang;
 
 /// Which table the design runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

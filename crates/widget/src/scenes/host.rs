@@ -8,7 +8,7 @@
 use leptos::prelude::*;
 use web_sys::{DocumentFragment, HtmlElement};
 
-use crate::i18n::Lang;
+use crate::text::i18n::Lang;
 
 /// The scene's live region: the text the `role="status"` paragraph says (see [`announce`]).
 #[derive(Clone, Copy)]
@@ -75,14 +75,14 @@ pub fn mount<V: IntoView + 'static>(
         provide_context(Live(live));
         let notes = RwSignal::new(Vec::new());
         provide_context(super::keep::SceneStore {
-            key: crate::store::scene_key(&crate::web::page_path(), &ns),
+            key: crate::persist::store::scene_key(&crate::browser::web::page_path(), &ns),
             ns,
             notes,
         });
         let body = scene();
         view! {
             <section class="pl-widget pl-scene" lang=lang.tag() data-scene=slug>
-                <Show when=move || notes.with(|n: &Vec<crate::store::Note>| !n.is_empty())>
+                <Show when=move || notes.with(|n: &Vec<crate::persist::store::Note>| !n.is_empty())>
                     <div class="pl-state-notes" role="status">
                         {move || notes.get().iter().map(|n| view! { <p class="pl-state-note">{lang.state_note(n)}</p> }).collect_view()}
                     </div>

@@ -1,5 +1,5 @@
 //! A scene's text fields, kept as typed across a reload, in the scene's own
-//! `sessionStorage` item ([`crate::store::scene_key`]: the page and the placeholder's id, or
+//! `sessionStorage` item ([`crate::persist::store::scene_key`]: the page and the placeholder's id, or
 //! `scene-<slug>` without one).
 //!
 //! How a scene uses it: right after making its model signal, one call per text field,
@@ -13,13 +13,13 @@
 //! learners typed) and its name in a note. The stored text, if any, is given to `set` before
 //! the scene's view reads the model (so the field shows it, with whatever message the scene
 //! gives that text); after that every change of `get`'s text is stored. A text over
-//! [`crate::store::FIELD_LIMIT`] stays in the field but is not stored, and the scene's frame
+//! [`crate::persist::store::FIELD_LIMIT`] stays in the field but is not stored, and the scene's frame
 //! says so; an unreadable item is ignored with a note. Natively (the scenes' unit tests) there
 //! is no store in context and `text` does nothing.
 
 use leptos::prelude::*;
 
-use crate::store::{self, Field, Note};
+use crate::persist::store::{self, Field, Note};
 
 /// The store of the scene being mounted (provided by [`super::host::mount`]).
 #[derive(Clone)]
@@ -35,7 +35,7 @@ pub struct SceneStore {
 impl SceneStore {
     /// The stored entries; an unreadable item is noted (once) and read as empty.
     fn entries(&self) -> Vec<(String, String)> {
-        let Some(text) = crate::web::session_get(&self.key) else {
+        let Some(text) = crate::browser::web::session_get(&self.key) else {
             return Vec::new();
         };
         match store::decode(&text, &self.ns) {
@@ -62,7 +62,7 @@ impl SceneStore {
         if !over {
             entries.push((name.to_string(), text.to_string()));
         }
-        let ok = crate::web::session_set(&self.key, &store::encode(&self.ns, &entries));
+        let ok = crate::browser::web::session_set(&self.key, &store::encode(&self.ns, &entries));
         self.notes.update(|n| {
             n.retain(|x| !matches!(x, Note::NotKept(f, _) if *f == field));
             if over {

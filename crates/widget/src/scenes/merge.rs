@@ -17,7 +17,7 @@ use leptos::prelude::*;
 
 use super::merge_text::T;
 use super::ui::{self, Checkbox, ChoiceButtons, ChoiceSelect, Choices, Field};
-use crate::i18n::Lang;
+use crate::text::i18n::Lang;
 
 /// The seed's workspace (its `code/` directory).
 pub const WORKSPACE: &str = "/home/learner/code";

@@ -12,10 +12,10 @@
 //! scene in its frame with one persistent live region that repeats the scene's announced texts.
 //!
 //! Each scene keeps its words in its own `*_text.rs` file: a zh/en table made with
-//! [`texts!`](texts), the same side-by-side shape as [`crate::i18n`], so a missing translation
+//! [`texts!`](texts), the same side-by-side shape as [`crate::text::i18n`], so a missing translation
 //! is a compile error.
 
-use crate::i18n::Lang;
+use crate::text::i18n::Lang;
 
 /// A scene's zh/en table: `texts! { Key => "中文", "English"; … }` makes an enum `T` whose
 /// [`get`](T::get) returns the text in a language.
@@ -27,8 +27,8 @@ macro_rules! texts {
         pub enum T { $($key,)* }
         impl T {
             /// The text in `lang`.
-            pub fn get(self, lang: $crate::i18n::Lang) -> &'static str {
-                match self { $(T::$key => if lang == $crate::i18n::Lang::Zh { $zh } else { $en },)* }
+            pub fn get(self, lang: $crate::text::i18n::Lang) -> &'static str {
+                match self { $(T::$key => if lang == $crate::text::i18n::Lang::Zh { $zh } else { $en },)* }
             }
         }
     };

@@ -23,7 +23,7 @@ use leptos::prelude::*;
 
 use super::lifecycle_text::T;
 use super::ui::{self, Checkbox, ChoiceButtons, Choices, Field, Move, Scroll, Stepper};
-use crate::i18n::Lang;
+use crate::text::i18n::Lang;
 
 /// The seed's command.
 pub const SEED_COMMAND: &str = "rm -rf /tmp/cache";

@@ -17,8 +17,8 @@ use leptos::prelude::*;
 
 use super::replay_text::T;
 use super::ui::{self, Scroll};
-use crate::i18n::{one_line, Lang};
 use crate::presets::{self, Preset};
+use crate::text::i18n::{one_line, Lang};
 
 /// A small trace in the three formats (written for permlab, not taken from a real run): a
 /// Claude Code stream-json session, `{tool, input}` lines and Codex rollout items.

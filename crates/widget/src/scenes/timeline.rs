@@ -18,8 +18,8 @@ use leptos::prelude::*;
 
 use super::timeline_text::T;
 use super::ui::{self, Field, Move, Scroll, Stepper};
-use crate::i18n::Lang;
 use crate::presets::Preset;
+use crate::text::i18n::Lang;
 
 /// The scene's state.
 #[derive(Clone)]

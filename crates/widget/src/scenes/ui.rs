@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 use permlab_core::Decision;
 
-use crate::i18n::Lang;
+use crate::text::i18n::Lang;
 
 /// The icon of a decision (shape, not colour, tells them apart).
 pub fn icon(d: Decision) -> &'static str {

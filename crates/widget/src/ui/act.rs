@@ -136,7 +136,7 @@ pub(crate) fn after(ctx: Ctx, effects: &[model::Effect]) {
             model::Effect::Focus(f) => refocus(ctx, *f),
             model::Effect::Reordered => {
                 // The verdicts are in: measure up to the frame that shows them.
-                request_animation_frame(|| crate::perf::mark_end("pl-reorder-frame"));
+                request_animation_frame(|| crate::browser::perf::mark_end("pl-reorder-frame"));
             }
             model::Effect::Ask(request @ Request::Lint { .. }) => {
                 ask_lint(ctx, request.clone(), act)

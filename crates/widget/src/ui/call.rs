@@ -6,8 +6,8 @@ use permlab_core::Reason;
 
 use super::act::act;
 use super::ctx::Ctx;
-use crate::i18n::{one_line, S};
 use crate::model::{Msg, Region};
+use crate::text::i18n::{one_line, S};
 
 /// The call's fields: the lesson's calls, the tool and the input. Each field's value is the
 /// model's text, kept exactly as typed: while typing it equals what the field holds (setting a

@@ -9,8 +9,8 @@ use leptos::html;
 use leptos::prelude::*;
 use permlab_core::{EngineId, RuleId};
 
-use crate::i18n::Lang;
 use crate::model::{Focus, Part, Region, Widget};
+use crate::text::i18n::Lang;
 
 /// Rows added to the DOM per frame: a 10 000-row table appears in slices and the page keeps
 /// answering.

@@ -8,8 +8,8 @@ use leptos::prelude::*;
 use permlab_core::EngineId;
 
 use super::ctx::Ctx;
-use crate::i18n::S;
 use crate::model::Region;
+use crate::text::i18n::S;
 
 /// The drift line under an engine panel's verdict (Claude Code only, after the reveal).
 #[component]

@@ -1,5 +1,5 @@
 //! The import panel's lint findings: "你的配置里有 3 处问题", each finding worded in
-//! the widget's language ([`crate::lint_text`]) with its demonstrating call one click away.
+//! the widget's language ([`crate::text::lint_text`]) with its demonstrating call one click away.
 //!
 //! The linter runs in the on-demand worker for every format (`Request::Lint`), so the page's
 //! wasm carries none of it; the page sends the request the model asks for
@@ -11,11 +11,11 @@ use leptos::prelude::*;
 
 use super::act::act;
 use super::ctx::Ctx;
-use crate::i18n::S;
-use crate::lint_text;
 use crate::model::Source;
 use crate::model::{Msg, Region};
 use crate::protocol::LintFinding;
+use crate::text::i18n::S;
+use crate::text::lint_text;
 
 /// What the findings region shows.
 #[derive(Clone, PartialEq)]

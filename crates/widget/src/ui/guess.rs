@@ -8,9 +8,9 @@ use super::act::act;
 use super::ctx::Ctx;
 use super::drift::*;
 use super::focus;
-use crate::i18n::S;
 use crate::model::{Msg, Region, Widget};
 use crate::state::Guess;
+use crate::text::i18n::S;
 
 /// The guess panels: the lesson's question and one [`EnginePanel`] per shown engine.
 #[component]

@@ -6,9 +6,9 @@ use wasm_bindgen::JsCast;
 use super::act::act;
 use super::ctx::Ctx;
 use super::findings::*;
-use crate::i18n::S;
 use crate::model::FormatChoice;
 use crate::model::{Msg, Region};
+use crate::text::i18n::S;
 use permlab_core::import::Format;
 
 /// The table as editable JSON (fixtures format).

@@ -6,8 +6,8 @@ use leptos::prelude::*;
 use permlab_core::EngineId;
 
 use super::ctx::{cursor_glyph, Ctx};
-use crate::i18n::S;
 use crate::model::Region;
+use crate::text::i18n::S;
 
 /// The table's legend: ★ (the rule that decided, per revealed engine) and, while the stepper
 /// is open, each cursor's shape and engine.

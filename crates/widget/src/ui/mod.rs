@@ -25,9 +25,9 @@ use self::act::{act, after};
 pub use self::ctx::region_reads;
 use self::ctx::{next_frame, Ctx, Shown, CHUNK};
 use self::rows::sync_rows;
-use crate::i18n::S;
+use crate::browser::web;
 use crate::model::{Control, Focus, GripKey, Msg, Region, Widget};
-use crate::web;
+use crate::text::i18n::S;
 
 mod act;
 mod call;
@@ -113,7 +113,7 @@ pub fn App(widget: Widget) -> impl IntoView {
     sync_rows(ctx);
 
     // The state is kept in sessionStorage once the learner changes something (see
-    // `crate::store`); the URL is the host's.
+    // `crate::persist::store`); the URL is the host's.
     let refused = RwSignal::new(false);
     keep_state(ctx, ns, refused);
 
@@ -240,7 +240,7 @@ pub fn mount(host: web_sys::HtmlElement, config: crate::model::Config) -> Mounte
     while let Some(child) = host.first_child() {
         let _ = original.append_child(&child);
     }
-    let stored = web::session_get(&crate::store::key(&web::page_path(), &config.ns));
+    let stored = web::session_get(&crate::persist::store::key(&web::page_path(), &config.ns));
     let widget = Widget::with_stored(config, &web::location_hash(), stored.as_deref());
     let view = leptos::mount::mount_to(host.clone(), move || view! { <App widget/> });
     Mounted {

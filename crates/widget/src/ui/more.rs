@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 
 use super::ctx::Ctx;
-use crate::i18n::S;
+use crate::text::i18n::S;
 
 /// Folds `children` into one disclosure when the widget shows a lesson.
 #[component]

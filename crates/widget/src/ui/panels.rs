@@ -7,9 +7,9 @@ use wasm_bindgen::JsCast;
 use super::act::act;
 use super::ctx::Ctx;
 use super::focus;
-use crate::i18n::{one_line, Lang, S};
 use crate::model::{Msg, Region, Widget};
 use crate::presets;
+use crate::text::i18n::{one_line, Lang, S};
 
 pub(crate) fn term_help(lang: Lang, i: usize) -> &'static str {
     lang.s(match i {
@@ -202,7 +202,7 @@ pub(crate) fn Translations(ctx: Ctx) -> impl IntoView {
             }
             let t = w.table();
             let cc = claude_code::translate(t);
-            use crate::warning_text::Untranslated;
+            use crate::text::warning_text::Untranslated;
             let mut cc_flags: Vec<(usize, String)> = cc
                 .untranslatable
                 .iter()

@@ -4,15 +4,15 @@
 use leptos::prelude::*;
 
 use super::ctx::Ctx;
+use crate::browser::web;
 use crate::model::Region;
-use crate::web;
 
 /// Stores the widget's state (every text as typed) in `sessionStorage` whenever it changes —
 /// not on load: a widget the learner has not touched writes nothing. The first write also
 /// removes an old-format link's entries from the URL hash, leaving the host's fragment alone.
 /// `refused` is set when the browser does not take the item.
 pub(crate) fn keep_state(ctx: Ctx, ns: String, refused: RwSignal<bool>) {
-    let key = crate::store::key(&web::page_path(), &ns);
+    let key = crate::persist::store::key(&web::page_path(), &ns);
     let kept = Memo::new(move |_| ctx.read(Region::Stored, |w| w.snapshot().to_stored()));
     let from_hash = StoredValue::new(ctx.peek(|w| w.kept().from_hash));
     Effect::new(move |first: Option<()>| {
@@ -21,7 +21,7 @@ pub(crate) fn keep_state(ctx: Ctx, ns: String, refused: RwSignal<bool>) {
                 // What the widget starts with is not a change.
                 return;
             }
-            let ok = web::session_set(&key, &crate::store::encode(&ns, entries));
+            let ok = web::session_set(&key, &crate::persist::store::encode(&ns, entries));
             if refused.get_untracked() == ok {
                 refused.set(!ok);
             }
@@ -48,7 +48,7 @@ pub(crate) fn StateNotes(ctx: Ctx, refused: RwSignal<bool>) -> impl IntoView {
                 .collect()
         });
         if refused.get() {
-            v.push(lang.state_note(&crate::store::Note::StorageRefused));
+            v.push(lang.state_note(&crate::persist::store::Note::StorageRefused));
         }
         v
     });

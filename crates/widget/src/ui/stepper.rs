@@ -6,9 +6,9 @@ use permlab_core::EngineId;
 
 use super::act::act;
 use super::ctx::{cursor_glyph, Ctx};
-use crate::i18n::S;
+use crate::browser::web;
 use crate::model::{Msg, Region};
-use crate::web;
+use crate::text::i18n::S;
 
 /// What the stepper shows: open, step k of n (n only once nothing is left to guess), one
 /// line per shown engine (`true`: withheld until the engine is revealed).

@@ -12,11 +12,11 @@ use super::act::act;
 use super::ctx::{after_delay, cursor_glyph, next_frame, slugs, Ctx};
 use super::roving;
 use super::rows::{row_view, set_first};
-use crate::i18n::S;
+use crate::browser::web;
 use crate::model::Drag;
 use crate::model::{GripKey, Msg, Region, Widget};
 use crate::rows_window;
-use crate::web;
+use crate::text::i18n::S;
 
 /// Undo, reset, reverse, copy as JSON, show Codex.
 #[component]

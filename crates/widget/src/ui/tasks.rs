@@ -3,8 +3,8 @@
 use leptos::prelude::*;
 
 use super::ctx::Ctx;
-use crate::i18n::S;
 use crate::model::Region;
+use crate::text::i18n::S;
 
 /// The lesson's `tasks` as a checklist. What counts as done is the core's check
 /// ([`permlab_core::tasks`]) over what the learner did ([`crate::tasks::state`]); a task once

@@ -8,9 +8,9 @@ use std::time::Duration;
 use leptos::prelude::*;
 
 use super::ctx::{after_delay, Ctx};
+use crate::browser::web;
 use crate::model::Msg;
 use crate::protocol::{Reply, Request, WorkerError};
-use crate::web;
 
 /// Where a worker's answer goes: the widget's `act`.
 pub(crate) type Send = fn(Ctx, Msg) -> bool;
@@ -62,7 +62,7 @@ pub(crate) fn ask_worker(ctx: Ctx, request: Request, send: Send) {
 }
 
 /// The worker's time budget: the host's `data-worker-seconds`, else
-/// [`crate::error_text::WORKER_SECONDS`].
+/// [`crate::text::error_text::WORKER_SECONDS`].
 fn worker_seconds(ctx: Ctx) -> u32 {
     ctx.root
         .get_untracked()
@@ -70,7 +70,7 @@ fn worker_seconds(ctx: Ctx) -> u32 {
         .and_then(|h| h.get_attribute("data-worker-seconds"))
         .and_then(|s| s.trim().parse::<u32>().ok())
         .filter(|s| *s > 0)
-        .unwrap_or(crate::error_text::WORKER_SECONDS)
+        .unwrap_or(crate::text::error_text::WORKER_SECONDS)
 }
 
 /// Sends the lint request the model asked for ([`model::Effect::Ask`]) to the worker; the model

@@ -151,10 +151,10 @@ pub fn session_set(key: &str, value: &str) -> bool {
 }
 
 /// Removes this widget's old-format entries from the URL hash, without a history entry and
-/// keeping the host's own fragment as it was (see [`crate::store::strip_hash`]).
+/// keeping the host's own fragment as it was (see [`crate::persist::store::strip_hash`]).
 pub fn strip_hash(ns: &str) {
     let Some(w) = web_sys::window() else { return };
-    let Some(new) = crate::store::strip_hash(&location_hash(), ns) else {
+    let Some(new) = crate::persist::store::strip_hash(&location_hash(), ns) else {
         return;
     };
     let url = if new.is_empty() {

@@ -209,7 +209,7 @@ impl Lang {
     /// The import panel's summary line ("reasons below" only when some rule could not be used).
     ///
     /// ```
-    /// use permlab_widget::i18n::Lang;
+    /// use permlab_widget::text::i18n::Lang;
     /// assert_eq!(Lang::En.import_summary("OpenCode", 1, 0), "Read an OpenCode config: 1 rule became a row.");
     /// assert_eq!(Lang::En.import_summary("Codex", 3, 1), "Read a Codex config: 3 rules became rows, 1 could not be used (reasons below).");
     /// assert_eq!(Lang::Zh.import_summary("Codex", 3, 0), "已读入 Codex 配置:3 条规则成了表格行。");
@@ -254,7 +254,7 @@ impl Lang {
     /// [`crate::protocol::Fixture::key`]; anything else (an error line) is its own label.
     ///
     /// ```
-    /// use permlab_widget::i18n::Lang;
+    /// use permlab_widget::text::i18n::Lang;
     /// let s = vec![("cases".to_string(), 108, 108), ("matched".into(), 90, 90), ("drift".into(), 10, 10)];
     /// let line = Lang::Zh.check_line("claude-code-docs", &s);
     /// assert_eq!(line.label, "Claude Code · 依据官方文档");
@@ -581,7 +581,7 @@ impl Lang {
     /// and on paper, which gets only those rows).
     ///
     /// ```
-    /// use permlab_widget::i18n::Lang;
+    /// use permlab_widget::text::i18n::Lang;
     /// assert_eq!(Lang::En.rows_shown(41, 160, 10_000), "rows 41–160 of 10000 shown; scroll or use ↑/↓ for the rest");
     /// assert_eq!(Lang::Zh.rows_shown(41, 160, 10_000), "显示第 41–160 行,共 10000 行;滚动或用 ↑/↓ 看其余的行");
     /// ```
@@ -783,7 +783,7 @@ impl Lang {
     ///
     /// ```
     /// use permlab_core::{engines, Action, Call, EngineId, RuleTable};
-    /// use permlab_widget::i18n::Lang;
+    /// use permlab_widget::text::i18n::Lang;
     /// let t = RuleTable::new([("bash", "git *", Action::Allow), ("bash", "curl *", Action::Deny)]);
     /// let call = Call::new("bash", "git status; curl https://x.example");
     /// let e = engines::build(EngineId::OpenCode, &t).evaluate(&call);
@@ -884,7 +884,7 @@ impl Lang {
     ///
     /// ```
     /// use permlab_core::context::CallContext;
-    /// use permlab_widget::i18n::Lang;
+    /// use permlab_widget::text::i18n::Lang;
     /// let c = CallContext::default().with(None, Some("src"), None).unwrap();
     /// assert_eq!(
     ///     Lang::En.call_place(&c),
@@ -904,7 +904,7 @@ impl Lang {
     /// After an OpenCode prompt's reason: what its "Allow always" would save.
     ///
     /// ```
-    /// use permlab_widget::i18n::Lang;
+    /// use permlab_widget::text::i18n::Lang;
     /// let always = ["git status *".to_string(), "npm test *".to_string()];
     /// assert_eq!(Lang::Zh.always(&always), ";在提示里选「始终允许」会记住 git status *、npm test *");
     /// assert_eq!(Lang::En.always(&always), "; “Allow always” on the prompt would save git status *, npm test *");
@@ -1100,7 +1100,7 @@ mod tests {
 
     fn miniagent() -> RuleTable {
         RuleTable::from_json(include_str!(
-            "../../../fixtures/rulesets/miniagent-standard.json"
+            "../../../../fixtures/rulesets/miniagent-standard.json"
         ))
         .unwrap()
     }

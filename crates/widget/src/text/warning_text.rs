@@ -7,8 +7,8 @@ use permlab_core::claude_code::{NoRule, Note, RuleWarning};
 use permlab_core::codex::NoPrefix;
 use permlab_core::import::{ImportNote, ImportWarning};
 
-use crate::i18n::Lang;
 use crate::presets::OpencodeFlag;
+use crate::text::i18n::Lang;
 
 impl Lang {
     /// One import warning: where, the rule, what happens, and whether the rule gave no row.
@@ -132,8 +132,8 @@ fn settings_note_zh(n: &Note) -> Option<String> {
         Note::Rule(w) => rule_warning_zh(w),
         Note::WrongType { expected, found } => format!(
             "这里应当是{},实际是{}",
-            crate::error_text::expected_zh(*expected),
-            crate::error_text::found_zh(found)
+            crate::text::error_text::expected_zh(*expected),
+            crate::text::error_text::found_zh(found)
         ),
         Note::UnknownMode(m) => format!(
             "未知的模式 \"{m}\":用 default、acceptEdits、plan、auto、dontAsk 或 bypassPermissions"

@@ -7,8 +7,8 @@ use permlab_core::codex::LoadErrorKind;
 use permlab_core::error::{CallProblem, Expected, Problem};
 use permlab_core::ErrorKind;
 
-use crate::i18n::Lang;
 use crate::protocol::WorkerError;
+use crate::text::i18n::Lang;
 
 /// How long the page waits for the worker before it stops it (seconds), unless the host sets
 /// `data-worker-seconds`. The core's budgets end every hostile `.rules` file well before this
@@ -54,11 +54,11 @@ impl Lang {
             },
             ErrorKind::Call(CallProblem::NoColon(t)) if zh => format!(
                 "读不懂调用 \"{}\":写成 `工具: 输入`,例如 `bash: git status`。",
-                crate::i18n::one_line(t)
+                crate::text::i18n::one_line(t)
             ),
             ErrorKind::Call(CallProblem::ToolNotOneWord(t)) if zh => format!(
                 "读不懂调用 \"{}\":冒号前的工具名必须是一个词,例如 `bash: git status`。",
-                crate::i18n::one_line(t)
+                crate::text::i18n::one_line(t)
             ),
             // Only the core's English says what (the place is said by the caller).
             _ => e.what(),
@@ -86,7 +86,7 @@ impl Lang {
                 kind,
                 message,
             } => (line, column, kind, message.trim()),
-            WorkerError::Empty => return self.s(crate::i18n::S::ImportEmpty).to_string(),
+            WorkerError::Empty => return self.s(crate::text::i18n::S::ImportEmpty).to_string(),
             WorkerError::Lesson { preset, error } => {
                 return format!("presets[{preset}].config: {}", self.worker_error(error))
             }
@@ -130,8 +130,8 @@ impl Lang {
     pub fn import_problem(self, e: &crate::model::ImportError) -> String {
         use crate::model::ImportError as E;
         match e {
-            E::Empty => self.s(crate::i18n::S::ImportEmpty).to_string(),
-            E::NeedsWorker => self.s(crate::i18n::S::ImportNeedsWorker).to_string(),
+            E::Empty => self.s(crate::text::i18n::S::ImportEmpty).to_string(),
+            E::NeedsWorker => self.s(crate::text::i18n::S::ImportNeedsWorker).to_string(),
             E::Read(e) => self.import_error(e),
             E::Worker(e) => self.worker_error(e),
             E::Timeout { seconds } => self.worker_timeout(*seconds),
@@ -336,7 +336,7 @@ mod tests {
 /// One language per widget: walks the string table and the worded errors.
 #[cfg(test)]
 mod one_language {
-    use crate::i18n::{Lang, S};
+    use crate::text::i18n::{Lang, S};
     use permlab_core::{Action, Decision};
 
     fn cjk(s: &str) -> bool {
@@ -385,7 +385,7 @@ mod one_language {
     }
 }
 
-/// The English wording ([`crate::i18n::Lang::worker_error`] in English).
+/// The English wording ([`crate::text::i18n::Lang::worker_error`] in English).
 impl std::fmt::Display for crate::protocol::WorkerError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&Lang::En.worker_error(self))

@@ -1,8 +1,8 @@
-//! The words of the state notes ([`crate::store::Note`]), in both languages: what the learner
+//! The words of the state notes ([`crate::persist::store::Note`]), in both languages: what the learner
 //! reads when stored state was ignored, a link was too long, or a text is too big to keep.
 
-use crate::i18n::Lang;
-use crate::store::{Field, Note, Problem, FIELD_LIMIT, HASH_LIMIT};
+use crate::persist::store::{Field, Note, Problem, FIELD_LIMIT, HASH_LIMIT};
+use crate::text::i18n::Lang;
 
 /// `n` bytes as KB or MB, two decimals, rounded up: a text just over a limit never reads as
 /// the limit itself ("2.01 MB, over 2 MB").

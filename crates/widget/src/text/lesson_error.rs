@@ -13,7 +13,7 @@
 use permlab_core::json::{self, Found, SyntaxKind};
 use permlab_core::lesson::{self, Lesson, Severity};
 
-use crate::i18n::Lang;
+use crate::text::i18n::Lang;
 
 /// Why the host's lesson is not shown.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -309,7 +309,7 @@ impl Lang {
             Some("a number") if e == E::Count => format!("这里应当是{what}。"),
             Some(f) => format!(
                 "这里应当是{what},实际是{}。",
-                crate::error_text::found_zh(f)
+                crate::text::error_text::found_zh(f)
             ),
             None => format!("这里应当是{what}。"),
         }
@@ -371,7 +371,7 @@ impl Lang {
 mod tests {
     use super::*;
 
-    const A3: &str = include_str!("../../../fixtures/lessons/a3-2-conflict.json");
+    const A3: &str = include_str!("../../../../fixtures/lessons/a3-2-conflict.json");
 
     fn lines(e: &LessonError, lang: Lang) -> String {
         let (h, l) = e.lines(lang);

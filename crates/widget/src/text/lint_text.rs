@@ -5,7 +5,7 @@
 //! demonstrating call with the harness's verdict, and the parts of its sentences
 //! (`permlab_core::lint::Facts`). Its own `message`/`fix` are English for the CLI; here each
 //! kind gets its zh and en sentences, so the panel speaks the learner's language. Like the
-//! rest of [`crate::i18n`], these are plain functions, tested natively.
+//! rest of [`crate::text::i18n`], these are plain functions, tested natively.
 //!
 //! Guess, then reveal: the message says what the trap is without the demonstrating call's
 //! verdict; the verdict and the fix are in [`Worded::answer`] / [`Worded::fix`], which the
@@ -15,8 +15,8 @@ use permlab_core::import::Format;
 use permlab_core::lint::Kind;
 use permlab_core::{Action, Decision};
 
-use crate::i18n::Lang;
 use crate::protocol::LintFinding;
+use crate::text::i18n::Lang;
 
 /// One finding's sentences.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,7 +59,7 @@ fn list(lang: Lang, items: &[String]) -> String {
 ///
 /// ```
 /// use permlab_core::import::Format;
-/// use permlab_widget::{i18n::Lang, lint_text::word, protocol::lint};
+/// use permlab_widget::{text::i18n::Lang, text::lint_text::word, worker::lint};
 /// let f = &lint(Format::OpenCode, r#"{"permission": {"bash": {"yarn": "deny"}}}"#).unwrap()[0];
 /// let zh = word(Lang::Zh, f);
 /// assert!(zh.message.contains("只命中一字不差的命令 `yarn`"), "{}", zh.message);
@@ -360,7 +360,7 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
 /// What the live region says when a finding's call is loaded.
 ///
 /// ```
-/// use permlab_widget::{i18n::Lang, lint_text::loaded};
+/// use permlab_widget::{text::i18n::Lang, text::lint_text::loaded};
 /// let c = permlab_core::Call::new("bash", "yarn test");
 /// assert_eq!(loaded(Lang::En, &c), "Loaded bash: yarn test; the stepper shows why each engine answers as it does.");
 /// ```
@@ -382,7 +382,7 @@ pub fn loaded(lang: Lang, call: &permlab_core::Call) -> String {
 /// config's top-level rules only.
 ///
 /// ```
-/// use permlab_widget::{i18n::Lang, lint_text::agent_note};
+/// use permlab_widget::{text::i18n::Lang, text::lint_text::agent_note};
 /// assert!(agent_note(Lang::En, "explore").contains("`explore`"));
 /// ```
 pub fn agent_note(lang: Lang, agent: &str) -> String {

@@ -1,5 +1,5 @@
 //! The old link format: the widget's state in the URL hash, as older versions wrote it. The
-//! widget now keeps its state in `sessionStorage` ([`crate::store`]) and only reads a hash, so
+//! widget now keeps its state in `sessionStorage` ([`crate::persist::store`]) and only reads a hash, so
 //! that a link made by an older version still lands where the learner was; the
 //! percent-encoding here also encodes the stored item's keys.
 //!
@@ -11,7 +11,7 @@
 /// Percent-encodes everything but ASCII letters, digits and `-_.~`.
 ///
 /// ```
-/// use permlab_widget::hash::{encode, decode};
+/// use permlab_widget::persist::hash::{encode, decode};
 /// assert_eq!(encode("git push *"), "git%20push%20%2A");
 /// assert_eq!(decode(&encode("a&b=c#\n日")).as_deref(), Some("a&b=c#\n日"));
 /// ```
@@ -49,7 +49,7 @@ pub fn decode(s: &str) -> Option<String> {
 /// Reads this widget's entries (`<ns>.<key>=<value>`) from a hash (with or without `#`).
 ///
 /// ```
-/// use permlab_widget::hash::read;
+/// use permlab_widget::persist::hash::read;
 /// let got = read("#intro&w1.o=3.1.2&w2.o=1&w1.s=4", "w1");
 /// assert_eq!(got, [("o".to_string(), "3.1.2".to_string()), ("s".to_string(), "4".to_string())]);
 /// ```
@@ -69,7 +69,7 @@ pub fn read(hash: &str, ns: &str) -> Vec<(String, String)> {
 /// part (host anchors, other widgets) in place. Returns the new hash without `#`.
 ///
 /// ```
-/// use permlab_widget::hash::write;
+/// use permlab_widget::persist::hash::write;
 /// let h = write("#intro&w1.o=1&w2.o=2", "w1", &[("o", "2.1".into()), ("c", "bash: ls".into())]);
 /// assert_eq!(h, "intro&w2.o=2&w1.o=2.1&w1.c=bash%3A%20ls");
 /// ```

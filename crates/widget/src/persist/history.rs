@@ -2,7 +2,7 @@
 //! to the order, not only where it ended: the log still says which engines flipped, and Undo
 //! still steps back.
 //!
-//! Two entries of the stored state (see [`crate::store`]): `lg`, the log's last
+//! Two entries of the stored state (see [`crate::persist::store`]): `lg`, the log's last
 //! [`LOG_KEPT`] entries, `;`-separated, each `change|flipped|engines|known`:
 //!
 //! - change: `m.RULE.FROM.TO` (a move), `r` (reverse), `u` (undo), `z` (reset);
@@ -13,7 +13,7 @@
 //! Anything unreadable is dropped, entry by entry.
 //!
 //! ```
-//! use permlab_widget::history::{read_log, write_log};
+//! use permlab_widget::persist::history::{read_log, write_log};
 //! use permlab_widget::state::{Change, LogEntry};
 //! use permlab_core::{analysis::VerdictChange, Decision, EngineId, RuleId};
 //! let log = vec![LogEntry {

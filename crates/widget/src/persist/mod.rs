@@ -1,5 +1,5 @@
-//! What of the widget's state is kept (in `sessionStorage`, see [`crate::store`]; links made by
-//! older versions carry the same entries in the URL hash, see [`crate::hash`]), and back.
+//! What of the widget's state is kept (in `sessionStorage`, see [`crate::persist::store`]; links made by
+//! older versions carry the same entries in the URL hash, see [`crate::persist::hash`]), and back.
 //!
 //! Short keys: `p` preset, `o` order (rule ids joined by `.`, only when reordered), `t`/`i` the
 //! call's tool and input (the last call the engines could take), `g` guesses
@@ -52,9 +52,9 @@ pub struct Snapshot {
     pub drafts: Vec<(String, String, String)>,
     /// Results revealed on an earlier order: (engine, guess, that order's verdict).
     pub earlier: Vec<(EngineId, Guess, Decision)>,
-    /// The reorder log, as [`crate::history::write_log`] wrote it.
+    /// The reorder log, as [`crate::persist::history::write_log`] wrote it.
     pub log: Option<String>,
-    /// The undo history, as [`crate::history::write_undo`] wrote it.
+    /// The undo history, as [`crate::persist::history::write_undo`] wrote it.
     pub undo: Option<String>,
 }
 
@@ -78,7 +78,7 @@ fn parse_guess(s: &str) -> Option<Guess> {
 
 impl Snapshot {
     /// The entries (key, value) of the snapshot's state, the texts as typed aside (see
-    /// [`Snapshot::to_stored`]); also the entries of an old-format link ([`crate::hash::write`]).
+    /// [`Snapshot::to_stored`]); also the entries of an old-format link ([`crate::persist::hash::write`]).
     pub fn to_entries(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
         if let Some(p) = &self.preset {
@@ -122,7 +122,7 @@ impl Snapshot {
     }
 
     /// Every entry this snapshot keeps: [`Snapshot::to_entries`] and the texts as typed (for
-    /// [`crate::store::encode`]; the keys of the drafts are made here, hence `String`).
+    /// [`crate::persist::store::encode`]; the keys of the drafts are made here, hence `String`).
     pub fn to_stored(&self) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = self
             .to_entries()
@@ -163,8 +163,8 @@ impl Snapshot {
         out
     }
 
-    /// Reads entries from a stored item ([`crate::store::decode`]) or an old-format link
-    /// ([`crate::hash::read`]); unreadable parts are dropped.
+    /// Reads entries from a stored item ([`crate::persist::store::decode`]) or an old-format link
+    /// ([`crate::persist::hash::read`]); unreadable parts are dropped.
     pub fn from_entries(entries: &[(String, String)]) -> Snapshot {
         let mut s = Snapshot::default();
         let get = |k: &str| entries.iter().find(|(key, _)| key == k).map(|(_, v)| v);
@@ -232,7 +232,7 @@ impl Snapshot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hash;
+    use crate::persist::hash;
 
     #[test]
     fn round_trip_through_the_hash() {
@@ -278,8 +278,8 @@ mod tests {
             ],
             ..Snapshot::default()
         };
-        let text = crate::store::encode("a3", &s.to_stored());
-        let back = crate::store::decode(&text, "a3").expect("reads");
+        let text = crate::persist::store::encode("a3", &s.to_stored());
+        let back = crate::persist::store::decode(&text, "a3").expect("reads");
         assert_eq!(Snapshot::from_entries(&back), s);
     }
 
@@ -302,3 +302,8 @@ mod tests {
         assert_eq!(s.step, 0);
     }
 }
+
+pub mod hash;
+pub mod history;
+pub mod store;
+mod store_text;

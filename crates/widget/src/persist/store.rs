@@ -19,7 +19,7 @@
 //! hash (a 1.9 MB import) is not read at all, and a note says so, so a crafted link cannot
 //! block the page.
 
-use crate::hash;
+use crate::persist::hash;
 use crate::persist::Snapshot;
 
 /// The first word of a stored item's header; the version follows it.
@@ -42,7 +42,7 @@ pub const STORED_LIMIT: usize = 16 * 1024 * 1024;
 /// The `sessionStorage` key of the widget `ns` on the page at `path` (`location.pathname`).
 ///
 /// ```
-/// use permlab_widget::store::key;
+/// use permlab_widget::persist::store::key;
 /// assert_eq!(key("/course/a.html", "a3"), "permlab:%2Fcourse%2Fa.html:a3");
 /// assert_eq!(key("/", "a\"b&c#d<e f日"), "permlab:%2F:a%22b%26c%23d%3Ce%20f%E6%97%A5");
 /// ```
@@ -101,7 +101,7 @@ pub enum Note {
 /// The stored item for the widget `ns`: a header, then one length-prefixed record per entry.
 ///
 /// ```
-/// use permlab_widget::store::{encode, decode};
+/// use permlab_widget::persist::store::{encode, decode};
 /// let text = encode("a3", &[("t", "bash".into()), ("i", "echo '</textarea>'\n".into())]);
 /// assert_eq!(text, "permlab-state 1 a3\nt 4\nbash\ni 19\necho '</textarea>'\n\nend\n");
 /// assert_eq!(decode(&text, "a3").unwrap()[1].1, "echo '</textarea>'\n");
@@ -186,7 +186,7 @@ pub struct Start {
 /// old-format URL hash's entries (bounded by [`HASH_LIMIT`]), else nothing.
 ///
 /// ```
-/// use permlab_widget::store::{start, encode, Note, Problem};
+/// use permlab_widget::persist::store::{start, encode, Note, Problem};
 /// let s = start("a3", "#top&a3.p=git", Some("{\"hand\": \"edited\"}"));
 /// assert_eq!(s.notes, [Note::Ignored(Problem::Corrupt(0))]);
 /// assert_eq!(s.snap.preset.as_deref(), Some("git"), "the link still works");
@@ -242,7 +242,7 @@ pub fn hash_prefix(ns: &str) -> String {
 /// widgets' entries stay in place), or `None` when there is nothing to remove.
 ///
 /// ```
-/// use permlab_widget::store::strip_hash;
+/// use permlab_widget::persist::store::strip_hash;
 /// assert_eq!(strip_hash("#broken&a3.p=git&b.o=1", "a3").as_deref(), Some("broken&b.o=1"));
 /// assert_eq!(strip_hash("#broken", "a3"), None);
 /// ```
