@@ -19,6 +19,19 @@ fn widget() -> Widget {
     )
 }
 
+/// A pointer going down on rule #2's grip (a mouse drags at once, a touch after a hold).
+fn grip_down(active: bool) -> Drag {
+    Drag {
+        id: RuleId(2),
+        from: 1,
+        to: 1,
+        pointer: 7,
+        y0: 0.0,
+        active,
+        moved: false,
+    }
+}
+
 fn parts(out: &Outcome) -> Vec<Part> {
     out.changed.iter().collect()
 }
@@ -99,15 +112,7 @@ fn a_guess_and_a_reveal_change_the_lab_and_tell_the_host_once() {
 #[test]
 fn carrying_a_row_by_pointer_changes_the_carry_alone_until_it_drops() {
     let mut w = widget();
-    let drag = Drag {
-        id: RuleId(2),
-        from: 1,
-        to: 1,
-        pointer: 7,
-        y0: 0.0,
-        active: true,
-        moved: false,
-    };
+    let drag = grip_down(true);
     assert_eq!(parts(&w.act(Msg::DragStart(drag))), [Part::Carry]);
     let over = w.act(Msg::DragOver(4));
     assert_eq!(parts(&over), [Part::Carry]);
@@ -122,15 +127,7 @@ fn carrying_a_row_by_pointer_changes_the_carry_alone_until_it_drops() {
 #[test]
 fn a_touch_that_turns_into_a_scroll_moves_nothing() {
     let mut w = widget();
-    let drag = Drag {
-        id: RuleId(2),
-        from: 1,
-        to: 1,
-        pointer: 7,
-        y0: 0.0,
-        active: false,
-        moved: false,
-    };
+    let drag = grip_down(false);
     w.act(Msg::DragStart(drag));
     // Not yet held: the drag does not follow the finger.
     w.act(Msg::DragOver(4));
