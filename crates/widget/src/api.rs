@@ -290,69 +290,15 @@ pub fn evaluate(input: JsValue) -> Result<JsValue, JsError> {
     json_out(&out)
 }
 
-/// What a learner did, as a mounted widget tells its host page (a bubbling `CustomEvent`
-/// named `permlab:<kind>` whose `detail` is the variant's fields).
-#[derive(Serialize)]
-#[serde(untagged)]
-pub enum Event {
-    /// `permlab:guess` — a guess for an engine (`allow`, `ask`, `deny` or `skip`).
-    Guess {
-        /// Engine slug.
-        engine: &'static str,
-        /// The guess.
-        guess: &'static str,
-    },
-    /// `permlab:reveal` — an engine's verdict shown after a guess.
-    Reveal {
-        /// Engine slug.
-        engine: &'static str,
-        /// The guess.
-        guess: &'static str,
-        /// The verdict.
-        verdict: &'static str,
-        /// Whether the guess was the verdict (`false` for a skip).
-        correct: bool,
-    },
-    /// `permlab:reorder` — the table was reordered (1-based positions; for a reverse, undo or
-    /// reset `from` and `to` are `null`).
-    Reorder {
-        /// What happened: `move`, `reverse`, `undo`, `reset`.
-        change: &'static str,
-        /// Where the moved rule was.
-        from: Option<usize>,
-        /// Where it went.
-        to: Option<usize>,
-        /// The engines whose verdict for the current call flipped.
-        flipped: Vec<&'static str>,
-    },
-    /// `permlab:complete` — every engine of every call of a quiz revealed.
-    Complete {
-        /// How many calls.
-        calls: usize,
-        /// How many engines per call.
-        engines: usize,
-    },
-}
-
-impl Event {
-    fn name(&self) -> &'static str {
-        match self {
-            Event::Guess { .. } => "permlab:guess",
-            Event::Reveal { .. } => "permlab:reveal",
-            Event::Reorder { .. } => "permlab:reorder",
-            Event::Complete { .. } => "permlab:complete",
-        }
-    }
-
-    /// Dispatches the event on `host` (bubbling, so a page can listen on `document`).
-    pub fn dispatch(&self, host: &web_sys::EventTarget) {
-        let Ok(detail) = json_out(self) else { return };
-        let init = web_sys::CustomEventInit::new();
-        init.set_bubbles(true);
-        init.set_detail(&detail);
-        if let Ok(e) = web_sys::CustomEvent::new_with_event_init_dict(self.name(), &init) {
-            let _ = host.dispatch_event(&e);
-        }
+/// Dispatches a `permlab:*` event (see [`crate::model::HostEvent`]) on `host`, bubbling, so a
+/// page can listen on `document`.
+pub fn dispatch(event: &crate::model::HostEvent, host: &web_sys::EventTarget) {
+    let Ok(detail) = json_out(event) else { return };
+    let init = web_sys::CustomEventInit::new();
+    init.set_bubbles(true);
+    init.set_detail(&detail);
+    if let Ok(e) = web_sys::CustomEvent::new_with_event_init_dict(event.name(), &init) {
+        let _ = host.dispatch_event(&e);
     }
 }
 

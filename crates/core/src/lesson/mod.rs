@@ -282,6 +282,9 @@ impl Engine for NativeClaude {
 /// A whole lesson.
 #[derive(Clone, Debug)]
 pub struct Lesson {
+    /// The lesson's own name for a course's records (`"id"`), if the author gave one: the
+    /// host's events carry it, so a gradebook can tell two lessons on one page apart.
+    pub id: Option<String>,
     /// Title.
     pub title: Text,
     /// `zh` or `en`.
@@ -298,7 +301,14 @@ pub struct Lesson {
     pub tasks: Vec<tasks::Task>,
     /// Where the calls run, unless a preset says otherwise (`"context"`).
     pub context: CallContext,
+    /// The share of a quiz's points that passes it (`"passing"`, 0 to 1; default
+    /// [`DEFAULT_PASSING`]).
+    pub passing: f64,
 }
+
+/// A quiz passes with half its points unless the lesson says otherwise (`"passing"`): the
+/// default of H5P's question sets, a common gradebook's expectation.
+pub const DEFAULT_PASSING: f64 = 0.5;
 
 /// How bad a problem is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -458,6 +468,8 @@ pub enum Expect {
     Context,
     /// An absolute path (`/…`).
     AbsolutePath,
+    /// A number from 0 to 1.
+    Fraction,
 }
 
 impl fmt::Display for Problem {

@@ -10,7 +10,7 @@ use crate::table::{Call, RuleId, RuleTable};
 use super::tasks::{CheckKind, Task, TaskCheck};
 use super::{
     known_tool, Check, ClaudeOptions, Expect, Lesson, LessonCall, LessonMode, Loaded, Preset,
-    Problem, Severity, Text, COMMON_TOOLS,
+    Problem, Severity, Text, COMMON_TOOLS, DEFAULT_PASSING,
 };
 use crate::json::locate::Locator;
 
@@ -295,10 +295,32 @@ impl Lesson {
             v,
             "",
             &[
-                "title", "language", "mode", "engines", "presets", "calls", "texts", "tasks",
-                "context",
+                "id", "title", "language", "mode", "engines", "presets", "calls", "texts", "tasks",
+                "context", "passing",
             ],
         );
+        let id = v
+            .get("id")
+            .and_then(|id| c.string(Some(id), "id", "\"a3-2\""))
+            .map(str::to_string);
+        let passing = match v.get("passing") {
+            None => DEFAULT_PASSING,
+            Some(p) => match p.as_f64().filter(|n| (0.0..=1.0).contains(n)) {
+                Some(n) => n,
+                None => {
+                    c.expected(
+                        "passing",
+                        Expect::Fraction,
+                        Some(p.kind()),
+                        format!(
+                            "expected the share of points that passes, a number from 0 to 1 (e.g. 0.8), found {}",
+                            p.kind()
+                        ),
+                    );
+                    DEFAULT_PASSING
+                }
+            },
+        };
         let context = read_context(&mut c, v.get("context"), "context", &CallContext::default());
         let title = c.text(v.get("title"), "title", true);
         let language = c
@@ -409,6 +431,7 @@ impl Lesson {
         let ok = !c.problems.iter().any(|p| p.severity == Severity::Error);
         let lesson = match (ok, title, language, mode) {
             (true, Some(title), Some(language), Some(mode)) => Some(Lesson {
+                id,
                 title,
                 language,
                 mode,
@@ -417,6 +440,7 @@ impl Lesson {
                 texts,
                 tasks,
                 context,
+                passing,
             }),
             _ => None,
         };

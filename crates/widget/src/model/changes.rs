@@ -59,7 +59,6 @@ fn typing_one_character_wakes_only_the_regions_that_show_the_call() {
             Region::CallNotes,
             Region::CallNow,
             Region::Legend,
-            Region::TaskProgress,
             Region::Stepper,
             Region::EnginePanel,
             Region::Drift,
@@ -69,8 +68,10 @@ fn typing_one_character_wakes_only_the_regions_that_show_the_call() {
             Region::StateNotes,
         ]
     );
-    // Not the table, the toolbar, the log, the panels, the import or the self-check.
+    // Not the table, the toolbar, the log, the panels, the import, the self-check, or the
+    // tasks (the model ticks them; their region reads the ticks only).
     for r in [
+        Region::TaskProgress,
         Region::Rows,
         Region::RowCount,
         Region::Toolbar,
@@ -105,7 +106,12 @@ fn a_guess_and_a_reveal_change_the_lab_and_tell_the_host_once() {
     assert_eq!(out.effects, [Effect::Guessed(EngineId::OpenCode, g)]);
     assert_eq!(w.act(Msg::Guess(EngineId::OpenCode, g)).effects, []);
     let out = w.act(Msg::Reveal(EngineId::OpenCode));
-    assert_eq!(out.effects, [Effect::Revealed(EngineId::OpenCode)]);
+    let first = crate::model::record::Answered {
+        attempt: 1,
+        correct: w.eval(EngineId::OpenCode).unwrap().decision == Decision::Deny,
+    };
+    assert_eq!(out.effects, [Effect::Revealed(EngineId::OpenCode, first)]);
+    assert_eq!(parts(&out), [Part::Lab, Part::Progress]);
     assert_eq!(w.act(Msg::Reveal(EngineId::OpenCode)).effects, []);
 }
 

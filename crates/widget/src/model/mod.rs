@@ -38,11 +38,13 @@ use crate::text::lesson_error::LessonError;
 
 #[cfg(test)]
 mod changes;
+mod events;
 mod format;
 mod kept;
 mod msg;
 mod parts;
 mod reading;
+pub mod record;
 mod regions;
 #[cfg(test)]
 mod tests;
@@ -50,10 +52,12 @@ mod tracked;
 mod types;
 mod verdicts;
 
+pub use events::{CallRef, HostEvent, Place, ScoreOut};
 pub use format::FormatChoice;
 pub use msg::{Effect, Msg, Outcome};
 pub use parts::{
-    Carry, Course, Drag, Editor, Fields, Import, Kept, Lift, Lint, Panels, SelfCheck, Waiting,
+    Carry, Course, Drag, Editor, Fields, Import, Kept, Lift, Lint, Panels, Progress, SelfCheck,
+    Waiting,
 };
 pub use reading::{import_config, import_config_error};
 pub use regions::Region;
@@ -98,6 +102,8 @@ pub struct Widget {
     selfcheck: Tracked<SelfCheck>,
     /// What the learner should know about the restored state.
     kept: Tracked<Kept>,
+    /// Tasks ticked, answers recorded.
+    progress: Tracked<Progress>,
 }
 
 /// Read access to each part (the page reads them; only [`Widget::act`] changes them).
@@ -135,6 +141,8 @@ impl Widget {
         selfcheck: SelfCheck;
         /// Notes on the restored state.
         kept: Kept;
+        /// Tasks ticked, answers recorded.
+        progress: Progress;
     }
 
     /// The widget's language.
@@ -153,7 +161,12 @@ impl Widget {
     /// the worker it starts with are in [`Widget::resume`].
     pub fn with_stored(config: Config, hash: &str, stored: Option<&str>) -> Widget {
         let start = crate::persist::store::start(&config.ns, hash, stored);
-        let snap = start.snap;
+        let mut snap = start.snap;
+        // A state made with another lesson (the page mounted a new one here) does not apply.
+        let lesson_print = config.lesson.as_deref().map(crate::persist::fingerprint);
+        if snap.lesson.is_some() && snap.lesson != lesson_print {
+            snap = Snapshot::default();
+        }
         // A Codex `.rules` config in the lesson is read by the worker (the page has no Starlark);
         // the built-in rule sets show meanwhile.
         let lesson_request = config
@@ -223,6 +236,14 @@ impl Widget {
                 notes: start.notes,
                 from_hash: start.from_hash,
             }),
+            progress: Tracked::new(Progress {
+                tasks: snap.tasks.clone(),
+                record: snap
+                    .record
+                    .as_deref()
+                    .map(record::Record::from_text)
+                    .unwrap_or_default(),
+            }),
         };
         let fx = &mut Vec::new();
         // Where the stored state (or an old link) says, else the lesson's first preset, else the
@@ -246,6 +267,8 @@ impl Widget {
         } else {
             w.restore(&snap, fx);
         }
+        w.tick_tasks();
+        w.progress.clear();
         w
     }
 
@@ -253,11 +276,16 @@ impl Widget {
     /// that waits for an answer.
     pub fn resume(&self) -> Vec<Effect> {
         let w = &self.waiting;
-        [&w.lesson, &w.import, &w.lint]
+        let mut fx: Vec<Effect> = [&w.lesson, &w.import, &w.lint]
             .into_iter()
             .flatten()
             .map(|r| Effect::Ask(r.clone()))
-            .collect()
+            .collect();
+        // A lesson the worker reads is ready once it answers (`Msg::LessonReply`).
+        if w.lesson.is_none() {
+            fx.push(Effect::Ready);
+        }
+        fx
     }
 
     /// The table in its current order.
@@ -642,6 +670,14 @@ impl Widget {
                 l.table().len(),
             ))
             .filter(|u| !u.is_empty()),
+            tasks: self.progress.tasks.clone(),
+            record: Some(self.progress.record.to_text())
+                .filter(|_| self.progress.record != record::Record::default()),
+            lesson: self
+                .config
+                .lesson
+                .as_deref()
+                .map(crate::persist::fingerprint),
         }
     }
 
@@ -652,6 +688,17 @@ impl Widget {
         let mut effects = Vec::new();
         let handled = self.apply(msg, &mut effects);
         let mut changed = self.marks();
+        // What the tasks check: the table, the lab, the verdicts, the stepper, the engines.
+        const TASK_FACTS: [Part; 5] = [
+            Part::Course,
+            Part::Lab,
+            Part::Verdicts,
+            Part::Panels,
+            Part::Import,
+        ];
+        if TASK_FACTS.iter().any(|p| changed.has(*p)) && self.tick_tasks() {
+            changed = changed.with(Part::Progress);
+        }
         if self.lab.log().len() > logged {
             effects.push(Effect::Logged);
         }
@@ -663,6 +710,44 @@ impl Widget {
             handled,
             changed,
             effects,
+        }
+    }
+
+    /// Ticks the lesson's tasks done by now (a tick stays); whether one was ticked.
+    fn tick_tasks(&mut self) -> bool {
+        if self
+            .course
+            .lesson
+            .as_ref()
+            .is_none_or(|l| l.tasks.is_empty())
+        {
+            return false;
+        }
+        let ticks = crate::tasks::progress(self, &self.progress.tasks);
+        let changed = ticks != self.progress.tasks;
+        if changed {
+            self.progress.tasks = ticks;
+        }
+        changed
+    }
+
+    /// Records the answer a reveal of `e` gives (the host hears it) and, in a quiz, the
+    /// completion it may bring.
+    fn answered(&mut self, e: EngineId, fx: &mut Vec<Effect>) {
+        let Some(guess) = self.lab.guess(e) else {
+            return;
+        };
+        let verdict = self.eval(e).map(|v| v.decision);
+        let correct = verdict.is_some_and(|d| guess == crate::state::Guess::Verdict(d));
+        let item = self.item(e);
+        let answered = self.progress.record.answer(item, guess, correct);
+        fx.push(Effect::Revealed(e, answered));
+        if self.quiz() && !self.progress.record.completed {
+            let questions = self.questions();
+            if self.progress.record.all_answered(&questions) {
+                self.progress.record.completed = true;
+                fx.push(Effect::Completed(self.progress.record.score(&questions)));
+            }
         }
     }
 
@@ -680,6 +765,7 @@ impl Widget {
         self.waiting.clear();
         self.selfcheck.clear();
         self.kept.clear();
+        self.progress.clear();
     }
 
     /// The parts that changed since [`Widget::clear_marks`].
@@ -697,6 +783,7 @@ impl Widget {
             (Part::Waiting, self.waiting.changed()),
             (Part::SelfCheck, self.selfcheck.changed()),
             (Part::Kept, self.kept.changed()),
+            (Part::Progress, self.progress.changed()),
         ]
         .into_iter()
         .filter(|p| p.1)
@@ -821,7 +908,7 @@ impl Widget {
                 if !self.lab.is_revealed(e) {
                     self.lab.reveal(e);
                     if self.lab.is_revealed(e) {
-                        fx.push(Effect::Revealed(e));
+                        self.answered(e, fx);
                     }
                 }
             }
@@ -893,6 +980,7 @@ impl Widget {
                     }
                     Err(e) => self.course.lesson_error = Some(LessonError::Worker(e)),
                 }
+                fx.push(Effect::Ready);
             }
             Msg::ImportReply(reply) => {
                 self.waiting.import = None;
@@ -925,6 +1013,7 @@ impl Widget {
                 if !import && self.waiting.lesson.take().is_some() {
                     self.course.lesson_error = Some(LessonError::WorkerTimeout { seconds });
                     self.waiting.state = None;
+                    fx.push(Effect::Ready);
                 }
             }
         }

@@ -4,6 +4,7 @@
 
 use permlab_core::{EngineId, RuleId};
 
+use super::record::{Answered, Score};
 use super::tracked::Parts;
 use super::{Drag, Focus, FormatChoice, GripKey, Source};
 use crate::protocol::{ImportedRows, LintFinding, Reply, Request, WorkerError};
@@ -113,8 +114,15 @@ pub enum Effect {
     Reordered,
     /// A guess was made for an engine that is not revealed (the host hears `permlab:guess`).
     Guessed(EngineId, Guess),
-    /// An engine's verdict was revealed (`permlab:reveal`).
-    Revealed(EngineId),
+    /// An engine's verdict was revealed, answering its question for this call once more
+    /// (`permlab:reveal`, `permlab:answer`).
+    Revealed(EngineId, Answered),
+    /// Every question of a quiz has been answered, for the first time in this record
+    /// (`permlab:complete`).
+    Completed(Score),
+    /// The widget is ready: its lesson read (or why not), nothing waiting for the worker to
+    /// show it (`permlab:ready`).
+    Ready,
     /// A line was added to the reorder log (`permlab:reorder`).
     Logged,
     /// Start the self-check's worker; its answers come back as [`Msg::CheckReply`].

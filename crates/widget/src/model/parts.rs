@@ -187,3 +187,13 @@ pub struct Kept {
     /// The state came from an old-format URL hash (the first write removes those entries).
     pub from_hash: bool,
 }
+
+/// What the learner has achieved: the lesson's tasks ticked, and every answer (the record a
+/// course's gradebook hears about). Kept across a reload with the rest of the state.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// Each lesson task's tick: a task once done stays ticked.
+    pub tasks: Vec<bool>,
+    /// The answers so far.
+    pub record: super::record::Record,
+}

@@ -145,11 +145,10 @@ impl Region {
             Region::Rows => &[Course, Order],
             Region::RowCount => &[Order],
             Region::Carried => &[Carry],
-            Region::Legend
-            | Region::TaskProgress
-            | Region::Stepper
-            | Region::Disagreement
-            | Region::Matrix => SHOWN_AND_VERDICTS,
+            Region::TaskProgress => &[Progress],
+            Region::Legend | Region::Stepper | Region::Disagreement | Region::Matrix => {
+                SHOWN_AND_VERDICTS
+            }
             Region::Tasks => &[Course],
             Region::Engines => SHOWN,
             Region::EnginePanel => &[Course, Lab, Verdicts],
@@ -162,7 +161,7 @@ impl Region {
             Region::ImportText => &[Import],
             Region::ImportResult => &[Waiting, Import],
             Region::Findings => &[Course, Waiting, Lint],
-            Region::Stored => &[Course, Lab, Fields, Panels, Editor, Import],
+            Region::Stored => &[Course, Lab, Fields, Panels, Editor, Import, Progress],
             Region::StateNotes => &[Kept, Course, Fields, Editor, Import],
         }
     }

@@ -40,11 +40,13 @@ pub enum Part {
     SelfCheck,
     /// What the learner should know about the stored state.
     Kept,
+    /// The tasks ticked and the record of answers.
+    Progress,
 }
 
 impl Part {
     /// Every part, in declaration order ([`Part::index`]).
-    pub const ALL: [Part; 13] = [
+    pub const ALL: [Part; 14] = [
         Part::Course,
         Part::Lab,
         Part::Order,
@@ -58,6 +60,7 @@ impl Part {
         Part::Waiting,
         Part::SelfCheck,
         Part::Kept,
+        Part::Progress,
     ];
 
     /// Its place in [`Part::ALL`].

@@ -56,16 +56,43 @@ pub struct Snapshot {
     pub log: Option<String>,
     /// The undo history, as [`crate::persist::history::write_undo`] wrote it.
     pub undo: Option<String>,
+    /// Each lesson task's tick.
+    pub tasks: Vec<bool>,
+    /// The record of answers, as [`crate::model::record::Record::to_text`] wrote it.
+    pub record: Option<String>,
+    /// The [`fingerprint`] of the lesson this state was made with: a state is never applied
+    /// to another lesson (a page that mounts a new lesson on the same placeholder).
+    pub lesson: Option<String>,
 }
 
-fn guess_str(g: Guess) -> &'static str {
+/// A short fingerprint of a lesson's text (FNV-1a, 64 bits, hex): tells one lesson from
+/// another, not a secret.
+///
+/// ```
+/// use permlab_widget::persist::fingerprint;
+/// assert_eq!(fingerprint("a"), fingerprint("a"));
+/// assert_ne!(fingerprint("a"), fingerprint("b"));
+/// assert_eq!(fingerprint("").len(), 16);
+/// ```
+pub fn fingerprint(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// A guess as stored and as the host hears it: a verdict's slug, or `skip`.
+pub(crate) fn guess_str(g: Guess) -> &'static str {
     match g {
         Guess::Skip => "skip",
         Guess::Verdict(d) => d.as_str(),
     }
 }
 
-fn parse_guess(s: &str) -> Option<Guess> {
+/// Reads [`guess_str`].
+pub(crate) fn parse_guess(s: &str) -> Option<Guess> {
     Some(match s {
         "skip" => Guess::Skip,
         "allow" => Guess::Verdict(Decision::Allow),
@@ -155,10 +182,23 @@ impl Snapshot {
                 .collect();
             out.push(("pe".into(), e.join(",")));
         }
-        for (k, v) in [("lg", &self.log), ("ud", &self.undo)] {
+        for (k, v) in [
+            ("lg", &self.log),
+            ("ud", &self.undo),
+            ("rc", &self.record),
+            ("lf", &self.lesson),
+        ] {
             if let Some(v) = v {
                 out.push((k.to_string(), v.clone()));
             }
+        }
+        if !self.tasks.is_empty() {
+            let t: String = self
+                .tasks
+                .iter()
+                .map(|d| if *d { '1' } else { '0' })
+                .collect();
+            out.push(("tk".into(), t));
         }
         out
     }
@@ -203,6 +243,11 @@ impl Snapshot {
         s.import_error = get("ie").is_some_and(|v| v == "1");
         s.log = get("lg").cloned();
         s.undo = get("ud").cloned();
+        s.record = get("rc").cloned();
+        s.lesson = get("lf").cloned();
+        s.tasks = get("tk")
+            .map(|t| t.chars().take(1000).map(|c| c == '1').collect())
+            .unwrap_or_default();
         if let Some(pe) = get("pe") {
             s.earlier = pe
                 .split(',')
@@ -268,6 +313,9 @@ mod tests {
             import_error: true,
             import: Some(("auto".into(), "</textarea><script>alert(1)</script>".into())),
             drafts: vec![("git".into(), "bad tool".into(), "a\u{200b}b".into())],
+            tasks: vec![true, false, true],
+            record: Some("completed\ngit bash ls opencode 2 allow 1\n".into()),
+            lesson: Some(fingerprint("{}")),
             earlier: vec![
                 (
                     EngineId::OpenCode,

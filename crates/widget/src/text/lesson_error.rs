@@ -302,6 +302,7 @@ impl Lang {
             E::StepperLast => "\"last\"(求值光标走到了最后一步)",
             E::Context => "调用运行的位置 {\"project\": \"/home/learner/miniagent\", \"cwd\": \"src\", \"home\": \"/home/learner\"}(每项都可以省略)",
             E::AbsolutePath => "绝对路径(以 / 开头)",
+            E::Fraction => "0 到 1 之间的数(及格需要的得分比例,例如 0.8)",
             _ => return format!("(检查器原文)“{en}”"),
         };
         match found {

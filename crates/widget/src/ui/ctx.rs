@@ -67,10 +67,6 @@ pub struct Ctx {
     pub(crate) focused: RwSignal<Option<RuleId>>,
     /// The widget's root element.
     pub(crate) root: NodeRef<html::Section>,
-    /// The (call, engine) pairs revealed so far in a quiz, and whether `permlab:complete` was
-    /// sent.
-    pub(crate) done:
-        StoredValue<(std::collections::HashSet<(usize, EngineId)>, bool), LocalStorage>,
     /// The worker of a running self-check or import.
     pub(crate) workers: StoredValue<Vec<web_sys::Worker>, LocalStorage>,
     /// The control a move is about to focus again (`grip-8`), until the next frame.

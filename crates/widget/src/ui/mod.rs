@@ -106,7 +106,6 @@ pub fn App(widget: Widget) -> impl IntoView {
         row_h: RwSignal::new(40.0),
         focused: RwSignal::new(None),
         root: NodeRef::new(),
-        done: StoredValue::new_local(Default::default()),
         workers: StoredValue::new_local(Vec::new()),
         refocusing: StoredValue::new_local(None),
     };

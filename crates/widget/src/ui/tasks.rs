@@ -26,12 +26,8 @@ pub(crate) fn Tasks(ctx: Ctx) -> impl IntoView {
                 .unwrap_or_default()
         })
     });
-    // Sticky: the previous ticks are the memo's own previous value.
-    let done = Memo::new(move |prev: Option<&Vec<bool>>| {
-        ctx.read(Region::TaskProgress, |w| {
-            crate::tasks::progress(w, prev.map_or(&[][..], Vec::as_slice))
-        })
-    });
+    // The model keeps the ticks (a tick stays, across a reload too).
+    let done = Memo::new(move |_| ctx.read(Region::TaskProgress, |w| w.progress().tasks.clone()));
     let heading = ctx.peek(|w| w.id("tasks-h"));
     let count = move || {
         done.with(|d| {
