@@ -19,9 +19,9 @@
 //                           → Promise<{decision, rule, matched, steps, reason}>
 //                                               any engine's verdict (permlab-core), e.g. to
 //                                               check a lesson's answer in page script
-// A mounted widget dispatches bubbling CustomEvents on its element: permlab:guess
-// {engine, guess}, permlab:reveal {engine, guess, verdict, correct}, permlab:reorder
-// {change, from, to, flipped}, permlab:complete {calls, engines} (a quiz fully revealed).
+// A mounted widget dispatches bubbling CustomEvents on its element (README, "Progress events"):
+// permlab:ready, permlab:guess, permlab:reveal, permlab:answer, permlab:reorder and
+// permlab:complete (a quiz's score). Its handle has state() / restore(state) / reset().
 //   unmount(element)                            removes it, puts the original content back
 //   scan(root = document)                       watches placeholders added after load
 //   load()                                      → Promise of the started wasm module
@@ -43,6 +43,8 @@ const AHEAD = '100% 0px';
 
 const here = (name) => new URL(name, import.meta.url).href;
 const handles = new Map();
+/** The lesson each element was mounted with by `mount` (its JSON text), to tell a new one. */
+const lessons = new Map();
 let started;
 
 /** Starts loading the widget once (later calls return the same promise). */
@@ -122,13 +124,21 @@ function stylesheet() {
 }
 // ---- end of fetching ----
 
-/** Mounts a widget in `el` now (after loading the wasm if needed); the same handle if mounted. */
+/**
+ * Mounts a widget in `el` now (after loading the wasm if needed). The same handle if it is
+ * mounted already — unless `lesson` is another lesson than the one it shows: then it mounts
+ * again with that one.
+ */
 export async function mount(el, lesson) {
   if (!(el instanceof Element)) {
     const got = el === null ? 'null' : typeof el;
     throw new TypeError(`permlab.mount: expected an element, e.g. document.querySelector('#a3'); got ${got}`);
   }
-  if (handles.has(el)) return handles.get(el);
+  const text = lesson == null ? undefined : typeof lesson === 'string' ? lesson : JSON.stringify(lesson);
+  if (handles.has(el)) {
+    if (text === undefined || text === lessons.get(el)) return handles.get(el);
+    unmount(el);
+  }
   // A mounted widget's own elements are not placeholders (its section carries data-scene
   // too): mounting one would nest a second widget, in the page's language, inside the first.
   if (el.closest?.('section.pl-widget')) {
@@ -144,10 +154,16 @@ export async function mount(el, lesson) {
     showFailure(el, err);
     throw err;
   }
-  if (handles.has(el)) return handles.get(el);
+  // Another mount of the same element may have finished meanwhile (the loader's, as it came
+  // into view): keep it when it shows this lesson, else replace it.
+  if (handles.has(el)) {
+    if (text === undefined || text === lessons.get(el)) return handles.get(el);
+    unmount(el);
+  }
   el.querySelector(':scope > .pl-load-error')?.remove();
-  const handle = g.mount(el, lesson ?? undefined);
+  const handle = g.mount(el, text);
   handles.set(el, handle);
+  lessons.set(el, text);
   el.setAttribute('data-permlab-state', 'mounted');
   return handle;
 }
@@ -172,6 +188,7 @@ export function unmount(el) {
   const handle = handles.get(el);
   if (!handle) return false;
   handles.delete(el);
+  lessons.delete(el);
   handle.unmount();
   handle.free();
   el.removeAttribute('data-permlab-state');

@@ -45,6 +45,7 @@ pub mod worker;
 pub use model::{Config, Widget};
 pub use text::i18n::Lang;
 
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 /// A mounted widget or scene, as returned to JavaScript by [`mount`].
@@ -69,6 +70,52 @@ impl Handle {
             Some(Mounted::Table(mut m)) => ui::unmount(&mut m),
             Some(Mounted::Scene(mut m)) => scenes::host::unmount(&mut m),
             None => {}
+        }
+    }
+
+    /// The learner's state as a JSON value the host may store (an LMS's suspend data) and give
+    /// back to [`Handle::restore`], on this page or another: `{format: "permlab-state",
+    /// version, widget, state}`. `null` for a scene or an unmounted widget.
+    pub fn state(&self) -> JsValue {
+        #[cfg(target_arch = "wasm32")]
+        if let Some(Mounted::Table(m)) = &self.inner {
+            if let Some(text) = ui::state_text(m) {
+                let saved = persist::saved::Saved::new(&ui::config(m).ns, text);
+                return saved
+                    .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+                    .unwrap_or(JsValue::NULL);
+            }
+        }
+        JsValue::NULL
+    }
+
+    /// Puts back a state [`Handle::state`] gave (the widget mounts again where the learner
+    /// was). Throws, and changes nothing, when `state` is not such a value, is damaged, or
+    /// was saved with another lesson.
+    pub fn restore(&mut self, state: JsValue) -> Result<(), JsError> {
+        #[cfg(target_arch = "wasm32")]
+        if let Some(Mounted::Table(m)) = &mut self.inner {
+            let saved: persist::saved::Saved = serde_wasm_bindgen::from_value(state)
+                .map_err(|_| JsError::new(persist::saved::NOT_A_STATE))?;
+            let config = ui::config(m);
+            let text = saved
+                .for_widget(&config.ns, config.lesson.as_deref())
+                .map_err(|e| JsError::new(&e))?;
+            ui::remount(m, Some(&text));
+            return Ok(());
+        }
+        let _ = state;
+        Err(JsError::new(
+            "permlab: restore() applies to a mounted table widget (a scene keeps no state to restore)",
+        ))
+    }
+
+    /// Starts the widget over: the lesson's first preset and order, no guesses, no answers,
+    /// no ticks; the stored state is removed. The host hears `permlab:ready` again.
+    pub fn reset(&mut self) {
+        #[cfg(target_arch = "wasm32")]
+        if let Some(Mounted::Table(m)) = &mut self.inner {
+            ui::remount(m, None);
         }
     }
 }

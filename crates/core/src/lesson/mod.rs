@@ -525,6 +525,23 @@ mod tests {
                      "calls": ["bash: rm -rf ~/old"]}]}"#;
 
     #[test]
+    fn a_lesson_may_name_itself_and_its_passing_share() {
+        let named = PLACED.replacen("{", r#"{"id": "a3-2", "passing": 0.8, "#, 1);
+        let lesson = Lesson::parse(&named).lesson.unwrap();
+        assert_eq!((lesson.id.as_deref(), lesson.passing), (Some("a3-2"), 0.8));
+        let plain = Lesson::parse(PLACED).lesson.unwrap();
+        assert_eq!((plain.id, plain.passing), (None, DEFAULT_PASSING));
+        for bad in ["1.5", "-0.1", "\"80%\""] {
+            let text = PLACED.replacen("{", &format!(r#"{{"passing": {bad}, "#), 1);
+            let loaded = Lesson::parse(&text);
+            assert!(loaded.lesson.is_none(), "{bad}");
+            let p = &loaded.problems[0];
+            assert_eq!(p.path, "passing");
+            assert!(p.message.contains("from 0 to 1"), "{}", p.message);
+        }
+    }
+
+    #[test]
     fn a_lessons_context_moves_the_project_for_every_engine() {
         let lesson = Lesson::parse(PLACED).lesson.unwrap();
         assert_eq!(lesson.context.project, "/srv/app");

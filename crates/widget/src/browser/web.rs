@@ -150,6 +150,13 @@ pub fn session_set(key: &str, value: &str) -> bool {
     session().is_some_and(|s| s.set_item(key, value).is_ok())
 }
 
+/// Removes a `sessionStorage` item (nothing when the page may not use the storage).
+pub fn session_remove(key: &str) {
+    if let Some(s) = session() {
+        let _ = s.remove_item(key);
+    }
+}
+
 /// Removes this widget's old-format entries from the URL hash, without a history entry and
 /// keeping the host's own fragment as it was (see [`crate::persist::store::strip_hash`]).
 pub fn strip_hash(ns: &str) {

@@ -380,3 +380,273 @@ impl Widget {
         .unwrap_or_else(|| self.slug_of(self.course.source))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Config, Msg};
+    use crate::state::Guess;
+    use crate::text::i18n::Lang;
+    use permlab_core::{Decision, EngineId, RuleId};
+
+    /// A quiz of two presets: 2 calls × 2 engines + 1 call × 2 engines = 6 questions.
+    const QUIZ: &str = r#"{"id": "a3-2", "title": {"zh": "听谁的", "en": "Who wins"}, "language": "en",
+      "mode": "quiz", "engines": ["first-match", "opencode"], "passing": 0.6,
+      "presets": [
+        {"id": "git", "rules": [
+            {"tool": "bash", "pattern": "git push *", "action": "deny"},
+            {"tool": "bash", "pattern": "git *", "action": "allow"}],
+         "calls": [{"tool": "bash", "input": "git push origin main",
+                    "expect": {"first-match": "deny", "opencode": "allow"}},
+                   "bash: git status"]},
+        {"id": "rm", "rules": [{"tool": "bash", "pattern": "rm *", "action": "ask"}],
+         "calls": ["bash: rm -rf build"]}]}"#;
+
+    fn mounted(lesson: &str, stored: Option<&str>) -> Widget {
+        Widget::with_stored(
+            Config {
+                lang: Lang::En,
+                ns: "w1".into(),
+                fixtures: String::new(),
+                selfcheck: "none".into(),
+                lesson: Some(lesson.into()),
+                lesson_from: None,
+            },
+            "",
+            stored,
+        )
+    }
+
+    /// Guesses `g` for `e` and reveals it: the events the host hears.
+    fn answer(w: &mut Widget, e: EngineId, g: Guess) -> Vec<HostEvent> {
+        let guessed = w.act(Msg::Guess(e, g)).effects;
+        let mut events = w.events(&guessed);
+        let revealed = w.act(Msg::Reveal(e)).effects;
+        events.extend(w.events(&revealed));
+        events
+    }
+
+    fn verdict(w: &Widget, e: EngineId) -> Guess {
+        Guess::Verdict(w.eval(e).unwrap().decision)
+    }
+
+    fn wrong(w: &Widget, e: EngineId) -> Guess {
+        let right = w.eval(e).unwrap().decision;
+        Guess::Verdict(if right == Decision::Deny {
+            Decision::Allow
+        } else {
+            Decision::Deny
+        })
+    }
+
+    #[test]
+    fn ready_names_the_lesson_its_questions_and_its_problems() {
+        let w = mounted(QUIZ, None);
+        let ready = w.events(&w.resume());
+        let [HostEvent::Ready {
+            widget,
+            lesson,
+            title,
+            mode,
+            valid,
+            problems,
+            questions,
+            preset,
+        }] = &ready[..]
+        else {
+            panic!("{ready:?}")
+        };
+        assert_eq!((widget.as_str(), lesson.as_deref()), ("w1", Some("a3-2")));
+        assert_eq!(title.as_deref(), Some("Who wins"));
+        assert_eq!((*mode, *valid, *questions), (Some("quiz"), true, 6));
+        assert!(problems.is_empty());
+        assert_eq!(preset, "git");
+
+        let bad = mounted(
+            r#"{"title": "t", "language": "en", "mode": "quiz", "engines": ["opencod"], "presets": []}"#,
+            None,
+        );
+        let ready = bad.events(&bad.resume());
+        let [HostEvent::Ready {
+            lesson,
+            valid,
+            problems,
+            mode,
+            ..
+        }] = &ready[..]
+        else {
+            panic!("{ready:?}")
+        };
+        assert!(!valid);
+        assert_eq!(
+            lesson.as_deref(),
+            Some("w1"),
+            "a broken lesson is named by its widget"
+        );
+        assert_eq!(*mode, None);
+        assert!(
+            problems.iter().any(|p| p.contains("engines[0]")),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn a_guess_and_its_reveal_name_the_question_and_the_attempt() {
+        let mut w = mounted(QUIZ, None);
+        let g = verdict(&w, EngineId::OpenCode);
+        let events = answer(&mut w, EngineId::OpenCode, g);
+        let names: Vec<_> = events.iter().map(HostEvent::name).collect();
+        assert_eq!(names, ["permlab:guess", "permlab:reveal", "permlab:answer"]);
+        let HostEvent::Answer {
+            place,
+            engine,
+            guess,
+            expected,
+            verdict,
+            correct,
+            attempt,
+            scored,
+        } = &events[2]
+        else {
+            panic!()
+        };
+        assert_eq!(place.lesson, "a3-2");
+        assert_eq!(place.preset, "git");
+        assert_eq!(
+            place.call,
+            CallRef {
+                index: Some(1),
+                tool: "bash".into(),
+                input: "git push origin main".into()
+            }
+        );
+        assert_eq!((*engine, *guess, *verdict), ("opencode", "allow", "allow"));
+        assert_eq!(*expected, Some("allow"));
+        assert!(*correct && *scored);
+        assert_eq!(*attempt, 1);
+        let HostEvent::Guess { attempt, .. } = &events[0] else {
+            panic!()
+        };
+        assert_eq!(*attempt, 1);
+    }
+
+    #[test]
+    fn after_a_reorder_the_same_question_is_a_second_attempt_that_does_not_score() {
+        let mut w = mounted(QUIZ, None);
+        let g = wrong(&w, EngineId::FirstMatch);
+        answer(&mut w, EngineId::FirstMatch, g);
+        let moved = w.act(Msg::Step(RuleId(1), true));
+        let reorder = w.events(&moved.effects);
+        let [HostEvent::Reorder {
+            place,
+            change,
+            from,
+            to,
+            flipped,
+        }] = &reorder[..]
+        else {
+            panic!("{reorder:?}")
+        };
+        assert_eq!((*change, *from, *to), ("move", Some(1), Some(2)));
+        assert_eq!(place.call.index, Some(1));
+        assert_eq!(flipped, &["first-match", "opencode"]);
+        let g = verdict(&w, EngineId::FirstMatch);
+        let events = answer(&mut w, EngineId::FirstMatch, g);
+        let HostEvent::Answer {
+            attempt,
+            scored,
+            correct,
+            expected,
+            ..
+        } = &events[2]
+        else {
+            panic!()
+        };
+        assert_eq!(*attempt, 2);
+        assert!(*correct && !*scored);
+        assert_eq!(
+            *expected, None,
+            "the author's answer is for the lesson's order"
+        );
+        let HostEvent::Guess { attempt, .. } = &events[0] else {
+            panic!()
+        };
+        assert_eq!(*attempt, 2);
+    }
+
+    #[test]
+    fn a_quiz_completes_once_with_its_first_attempt_score() {
+        let mut w = mounted(QUIZ, None);
+        let mut complete = Vec::new();
+        // Preset git, call 1: one right, one wrong.
+        let g = verdict(&w, EngineId::FirstMatch);
+        answer(&mut w, EngineId::FirstMatch, g);
+        let g = wrong(&w, EngineId::OpenCode);
+        answer(&mut w, EngineId::OpenCode, g);
+        // Call 2: a skip, then a right answer.
+        w.act(Msg::PickCall(1));
+        answer(&mut w, EngineId::FirstMatch, Guess::Skip);
+        let g = verdict(&w, EngineId::OpenCode);
+        answer(&mut w, EngineId::OpenCode, g);
+        // Preset rm: both right.
+        w.act(Msg::Source(crate::model::Source::Lesson(1)));
+        for e in [EngineId::FirstMatch, EngineId::OpenCode] {
+            let g = verdict(&w, e);
+            complete.extend(
+                answer(&mut w, e, g)
+                    .into_iter()
+                    .filter(|e| e.name() == "permlab:complete"),
+            );
+        }
+        let [HostEvent::Complete {
+            lesson,
+            calls,
+            engines,
+            score,
+            passed,
+            passing,
+            ..
+        }] = &complete[..]
+        else {
+            panic!("{complete:?}")
+        };
+        assert_eq!((lesson.as_str(), *calls, *engines), ("a3-2", 3, 2));
+        assert_eq!((score.raw, score.max), (4, 6));
+        assert!((score.scaled - 4.0 / 6.0).abs() < 1e-9);
+        assert!(*passed, "4/6 reaches the lesson's passing 0.6");
+        assert_eq!(*passing, 0.6);
+        // Trying again answers again, and completes no more.
+        w.act(Msg::TryAgain);
+        let g = verdict(&w, EngineId::OpenCode);
+        let again = answer(&mut w, EngineId::OpenCode, g);
+        assert!(again.iter().all(|e| e.name() != "permlab:complete"));
+    }
+
+    #[test]
+    fn the_record_and_the_ticks_survive_a_reload_but_not_a_new_lesson() {
+        let mut w = mounted(QUIZ, None);
+        let g = verdict(&w, EngineId::OpenCode);
+        answer(&mut w, EngineId::OpenCode, g);
+        let stored = crate::persist::store::encode("w1", &w.snapshot().to_stored());
+        let mut back = mounted(QUIZ, Some(&stored));
+        assert_eq!(back.progress().record, w.progress().record);
+        back.act(Msg::TryAgain);
+        let g = verdict(&back, EngineId::OpenCode);
+        let events = answer(&mut back, EngineId::OpenCode, g);
+        let HostEvent::Answer { attempt, .. } = &events[2] else {
+            panic!()
+        };
+        assert_eq!(*attempt, 2, "the reload kept the first attempt");
+
+        let other = QUIZ.replace("a3-2", "a3-3");
+        let fresh = mounted(&other, Some(&stored));
+        assert_eq!(
+            fresh.progress().record,
+            crate::model::record::Record::default()
+        );
+        assert!(
+            !fresh.revealed(EngineId::OpenCode),
+            "another lesson's reveals do not apply"
+        );
+    }
+}

@@ -353,5 +353,6 @@ mod tests {
 
 pub mod hash;
 pub mod history;
+pub mod saved;
 pub mod store;
 mod store_text;

@@ -91,7 +91,11 @@ fn route_key(ctx: Ctx, e: &ev::KeyboardEvent) {
 /// `widget` is the model, built from the host's configuration and the stored state (or an
 /// old-format link's hash).
 #[component]
-pub fn App(widget: Widget) -> impl IntoView {
+pub fn App(
+    widget: Widget,
+    /// Where the page's handle finds this widget's context (`Handle::state`).
+    exposed: std::rc::Rc<std::cell::Cell<Option<Ctx>>>,
+) -> impl IntoView {
     let lang = widget.lang();
     let ns = widget.config().ns.clone();
     let ctx = Ctx {
@@ -109,6 +113,7 @@ pub fn App(widget: Widget) -> impl IntoView {
         workers: StoredValue::new_local(Vec::new()),
         refocusing: StoredValue::new_local(None),
     };
+    exposed.set(Some(ctx));
     sync_rows(ctx);
 
     // The state is kept in sessionStorage once the learner changes something (see
@@ -230,23 +235,67 @@ pub struct Mounted {
     host: web_sys::HtmlElement,
     original: web_sys::DocumentFragment,
     view: Option<Box<dyn std::any::Any>>,
+    /// How it was configured (a remount uses it again).
+    config: crate::model::Config,
+    /// The widget's context, once it has rendered.
+    ctx: std::rc::Rc<std::cell::Cell<Option<Ctx>>>,
 }
 
 /// Mounts the table widget into `host`: its own content moves aside (and comes back on
 /// [`unmount`]).
 pub fn mount(host: web_sys::HtmlElement, config: crate::model::Config) -> Mounted {
+    let stored = web::session_get(&crate::persist::store::key(&web::page_path(), &config.ns));
+    mount_from(host, config, stored.as_deref(), &web::location_hash())
+}
+
+/// [`mount`] from a given stored state (`None`: a fresh widget) and old-format link hash.
+fn mount_from(
+    host: web_sys::HtmlElement,
+    config: crate::model::Config,
+    stored: Option<&str>,
+    hash: &str,
+) -> Mounted {
     let original = document().create_document_fragment();
     while let Some(child) = host.first_child() {
         let _ = original.append_child(&child);
     }
-    let stored = web::session_get(&crate::persist::store::key(&web::page_path(), &config.ns));
-    let widget = Widget::with_stored(config, &web::location_hash(), stored.as_deref());
-    let view = leptos::mount::mount_to(host.clone(), move || view! { <App widget/> });
+    let widget = Widget::with_stored(config.clone(), hash, stored);
+    let slot = std::rc::Rc::new(std::cell::Cell::new(None));
+    let ctx = slot.clone();
+    let view = leptos::mount::mount_to(host.clone(), move || view! { <App widget exposed=slot/> });
     Mounted {
         host,
         original,
         view: Some(Box::new(view)),
+        config,
+        ctx,
     }
+}
+
+/// The learner's state, as the stored item's text (see [`crate::persist::store`]); `None`
+/// once unmounted.
+pub fn state_text(m: &Mounted) -> Option<String> {
+    let ctx = m.ctx.get().filter(|c| m.view.is_some() && c.alive())?;
+    Some(ctx.peek(|w| crate::persist::store::encode(&w.config().ns, &w.snapshot().to_stored())))
+}
+
+/// The widget's configuration.
+pub fn config(m: &Mounted) -> &crate::model::Config {
+    &m.config
+}
+
+/// Mounts the widget again in place, from `stored` (`None`: as new). The stored item is
+/// written (or removed) first, so a reload finds the same state.
+pub fn remount(m: &mut Mounted, stored: Option<&str>) {
+    let key = crate::persist::store::key(&web::page_path(), &m.config.ns);
+    match stored {
+        Some(text) => {
+            web::session_set(&key, text);
+        }
+        None => web::session_remove(&key),
+    }
+    unmount(m);
+    *m = mount_from(m.host.clone(), m.config.clone(), stored, "");
 }
 
 /// Removes the widget (its effects, listeners and workers end with it) and puts the
