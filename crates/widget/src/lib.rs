@@ -45,7 +45,6 @@ pub mod worker;
 pub use model::{Config, Widget};
 pub use text::i18n::Lang;
 
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 /// A mounted widget or scene, as returned to JavaScript by [`mount`].
@@ -81,9 +80,11 @@ impl Handle {
         if let Some(Mounted::Table(m)) = &self.inner {
             if let Some(text) = ui::state_text(m) {
                 let saved = persist::saved::Saved::new(&ui::config(m).ns, text);
-                return saved
-                    .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-                    .unwrap_or(JsValue::NULL);
+                return serde::Serialize::serialize(
+                    &saved,
+                    &serde_wasm_bindgen::Serializer::json_compatible(),
+                )
+                .unwrap_or(JsValue::NULL);
             }
         }
         JsValue::NULL

@@ -24,7 +24,7 @@ async function mountQuiz(page) {
   await page.goto('./demo/en.html');
   await page.evaluate(async (lesson) => {
     window.__events = [];
-    for (const name of ['guess', 'reveal', 'reorder', 'complete']) {
+    for (const name of ['guess', 'reveal', 'answer', 'reorder', 'complete']) {
       document.addEventListener(`permlab:${name}`, (e) => window.__events.push({ name: e.type, target: e.target.id, detail: e.detail }));
     }
     const permlab = await import('../permlab.js');
@@ -83,14 +83,19 @@ test('evaluate() computes any engine\'s verdict from rules, a config or a call s
   expect(problems).toEqual([]);
 });
 
-test('permlab:guess and permlab:reveal bubble from the host with engine, guess, verdict, correct', async ({ page, problems }) => {
+// Where every event about the quiz's one question happens.
+const PLACE = { widget: 'api', lesson: 'api', preset: 'git', call: { index: 1, tool: 'bash', input: 'git push origin main' } };
+
+test('permlab:guess and permlab:reveal bubble from the host with the question, the attempt, verdict and correct', async ({ page, problems }) => {
   const host = await mountQuiz(page);
   const fm = host.locator('.pl-engine[data-engine="first-match"]');
   await fm.locator('.pl-guess-btn[data-guess="allow"]').click();
-  await expect.poll(() => events(page, 'permlab:guess')).toEqual([{ name: 'permlab:guess', target: 'api', detail: { engine: 'first-match', guess: 'allow' } }]);
+  await expect.poll(() => events(page, 'permlab:guess')).toEqual([
+    { name: 'permlab:guess', target: 'api', detail: { ...PLACE, engine: 'first-match', guess: 'allow', attempt: 1 } },
+  ]);
   await fm.locator('.pl-reveal').click();
   await expect.poll(() => events(page, 'permlab:reveal')).toEqual([
-    { name: 'permlab:reveal', target: 'api', detail: { engine: 'first-match', guess: 'allow', verdict: 'deny', correct: false } },
+    { name: 'permlab:reveal', target: 'api', detail: { ...PLACE, engine: 'first-match', guess: 'allow', verdict: 'deny', correct: false, attempt: 1 } },
   ]);
   expect(problems).toEqual([]);
 });
@@ -99,7 +104,7 @@ test('permlab:reorder says from, to and the engines that flipped', async ({ page
   const host = await mountQuiz(page);
   await host.locator('tr[data-rule-id="1"] .pl-down').click();
   await expect.poll(() => events(page, 'permlab:reorder')).toEqual([
-    { name: 'permlab:reorder', target: 'api', detail: { change: 'move', from: 1, to: 2, flipped: ['first-match', 'opencode'] } },
+    { name: 'permlab:reorder', target: 'api', detail: { ...PLACE, change: 'move', from: 1, to: 2, flipped: ['first-match', 'opencode'] } },
   ]);
   await host.locator('.pl-reverse').click();
   await expect.poll(async () => (await events(page, 'permlab:reorder')).length).toBe(2);
@@ -107,7 +112,7 @@ test('permlab:reorder says from, to and the engines that flipped', async ({ page
   expect(problems).toEqual([]);
 });
 
-test('permlab:complete fires once every engine of every call of a quiz is revealed', async ({ page, problems }) => {
+test('permlab:complete fires once every engine of every call of a quiz is revealed, with a score', async ({ page, problems }) => {
   const host = await mountQuiz(page);
   for (const slug of ['first-match', 'opencode']) {
     const p = host.locator(`.pl-engine[data-engine="${slug}"]`);
@@ -117,7 +122,7 @@ test('permlab:complete fires once every engine of every call of a quiz is reveal
     await expect(p).toHaveAttribute('data-verdict', /.+/);
   }
   await expect.poll(() => events(page, 'permlab:complete')).toEqual([
-    { name: 'permlab:complete', target: 'api', detail: { calls: 1, engines: 2 } },
+    { name: 'permlab:complete', target: 'api', detail: { widget: 'api', lesson: 'api', calls: 1, engines: 2, score: { raw: 0, max: 2, scaled: 0 }, passed: false, passing: 0.5 } },
   ]);
   expect(problems).toEqual([]);
 });

@@ -88,7 +88,7 @@ mod tests {
 
     #[test]
     fn another_format_or_version_is_refused_with_what_to_give() {
-        let mut s = Saved::new("a3", store::encode("a3", &[]));
+        let mut s = Saved::new("a3", store::encode::<&str>("a3", &[]));
         s.format = "x".into();
         assert_eq!(s.for_widget("a3", None).unwrap_err(), NOT_A_STATE);
         s.format = FORMAT.into();
