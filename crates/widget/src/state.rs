@@ -53,8 +53,8 @@ pub struct LogEntry {
     pub known: Vec<EngineId>,
 }
 
-/// A revealed result of an earlier order, kept after a reorder: the guess is graded against
-/// the verdict of the order it was made on, never re-graded against the new one.
+/// The order a revealed guess was made on, kept after a reorder: the guess is graded against
+/// that order's verdict, never re-graded against a new one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Earlier {
     /// What the learner guessed (or skip).
@@ -188,9 +188,12 @@ impl Lab {
         self.step = 0;
     }
 
-    /// A guess belongs to the order it was made on: the revealed results of the order being
-    /// left become [`Earlier`] results (graded with that order's verdicts, `before`), and the
-    /// new order starts with no guess. Returns the engines that were revealed.
+    /// A revealed engine stays revealed through a reorder: the reorder log words its before →
+    /// after (that is what a reorder teaches), so asking for a new guess would ask for what the
+    /// page already says. Its guess keeps the grade of the order it was made on: the first
+    /// reorder after a reveal keeps that order's verdict as an [`Earlier`] result. Engines not
+    /// revealed keep their guess, graded on the order they are revealed on. Returns the
+    /// engines that were revealed.
     fn retire(&mut self, before: &[(EngineId, Decision)]) -> Vec<EngineId> {
         let known: Vec<EngineId> = self
             .revealed
@@ -200,12 +203,12 @@ impl Lab {
             .collect();
         for e in &known {
             let verdict = before.iter().find(|(b, _)| b == e).map(|b| b.1);
-            if let (Some(guess), Some(verdict)) = (self.guess(*e), verdict) {
+            if let (Some(guess), Some(verdict), false) =
+                (self.guess(*e), verdict, self.earlier.contains_key(e))
+            {
                 self.earlier.insert(*e, Earlier { guess, verdict });
             }
         }
-        self.guesses.clear();
-        self.revealed.clear();
         known
     }
 
@@ -273,11 +276,20 @@ impl Lab {
         self.revealed.contains(&engine)
     }
 
-    /// Whether the guess for `engine` was right, once revealed (`None`: not revealed or skipped).
+    /// Whether the guess for `engine` was right, once revealed (`None`: not revealed or
+    /// skipped): against `actual`, the current order's verdict, unless the guess was made on
+    /// an order a reorder left (then against that order's).
     pub fn guess_was_right(&self, engine: EngineId, actual: Decision) -> Option<bool> {
-        match (self.is_revealed(engine), self.guess(engine)?) {
-            (true, Guess::Verdict(d)) => Some(d == actual),
-            _ => None,
+        if !self.is_revealed(engine) {
+            return None;
+        }
+        let (guess, verdict) = match self.earlier(engine) {
+            Some(e) => (e.guess, e.verdict),
+            None => (self.guess(engine)?, actual),
+        };
+        match guess {
+            Guess::Verdict(d) => Some(d == verdict),
+            Guess::Skip => None,
         }
     }
 

@@ -156,9 +156,9 @@ test.describe('touch', () => {
   });
 });
 
-// ---- 3. a guess belongs to the order it was made on -------------------------------------------
+// ---- 3. a revealed verdict stays through a reorder; a guess keeps its order's grade -------------------------------------------
 
-test('zh /: after a reorder the earlier results stay as they were and a new guess is asked for (mouse)', async ({ page, problems }) => {
+test('zh /: after a reorder the revealed verdicts stay, the cards say what the log says, a guess keeps its order\'s grade (mouse)', async ({ page, problems }) => {
   const w = await indexWidget(page);
   await w.locator('.pl-preset[data-preset="git"]').click();
   await guessAndReveal(w, 'claude-code', 'deny');
@@ -168,28 +168,38 @@ test('zh /: after a reorder the earlier results stay as they were and a new gues
   // #1 one row down with its ↓ (a mouse click).
   await rowOf(w, 1).locator('.pl-down').click();
   await expect(rowOf(w, 1)).toHaveAttribute('data-position', '2');
-  for (const [slug, mark] of [['claude-code', '✓ 猜对了'], ['opencode', '✗ 猜错了(你猜 拒绝)']]) {
-    const p = panelOf(w, slug);
-    await expect(p).not.toHaveAttribute('data-verdict', /.*/);
-    await expect(p.locator('.pl-earlier')).toContainText('重排前的顺序上');
-    await expect(p.locator('.pl-earlier .pl-mark')).toHaveText(mark);
-    await expect(p.locator('.pl-guess-again')).toHaveText('顺序变了:为新的顺序再猜一次。');
-    await expect(p.locator('.pl-guess-btn[data-guess="deny"]')).toBeEnabled();
-  }
-  // The log says what flipped, for the engines revealed before.
+  // The log words OpenCode's flip; its card shows the same new verdict (no new guess asked for
+  // what the page already says), its grade still the one of the order it was guessed on.
   await expect(w.locator('.pl-log-entry').last()).toContainText('OpenCode: 放行 → 拒绝');
   await expect(w.locator('.pl-log-entry').last()).toContainText('first-match 改判了(先猜再揭示)');
-  await expectNoLeak(w, 'after the drag');
+  const oc = panelOf(w, 'opencode');
+  await expect(oc).toHaveAttribute('data-verdict', 'deny');
+  await expect(oc.locator('.pl-earlier')).toContainText('你猜的时候(重排之前)');
+  await expect(oc.locator('.pl-earlier')).toHaveAttribute('data-verdict', 'allow');
+  await expect(oc.locator('.pl-earlier .pl-mark')).toHaveText('✗ 猜错了(你猜 拒绝)');
+  await expect(oc.locator('.pl-result .pl-mark')).toHaveCount(0);
+  // Claude Code did not change: its card is as it was.
+  const cc = panelOf(w, 'claude-code');
+  await expect(cc).toHaveAttribute('data-verdict', 'deny');
+  await expect(cc.locator('.pl-earlier')).toHaveCount(0);
+  await expect(cc.locator('.pl-result .pl-mark')).toHaveText('✓ 猜对了');
+  await expect(w.locator('.pl-guess-again')).toHaveCount(0);
+  await expectNoLeak(w, 'after the move');
   await shot(w, '3-earlier-zh');
-  // The new guess is graded on the new order; the earlier result is unchanged.
-  await guessAndReveal(w, 'opencode', 'deny');
-  await expect(panelOf(w, 'opencode').locator('.pl-result .pl-mark')).toHaveText('✓ 猜对了');
-  await expect(panelOf(w, 'opencode').locator('.pl-earlier .pl-mark')).toHaveText('✗ 猜错了(你猜 拒绝)');
-  await expect(panelOf(w, 'opencode').locator('.pl-guess-again')).toHaveCount(0);
+  // Back to the lesson's order: nothing revealed is hidden again; OpenCode's verdict is the
+  // one it was guessed on, graded as before.
+  await w.locator('.pl-reset').click();
+  await expect(oc).toHaveAttribute('data-verdict', 'allow');
+  await expect(oc.locator('.pl-earlier')).toHaveCount(0);
+  await expect(oc.locator('.pl-result .pl-mark')).toHaveText('✗ 猜错了(你猜 拒绝)');
+  await expect(cc).toHaveAttribute('data-verdict', 'deny');
+  // first-match, never revealed, still asks.
+  await expect(panelOf(w, 'first-match')).not.toHaveAttribute('data-verdict', /.*/);
+  await expectNoLeak(w, 'after reset');
   expect(problems).toEqual([]);
 });
 
-test('en lesson: Reverse by keyboard keeps the earlier grades (a wrong guess is not turned right)', async ({ page, problems }) => {
+test('en lesson: Reverse by keyboard keeps the verdict revealed and the grade of the order guessed on (a wrong guess is not turned right)', async ({ page, problems }) => {
   const w = await demoWidget(page, 'en', 'core');
   await guessAndReveal(w, 'opencode', 'deny');
   await expect(panelOf(w, 'opencode').locator('.pl-mark')).toHaveText(/^✗ Wrong/);
@@ -197,23 +207,21 @@ test('en lesson: Reverse by keyboard keeps the earlier grades (a wrong guess is 
   await page.keyboard.press('Enter');
   await expect(w.locator('.pl-log-entry')).toHaveCount(1);
   const p = panelOf(w, 'opencode');
-  await expect(p).not.toHaveAttribute('data-verdict', /.*/);
-  await expect(p.locator('.pl-earlier')).toContainText('On the previous order');
+  await expect(p).toHaveAttribute('data-verdict', 'deny');
+  await expect(p.locator('.pl-earlier')).toContainText('When you guessed (before the reorder)');
   await expect(p.locator('.pl-earlier .pl-mark')).toHaveText(/^✗ Wrong/);
-  await expect(p.locator('.pl-guess-again')).toHaveText('The order changed: guess again for the new order.');
   await expectNoLeak(w, 'after reverse');
   await shot(w, '3-earlier-en');
-  // A reload keeps it: the earlier grade, still marked as the previous order's, and the new
-  // order still waiting for a guess.
+  // A reload keeps it: the verdict, the earlier grade marked as the guessed order's.
   await page.reload();
   await page.locator('#core').scrollIntoViewIfNeeded();
   // The reorder log and Undo come back too.
   await expect(w.locator('.pl-log-entry')).toHaveCount(1);
   await expect(w.locator('.pl-log-entry')).toContainText('OpenCode');
   await expect(w.locator('.pl-undo')).toBeEnabled();
-  await expect(p.locator('.pl-earlier')).toContainText('On the previous order');
+  await expect(p.locator('.pl-earlier')).toContainText('When you guessed (before the reorder)');
   await expect(p.locator('.pl-earlier .pl-mark')).toHaveText(/^✗ Wrong/);
-  await expect(p).not.toHaveAttribute('data-verdict', /.*/);
+  await expect(p).toHaveAttribute('data-verdict', 'deny');
   await expectNoLeak(w, 'after reverse and a reload');
   expect(problems).toEqual([]);
 });

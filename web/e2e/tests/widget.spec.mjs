@@ -101,15 +101,14 @@ test('keyboard-only reorder of #8 to the bottom flips first-match, not Claude Co
   await expect(page.locator('.pl-announce')).toHaveText('规则 #8「bash * 拒绝」已移到第 10 位(共 10 位)');
   await expect(page.locator('[role="status"].pl-announce')).toHaveAttribute('aria-live', 'polite');
   await expect(row(page, 8).locator('.pl-grip')).toBeFocused();
-  // A guess belongs to the order it was made on: the log tells what flipped, the
-  // panels keep the earlier result and ask again.
+  // The log tells what flipped, and the cards say the same: revealed verdicts stay revealed
+  // (the new one shown), the guess keeping the order it was made on.
   await expect(page.locator('.pl-log-entry').last()).toContainText('first-match: 拒绝 → 放行');
   await expect(page.locator('.pl-log-entry').last()).toContainText('Claude Code 不变');
-  await expect(panel(page, 'first-match').locator('.pl-earlier')).toHaveAttribute('data-verdict', 'deny');
-  await skipReveal(page, 'first-match');
-  await skipReveal(page, 'claude-code');
   await expect(panel(page, 'first-match')).toHaveAttribute('data-verdict', 'allow');
+  await expect(panel(page, 'first-match').locator('.pl-earlier')).toHaveAttribute('data-verdict', 'deny');
   await expect(panel(page, 'claude-code')).toHaveAttribute('data-verdict', 'unavailable');
+  await expect(panel(page, 'claude-code').locator('.pl-earlier')).toHaveCount(0);
   expect(problems).toEqual([]);
 });
 

@@ -353,7 +353,7 @@ fn big_table_move_timing() {
 }
 
 #[test]
-fn a_guess_belongs_to_the_order_it_was_made_on() {
+fn a_revealed_verdict_stays_through_a_reorder_graded_on_the_order_it_was_guessed_on() {
     let mut w = widget("");
     w.act(Msg::Source(Source::Builtin(Preset::Git)));
     let deny = Guess::Verdict(Decision::Deny);
@@ -370,10 +370,11 @@ fn a_guess_belongs_to_the_order_it_was_made_on() {
     );
     let reversed = w.act(Msg::Reverse);
     let said = reversed.announced().unwrap();
-    // The new order asks for a new guess; the old results stay graded as they were.
+    // The log words the new verdicts of the revealed engines: they stay revealed (asking for a
+    // new guess would ask for what the page already says), with their guesses.
     for e in [EngineId::ClaudeCode, EngineId::OpenCode] {
-        assert!(!w.revealed(e), "{e}");
-        assert_eq!(w.lab.guess(e), None);
+        assert!(w.revealed(e), "{e}");
+        assert_eq!(w.lab.guess(e), Some(deny));
     }
     let cc = w.lab.earlier(EngineId::ClaudeCode).unwrap();
     assert_eq!((cc.guess, cc.verdict), (deny, Decision::Deny));
@@ -383,15 +384,18 @@ fn a_guess_belongs_to_the_order_it_was_made_on() {
     assert_eq!(w.eval(EngineId::OpenCode).unwrap().decision, Decision::Deny);
     assert_eq!(
         w.lab.guess_was_right(EngineId::OpenCode, Decision::Deny),
-        None
+        Some(false)
     );
-    // The log words the verdicts of the revealed engines only.
     let entry = w.lab.log().last().unwrap();
     assert_eq!(entry.known, [EngineId::ClaudeCode, EngineId::OpenCode]);
     assert!(said.contains("OpenCode: 放行 → 拒绝"), "{said}");
     assert!(said.contains("first-match 改判了"), "{said}");
-    // Nothing revealed on the new order: no decisive mark.
-    assert!(w.decisive().is_empty());
+    // Back to the lesson's order: nothing revealed is hidden, the grade is still the first's.
+    w.act(Msg::Reset);
+    assert!(w.revealed(EngineId::OpenCode));
+    assert_eq!(w.lab.earlier(EngineId::OpenCode), Some(oc));
+    // first-match was never revealed: it still waits for its guess.
+    assert!(!w.revealed(EngineId::FirstMatch));
 }
 
 #[test]

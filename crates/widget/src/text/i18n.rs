@@ -165,8 +165,7 @@ strings! {
     LegendChanged => "上次重排改变了这一格的裁决(列名就是引擎)", "the last reorder changed this cell's verdict (the column names the engine)";
     DisagreeLocked => "先猜并揭示 OpenCode 和 Claude Code,这里再比较两家对这次调用的读法。", "Guess and reveal OpenCode and Claude Code first; then this box compares how the two read the table for this call.";
     CellLocked => "先猜再揭示", "guess, then reveal";
-    EarlierOrder => "重排前的顺序上", "On the previous order";
-    GuessAgain => "顺序变了:为新的顺序再猜一次。", "The order changed: guess again for the new order.";
+    EarlierOrder => "你猜的时候(重排之前)", "When you guessed (before the reorder)";
     OthersHint => "(本课没有列出的求值器)", "(engines this lesson does not list)";
     LintRunning => "正在检查你的配置(检查器随 Starlark 解释器按需加载)……", "Checking your config (the checker loads on demand with the Starlark interpreter)…";
     LintNeedsWorker => "检查配置要用按需加载的检查器,离线单文件里没有它。请在在线页面上导入。", "Checking the config needs the checker the online page loads on demand; the offline single file does not have it. Import it on the online page.";

@@ -45,7 +45,8 @@ pub(crate) struct PanelView {
     guess: Option<Guess>,
     decision: Decision,
     why: String,
-    /// The result revealed on the order before the last reorder (kept, never re-graded).
+    /// The order the guess was made on, when a reorder since changed the verdict: the guess
+    /// is graded there (never re-graded against the new verdict).
     earlier: Option<crate::state::Earlier>,
 }
 
@@ -78,7 +79,9 @@ pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
                 guess: w.lab().guess(id),
                 decision: eval.map(|e| e.decision).unwrap_or(Decision::Ask),
                 why,
-                earlier: w.lab().earlier(id).filter(|_| !w.explore()),
+                earlier: w.lab().earlier(id).filter(|e| {
+                    !w.explore() && revealed && eval.is_some_and(|v| v.decision != e.verdict)
+                }),
             }
         })
     });
@@ -100,8 +103,8 @@ pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
         Some(Guess::Verdict(g)) => ("pl-wrong", lang.wrong_guess(g)),
         _ => ("pl-skipped", format!("– {}", lang.s(S::Skipped))),
     };
-    // The result of the order before the last reorder stays as it was, marked as such; the
-    // panel then asks for a guess on the new order.
+    // A reorder changed the verdict since the guess: the guess keeps its grade on the order it
+    // was made on, shown as such; the verdict below is the new order's.
     let earlier = move || {
         let d = data.get();
         let e = d.earlier?;
@@ -111,7 +114,6 @@ pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
                 <p class="pl-earlier-head">{lang.s(S::EarlierOrder)}": "
                     <span class=format!("pl-v-{}", e.verdict.as_str())>{lang.decision(e.verdict)}</span>
                     " · "<span class=format!("pl-mark {class}")>{mark}</span></p>
-                {(!d.revealed).then(|| view! { <p class="pl-guess-again">{lang.s(S::GuessAgain)}</p> })}
             </div>
         })
     };
@@ -126,7 +128,7 @@ pub(crate) fn EnginePanel(ctx: Ctx, id: EngineId) -> impl IntoView {
                 <p class=format!("pl-verdict pl-v-{}", d.decision.as_str())>
                     <span class="pl-label">{lang.s(S::Verdict)}": "</span><strong>{lang.decision(d.decision)}</strong>
                 </p>
-                {(!d.explore).then(|| view! { <p class=format!("pl-mark {class}")>{mark}</p> })}
+                {(!d.explore && d.earlier.is_none()).then(|| view! { <p class=format!("pl-mark {class}")>{mark}</p> })}
                 <p class="pl-why">{d.why}</p>
             </div>
         })
