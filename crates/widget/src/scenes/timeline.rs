@@ -228,6 +228,11 @@ pub fn TimelineScene(
             vec![now.get()]
         }
     }));
+    // The stage buttons are a roving group: ←/→/Home/End move the stage and the focus with it
+    // (a learner's focus stays where the current stage is).
+    let buttons: [NodeRef<leptos::html::Button>; StageId::ALL.len()] =
+        std::array::from_fn(|_| NodeRef::new());
+    let step_key = ui::on_step_key(go);
     let nav = StageId::ALL
         .into_iter()
         .enumerate()
@@ -238,9 +243,19 @@ pub fn TimelineScene(
             view! {
                 <li class=move || if stage.get() == i { "pl-tl-item pl-current" } else { "pl-tl-item" }>
                     <button type="button" class="pl-tl-stage" data-arg=i data-stage=id.slug()
+                        node_ref=buttons[i]
                         aria-keyshortcuts="ArrowLeft ArrowRight Home End"
                         aria-current=move || (stage.get() == i).then_some("step")
-                        on:click=move |_| model.update(|m| m.go(i)) on:keydown=ui::on_step_key(go)>
+                        on:click=move |_| model.update(|m| m.go(i))
+                        on:keydown=move |e| {
+                            step_key(e);
+                            let now = stage.get_untracked();
+                            if now != i {
+                                if let Some(b) = buttons[now].get_untracked() {
+                                    let _ = b.focus();
+                                }
+                            }
+                        }>
                         <span class="pl-tl-tag">{t(tag)}</span>" "{t(name)}{here}
                     </button>
                 </li>

@@ -33,13 +33,20 @@ pub(crate) fn Legend(ctx: Ctx) -> impl IntoView {
     view! {
         <p class="pl-legend">
             <span class="pl-label">{lang.s(S::Legend)}": "</span>
+            // ★ with each engine's shape, as the rows show it.
             <span class="pl-legend-item" data-mark="decisive">
                 <span class="pl-legend-star" aria-hidden="true">"★"</span>" "
                 {move || data.with(|(d, _)| if d.is_empty() {
                     lang.s(S::LegendDecisiveNone).to_string()
                 } else {
-                    format!("{} {}", lang.s(S::LegendDecisive), d.iter().map(|e| lang.engine(*e)).collect::<Vec<_>>().join(lang.s(S::ListSep)))
+                    lang.s(S::LegendDecisive).to_string()
                 })}
+                {move || data.get().0.into_iter().map(|e| view! {
+                    " "<span class="pl-star" data-engine=e.slug()>
+                        <span aria-hidden="true">"★"<span class=format!("pl-cur pl-cur-{}", e.slug())>{cursor_glyph(e)}</span>" "</span>
+                        {lang.engine(e)}
+                    </span>
+                }).collect_view()}
             </span>
             {move || data.get().1.into_iter().map(|e| view! {
                 <span class="pl-legend-item" data-mark="cursor" data-engine=e.slug()>

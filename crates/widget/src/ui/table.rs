@@ -41,14 +41,30 @@ pub(crate) fn Toolbar(ctx: Ctx) -> impl IntoView {
             act(ctx, Msg::Copied(r.map_err(|_| text)));
         });
     };
+    // A button that disables itself (the last Undo, the reset back to the lesson's order) would
+    // drop the focus to the page: it goes to the reverse button next to it instead.
+    let reverse = NodeRef::<leptos::html::Button>::new();
+    let keep_focus = move |spent: bool| {
+        if spent {
+            if let Some(b) = reverse.get_untracked() {
+                let _ = b.focus();
+            }
+        }
+    };
     view! {
         <div class="pl-toolbar pl-controls">
             <button type="button" class="pl-undo" disabled=move || !state.get().0
                 aria-keyshortcuts="Control+Z Meta+Z"
-                on:click=move |_| { act(ctx, Msg::Undo); }>"↶ "{lang.s(S::Undo)}</button>
+                on:click=move |_| {
+                    act(ctx, Msg::Undo);
+                    keep_focus(!ctx.peek(|w| w.lab().can_undo()));
+                }>"↶ "{lang.s(S::Undo)}</button>
             <button type="button" class="pl-reset" disabled=move || !state.get().1
-                on:click=move |_| { act(ctx, Msg::Reset); }>{lang.s(S::Reset)}</button>
-            <button type="button" class="pl-reverse"
+                on:click=move |_| {
+                    act(ctx, Msg::Reset);
+                    keep_focus(!ctx.peek(|w| w.lab().is_reordered()));
+                }>{lang.s(S::Reset)}</button>
+            <button type="button" class="pl-reverse" node_ref=reverse
                 on:click=move |_| { act(ctx, Msg::Reverse); }>"⇅ "{lang.s(S::Reverse)}</button>
             <button type="button" class="pl-copy" on:click=copy>{lang.s(S::CopyJson)}</button>
             <Show when=move || others.with(|o| !o.is_empty())>
@@ -358,11 +374,23 @@ pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoVie
                     aria-pressed=move || view.with(|v| v.lifted).to_string()
                     on:keydown=on_key on:pointerdown=on_down>"⠿"</button>
             </td>
-            // The rule's name (its lesson number), which it keeps wherever it moves.
-            <td class="pl-pos">{id.0}</td>
-            <td class="pl-cursor-cell" aria-hidden="true">
-                {move || view.with(|v| v.cursor.clone()).into_iter().map(|e| {
-                    view! { <span class=format!("pl-cur pl-cur-{}", e.slug())>{cursor_glyph(e)}</span> }
+            // The rule's name (its lesson number), which it keeps wherever it moves, then a ★
+            // per revealed engine it decided for, marked with that engine's cursor shape (two
+            // ★ on two rows tell whose each is; a screen reader hears the engine).
+            <td class="pl-pos">{id.0}
+                {move || view.with(|v| v.decisive.clone()).into_iter().map(|e| view! {
+                    <span class="pl-star" data-engine=e.slug() title=format!("{} {}", lang.s(S::LegendDecisive), lang.engine(e))>
+                        <span aria-hidden="true">"★"<span class=format!("pl-cur pl-cur-{}", e.slug())>{cursor_glyph(e)}</span></span>
+                        <span class="pl-sr">{format!(" ({} {})", lang.s(S::LegendDecisive), lang.engine(e))}</span>
+                    </span>
+                }).collect_view()}
+            </td>
+            // The cursors on this row: the shape for the eye, the engine for a screen reader
+            // (the column has a header, so its cells are read).
+            <td class="pl-cursor-cell">
+                {move || view.with(|v| v.cursor.clone()).into_iter().map(|e| view! {
+                    <span class=format!("pl-cur pl-cur-{}", e.slug()) aria-hidden="true">{cursor_glyph(e)}</span>
+                    <span class="pl-sr">{format!("{} {} ", lang.engine(e), lang.s(S::LegendCursor))}</span>
                 }).collect_view()}
             </td>
             <td class="pl-tool"><code>{rule.tool.clone()}</code></td>
