@@ -314,11 +314,17 @@ test('disagreement box: last match vs highest priority, live', async ({ page, pr
   await expect(box.locator('.pl-strongest')).toHaveText('拒绝 ← #1 bash aws *');
   await expect(box.locator('.pl-disagree-list')).toHaveAttribute('data-differ', 'true');
   await expect(box).toContainText('相反');
+  // Revealed stays revealed: the box follows the reorder at once.
   await page.locator('.pl-reverse').click();
-  await skipReveal(page, 'opencode');
-  await skipReveal(page, 'claude-code');
+  await expect(box.locator('.pl-disagree-locked')).toHaveCount(0);
   await expect(box.locator('.pl-disagree-list')).toHaveAttribute('data-differ', 'false');
   await expect(box.locator('.pl-last')).toContainText('拒绝');
+  // Both orders side by side: the order before the reverse, read the same two ways.
+  const before = box.locator('.pl-disagree-before');
+  await expect(before).toContainText('上一次重排之前');
+  await expect(before).toHaveAttribute('data-differ', 'true');
+  await expect(before.locator('.pl-before-last')).toHaveText('放行 ← #2 bash aws s3 ls');
+  await expect(before.locator('.pl-before-strongest')).toHaveText('拒绝 ← #1 bash aws *');
   expect(problems).toEqual([]);
 });
 
@@ -353,7 +359,6 @@ test('matrix marks the cell the last reorder changed; translations flag bash * d
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Space');
   await expect(row(page, 8)).toHaveAttribute('data-position', '10');
-  await reveal3();
   await expect(unittestRow.locator('[data-engine="first-match"]')).toHaveAttribute('data-verdict', 'allow');
   await expect(unittestRow.locator('[data-engine="first-match"]')).toHaveAttribute('data-changed', 'true');
   await expect(unittestRow.locator('[data-engine="opencode"]')).toHaveAttribute('data-changed', 'true');

@@ -141,6 +141,7 @@ strings! {
     Differ => "不同 → 按规则读,OpenCode 与 Claude Code 对这次调用给出相反的答案", "They differ → read as rules, OpenCode and Claude Code give opposite answers for this call";
     Coincide => "相同(或都没命中)→ 两家按规则读一致", "They coincide (or nothing matches) → read as rules, the two agree";
     Actual => "实际裁决:", "Actual verdicts:";
+    DisagreeBefore => "上一次重排之前:", "Before the last reorder:";
     DisagreePart => "OpenCode 把这行拆开检查;两种读法比较的是决定它结果的", "OpenCode checks this line in parts; both readings are compared on the one that decided its verdict: ";
     Caveat => "Claude Code 的实际裁决和「优先级最高的动作」不同:规则翻译成 Claude Code 语法后含义变了(例如 bash * deny 变成不带参数的 deny Bash,整个工具被拿掉)。", "Claude Code's actual verdict is not the highest-priority action: the rows mean something else once translated to its syntax (e.g. bash * deny becomes a bare deny Bash, removing the tool).";
     TermFindLast => "findLast:从数组末尾往前找,返回第一条满足条件的规则。所以「最后写的」先被看到——这就是 last-match。", "findLast: searches from the end of the array and returns the first rule that satisfies the test — so the rule written last is seen first: last match.";

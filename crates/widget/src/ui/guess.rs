@@ -214,6 +214,9 @@ pub(crate) struct DisagreeView {
     caveat: bool,
     /// The part both readings are about, when OpenCode split the call.
     part: Option<String>,
+    /// The same two readings on the order before the last reorder (the rules that match do
+    /// not depend on the order, only which of them is last): (last, strongest, differ).
+    before: Option<(String, String, bool)>,
 }
 
 /// OpenCode's last match against Claude Code's strongest match.
@@ -245,6 +248,37 @@ pub(crate) fn DisagreementBox(ctx: Ctx) -> impl IntoView {
                 None => lang.s(S::NoMatch).to_string(),
             };
             let strong = d.strongest.map(|(_, a)| Decision::from(a));
+            // The last change a reorder that Undo can take back: its order before is on the
+            // undo stack (an Undo's own "before" is gone from it).
+            let last_change = w.lab().log().last().map(|e| &e.change);
+            let before = match (last_change, w.lab().undo_orders().last()) {
+                (Some(c), Some(order)) if !matches!(c, crate::state::Change::Undo) => {
+                    let mut prev = t.clone();
+                    prev.reorder(order);
+                    let ids: Vec<_> = oc
+                        .matches
+                        .iter()
+                        .filter_map(|&i| t.rules().get(i).map(|r| r.id))
+                        .collect();
+                    let mut at: Vec<usize> = prev
+                        .rules()
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, r)| ids.contains(&r.id))
+                        .map(|(i, _)| i)
+                        .collect();
+                    at.sort_unstable();
+                    let b = Disagreement::new(&prev, &at);
+                    let show = |x: Option<(usize, Action)>| match x {
+                        Some((row, a)) => {
+                            format!("{} ← {}", lang.action(a), lang.row_ref(&prev, row))
+                        }
+                        None => lang.s(S::NoMatch).to_string(),
+                    };
+                    Some((show(b.last), show(b.strongest), b.differ()))
+                }
+                _ => None,
+            };
             Some(DisagreeView {
                 last: show(d.last),
                 strongest: show(d.strongest),
@@ -257,6 +291,7 @@ pub(crate) fn DisagreementBox(ctx: Ctx) -> impl IntoView {
                 ),
                 caveat: strong.is_some() && strong != Some(cc.decision),
                 part: oc.decided_by.map(|(k, _)| lang.part_label(oc, k)),
+                before,
             })
         })
     });
@@ -277,6 +312,16 @@ pub(crate) fn DisagreementBox(ctx: Ctx) -> impl IntoView {
                     <dt>{lang.s(S::Strongest)}</dt><dd class="pl-strongest">{d.strongest}</dd>
                 </dl>
                 <p class="pl-disagree-verdict"><strong>{lang.s(if d.differ { S::Differ } else { S::Coincide })}</strong></p>
+                {d.before.map(|(last, strongest, differ)| view! {
+                    <div class="pl-disagree-before" data-differ=differ.to_string()>
+                        <p class="pl-disagree-before-head">{lang.s(S::DisagreeBefore)}</p>
+                        <dl class="pl-disagree-before-list">
+                            <dt>{lang.s(S::LastMatch)}</dt><dd class="pl-before-last">{last}</dd>
+                            <dt>{lang.s(S::Strongest)}</dt><dd class="pl-before-strongest">{strongest}</dd>
+                        </dl>
+                        <p>{lang.s(if differ { S::Differ } else { S::Coincide })}</p>
+                    </div>
+                })}
                 <p class="pl-disagree-actual">{d.actual}</p>
                 {d.caveat.then(|| view! { <p class="pl-disagree-caveat">{lang.s(S::Caveat)}</p> })}
             })}
