@@ -38,3 +38,20 @@ for (const lang of ['zh', 'en']) {
     expect(problems).toEqual([]);
   });
 }
+
+test('zh: after an import the lesson\'s question and tasks step aside; back on the lesson\'s preset they return', async ({ page, problems }) => {
+  const w = await demoWidget(page, 'zh', 'core');
+  await expect(w.locator('.pl-question')).toBeVisible();
+  await expect(w.locator('.pl-tasks')).toBeVisible();
+  await w.locator('details.pl-more > summary').click();
+  await w.locator('.pl-import summary').click();
+  await w.locator('.pl-import-text').fill('{"permissions": {"allow": ["Bash(npm test *)"], "deny": ["Bash(curl *)"]}}');
+  await w.locator('.pl-import-button').click();
+  await expect(w.locator('.pl-import-summary')).toBeVisible();
+  await expect(w.locator('.pl-question')).toHaveCount(0);
+  await expect(w.locator('.pl-tasks')).toHaveCount(0);
+  await w.locator('.pl-preset[data-preset="l-git"]').click();
+  await expect(w.locator('.pl-question')).toContainText('git push origin main');
+  await expect(w.locator('.pl-tasks')).toBeVisible();
+  expect(problems).toEqual([]);
+});

@@ -412,7 +412,13 @@ impl Widget {
 
     /// One of the lesson's named texts, in the widget's language: the shown preset's own
     /// (`presets[i].texts`) first, else the lesson's.
+    ///
+    /// Only while one of the lesson's presets is shown: an imported config, the custom table or
+    /// a built-in rule set is not what the lesson's question asks about.
     pub fn lesson_text(&self, name: &str) -> Option<String> {
+        if !matches!(self.course.source, Source::Lesson(_)) {
+            return None;
+        }
         let l = self.course.lesson.as_ref()?;
         let preset = match self.course.source {
             Source::Lesson(i) => l.presets.get(i).map(|p| p.texts.as_slice()),

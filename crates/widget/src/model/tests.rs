@@ -530,3 +530,36 @@ fn an_old_format_link_round_trips_the_state() {
     assert!(w2.panels.stepping);
     assert_eq!(w2.step(), 2);
 }
+
+#[test]
+fn an_import_shows_neither_the_lessons_question_nor_its_tasks() {
+    let lesson = r#"{"title": "t", "language": "zh", "mode": "quiz", "engines": ["opencode"],
+        "tasks": [{"text": "先猜再揭示", "check": {"revealed": ["opencode"]}}],
+        "texts": {"question": "git push 听谁的?"},
+        "presets": [{"id": "git", "rules": [{"tool": "bash", "pattern": "git *", "action": "allow"}],
+                     "calls": ["bash: git push"]}]}"#;
+    let mut w = Widget::new(
+        Config {
+            lang: Lang::Zh,
+            ns: "a3".into(),
+            fixtures: String::new(),
+            selfcheck: "none".into(),
+            lesson: Some(lesson.into()),
+            lesson_from: None,
+        },
+        "",
+    );
+    assert_eq!(
+        w.lesson_text("question").as_deref(),
+        Some("git push 听谁的?")
+    );
+    w.act(Msg::ImportText(
+        r#"{"permissions": {"allow": ["Bash(ls *)"]}}"#.into(),
+    ));
+    w.act(Msg::Import);
+    assert_eq!(w.course.source, Source::Import);
+    assert_eq!(w.lesson_text("question"), None);
+    // Back on the lesson's preset, its question is back.
+    w.act(Msg::Source(Source::Lesson(0)));
+    assert!(w.lesson_text("question").is_some());
+}

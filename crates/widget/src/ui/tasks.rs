@@ -14,9 +14,12 @@ pub(crate) fn Tasks(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
     let texts = Memo::new(move |_| {
         ctx.read(Region::Tasks, |w| {
+            // The lesson's tasks are about its presets: an imported config or another table
+            // shows none.
             w.course()
                 .lesson
                 .as_ref()
+                .filter(|_| matches!(w.course().source, crate::model::Source::Lesson(_)))
                 .map(|l| {
                     l.tasks
                         .iter()
