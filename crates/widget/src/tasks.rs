@@ -40,7 +40,12 @@ pub fn state(w: &Widget) -> Facts {
     Facts {
         preset,
         revealed: w.shown().into_iter().filter(|e| w.revealed(*e)).collect(),
-        stepper_end: w.panels().stepping && w.total_steps() > 0 && w.step() >= w.total_steps(),
+        // Walked to the end once every cursor is revealed: before that the walk is blind
+        // (nothing seen of where each engine stops, which is what the task asks).
+        stepper_end: w.panels().stepping
+            && w.total_steps() > 0
+            && w.step() >= w.total_steps()
+            && w.cursor_engines().iter().all(|e| w.revealed(*e)),
         order: w.table().rules().iter().map(|r| r.id).collect(),
         reverses: w
             .lab()
