@@ -152,6 +152,49 @@ pub enum OpencodeFlag {
         /// The pattern.
         pattern: String,
     },
+    /// A tool name no built-in OpenCode tool asks permission under (`read_file`): the key is
+    /// kept, as the widget's OpenCode evaluates it, but OpenCode itself never consults it. With
+    /// OpenCode's own name for that kind of tool, when there is one.
+    NotConsulted {
+        /// The tool.
+        tool: String,
+        /// OpenCode's permission for that kind of tool (`read`), if any.
+        own: Option<&'static str>,
+    },
+}
+
+/// The permissions OpenCode's built-in tools ask under (reference opencode.md §1, §5): any
+/// other key reaches an MCP tool of exactly that name at most.
+pub const OPENCODE_PERMISSIONS: [&str; 15] = [
+    "read",
+    "edit",
+    "glob",
+    "grep",
+    "list",
+    "bash",
+    "task",
+    "external_directory",
+    "lsp",
+    "skill",
+    "todowrite",
+    "question",
+    "webfetch",
+    "websearch",
+    "doom_loop",
+];
+
+/// OpenCode's own permission for a tool name of the lesson's agent, when it has one.
+fn opencode_own(tool: &str) -> Option<&'static str> {
+    match tool {
+        "read_file" | "Read" | "view" | "cat" => Some("read"),
+        "edit_file" | "write_file" | "Edit" | "Write" | "MultiEdit" | "apply_patch" => Some("edit"),
+        "list_dir" | "ls" | "LS" => Some("list"),
+        "Bash" | "shell" | "exec" => Some("bash"),
+        "Grep" | "search" => Some("grep"),
+        "Glob" => Some("glob"),
+        "WebFetch" | "fetch" => Some("webfetch"),
+        _ => None,
+    }
 }
 
 impl std::fmt::Display for OpencodeFlag {
@@ -160,6 +203,8 @@ impl std::fmt::Display for OpencodeFlag {
         match self {
             OpencodeFlag::Regrouped(tool) => write!(f, "the wildcard permission `{tool}` is grouped under one key: its place among other tools' rows is lost"),
             OpencodeFlag::Repeated { tool, pattern } => write!(f, "pattern `{pattern}` repeats for `{tool}`: an object key holds one action, so this row's action replaces the earlier one at the earlier place"),
+            OpencodeFlag::NotConsulted { tool, own: Some(own) } => write!(f, "no OpenCode tool asks for the permission `{tool}`, so OpenCode never consults this key; its own name for this kind of tool is `{own}`"),
+            OpencodeFlag::NotConsulted { tool, own: None } => write!(f, "no OpenCode tool asks for the permission `{tool}` (its tools ask for read, edit, glob, grep, list, bash…), so OpenCode never consults this key unless an MCP tool has exactly that name"),
         }
     }
 }
@@ -184,7 +229,19 @@ pub fn opencode_permission(table: &RuleTable) -> (String, Vec<Flag>) {
     let mut flags = Vec::new();
     let mut entries = Vec::new();
     for (tool, rows) in &tools {
-        if tool.contains('*') || tool.contains('?') {
+        let wildcard = tool.contains('*') || tool.contains('?');
+        if !wildcard && !OPENCODE_PERMISSIONS.contains(tool) {
+            let why = OpencodeFlag::NotConsulted {
+                tool: tool.to_string(),
+                own: opencode_own(tool),
+            };
+            flags.push(Flag {
+                row: rows[0],
+                reason: why.to_string(),
+                why,
+            });
+        }
+        if wildcard {
             for &row in rows {
                 let later_other = rules[row + 1..].iter().any(|o| o.tool != *tool);
                 let earlier_other = rules[..row].iter().any(|o| o.tool != *tool);
