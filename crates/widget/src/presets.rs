@@ -290,6 +290,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn opencodes_own_names_and_wildcards_are_not_flagged() {
+        let t = RuleTable::new([
+            ("read", "*", Action::Allow),
+            ("bash", "git *", Action::Allow),
+            ("mcp_*", "*", Action::Ask),
+            ("frobnicate", "*", Action::Deny),
+        ]);
+        let (_, flags) = opencode_permission(&t);
+        let unread: Vec<&Flag> = flags
+            .iter()
+            .filter(|f| matches!(f.why, OpencodeFlag::NotConsulted { .. }))
+            .collect();
+        assert_eq!(unread.len(), 1, "{flags:?}");
+        assert_eq!(
+            unread[0].why,
+            OpencodeFlag::NotConsulted {
+                tool: "frobnicate".into(),
+                own: None
+            }
+        );
+    }
+
+    #[test]
     fn presets_load() {
         assert_eq!(Preset::Miniagent.table().len(), 10);
         assert_eq!(Preset::Git.table().len(), 2);
@@ -307,7 +330,27 @@ mod tests {
     #[test]
     fn opencode_object_keeps_order_within_a_tool() {
         let (text, flags) = opencode_permission(&Preset::Miniagent.table());
-        assert!(flags.is_empty(), "{flags:?}");
+        // Nothing but the miniagent tool names OpenCode never consults (read, list, edit are
+        // its own names; grep and bash are already OpenCode's): one flag per such tool.
+        let named: Vec<(usize, &OpencodeFlag)> = flags.iter().map(|f| (f.row, &f.why)).collect();
+        let own = |tool: &str, own: &'static str| OpencodeFlag::NotConsulted {
+            tool: tool.into(),
+            own: Some(own),
+        };
+        assert_eq!(
+            named,
+            [
+                (0, &own("read_file", "read")),
+                (1, &own("list_dir", "list")),
+                (3, &own("edit_file", "edit")),
+                (4, &own("write_file", "edit")),
+            ]
+        );
+        assert!(
+            flags[0].reason.contains("never consults"),
+            "{}",
+            flags[0].reason
+        );
         let v = json::parse(&text).unwrap();
         let bash = v.get("permission").unwrap().get("bash").unwrap();
         let keys: Vec<&str> = bash

@@ -149,6 +149,24 @@ mod tests {
     }
 
     #[test]
+    fn stepping_to_the_end_before_the_reveals_does_not_tick_the_stepper_task() {
+        let mut w = widget();
+        w.act(Msg::ToggleStepper);
+        w.act(Msg::StepBy(2));
+        let p = progress(&w, &[]);
+        assert!(
+            !p[1],
+            "the walk was blind: nothing seen of where each stops"
+        );
+        for e in [EngineId::FirstMatch, EngineId::OpenCode] {
+            w.act(Msg::Guess(e, Guess::Skip));
+            w.act(Msg::Reveal(e));
+        }
+        w.act(Msg::StepBy(2));
+        assert!(progress(&w, &p)[1]);
+    }
+
+    #[test]
     fn a_preset_asks_its_own_question_and_a_switch_clears_the_status_line() {
         let mut w = widget();
         assert_eq!(w.lesson_text("question").as_deref(), Some("第一个问题"));

@@ -535,7 +535,7 @@ impl Lang {
     /// use permlab_core::{engines, Action, Call, EngineId, RuleTable};
     /// use permlab_widget::text::i18n::Lang;
     /// let t = RuleTable::new([("bash", "git *", Action::Allow)]);
-    /// let e = engines::build(EngineId::FirstMatch, &t).evaluate(&Call::new("bash", "ls"));
+    /// let e = engines::build(EngineId::FirstMatch, &t).evaluate(&permlab_core::Call::new("bash", "ls"));
     /// assert_eq!(
     ///     Lang::En.step_end(&t, &e),
     ///     "past the last row · matching the whole line as one string, no rule matches; falls back to ask"
@@ -1244,6 +1244,73 @@ mod tests {
             "../../../../fixtures/rulesets/miniagent-standard.json"
         ))
         .unwrap()
+    }
+
+    /// Claude Code's reason for a bash command in `mode`, with one allow rule.
+    fn claude_why(lang: Lang, mode: Mode, command: &str) -> (Decision, String) {
+        use permlab_core::claude_code::table::lesson_context;
+        use permlab_core::claude_code::{evaluate, Policy, Scope, SettingsFile, ToolCall};
+        let file = SettingsFile::from_json(
+            r#"{"permissions": {"allow": ["Bash(npm run test *)"]}}"#,
+            Scope::Project,
+        )
+        .unwrap();
+        let policy = Policy::merge(&[file], true);
+        let v = evaluate(&policy, mode, &lesson_context(), &ToolCall::bash(command));
+        (
+            v.outcome.decision(),
+            claude_decider(lang == Lang::Zh, &v.decider),
+        )
+    }
+
+    #[test]
+    fn claude_code_reasons_name_the_step_that_decided() {
+        let (d, zh) = claude_why(Lang::Zh, Mode::AcceptEdits, "touch notes.txt");
+        assert_eq!(d, Decision::Allow);
+        assert!(zh.contains("acceptEdits 权限模式放行"), "{zh}");
+        let (_, en) = claude_why(Lang::En, Mode::AcceptEdits, "touch notes.txt");
+        assert!(
+            en.contains("the acceptEdits permission mode allowed it"),
+            "{en}"
+        );
+        // A single command: not "part of it", but what acceptEdits knows and /bin/rm is not.
+        let (d, zh) = claude_why(Lang::Zh, Mode::AcceptEdits, "/bin/rm -rf build");
+        assert_eq!(d, Decision::Ask);
+        assert!(zh.contains("写成路径的 /bin/rm 不算"), "{zh}");
+        assert!(zh.contains("acceptEdits 权限模式的兜底:问人"), "{zh}");
+        assert!(!zh.contains("有一部分"), "{zh}");
+        let (_, en) = claude_why(Lang::En, Mode::AcceptEdits, "/bin/rm -rf build");
+        assert!(en.contains("a path such as /bin/rm does not count"), "{en}");
+        assert!(!en.contains("part of it"), "{en}");
+        // Nothing anywhere says "a step other than a rule".
+        for (lang, mode, cmd) in [
+            (Lang::Zh, Mode::Default, "npm test"),
+            (Lang::En, Mode::BypassPermissions, "npm test"),
+            (Lang::Zh, Mode::Plan, "touch x"),
+        ] {
+            let (_, why) = claude_why(lang, mode, cmd);
+            assert!(
+                !why.contains("规则之外的一步") && !why.contains("a step other"),
+                "{why}"
+            );
+        }
+    }
+
+    #[test]
+    fn stepper_lines_say_pattern_and_mode_apart() {
+        let t = miniagent();
+        let e = engines::build(EngineId::FirstMatch, &t)
+            .evaluate(&permlab_core::Call::new("bash", "ls"));
+        let zh = Lang::Zh.step(&t, &e.steps[7]);
+        assert!(zh.contains("匹配串 ✓") && !zh.contains("模式"), "{zh}");
+        let blind = Lang::Zh.step_unseen(&t, 7, None);
+        assert!(
+            blind.starts_with("#8 bash *") && !blind.contains('✓'),
+            "{blind}"
+        );
+        assert!(Lang::En
+            .step_end_waits(EngineId::OpenCode)
+            .contains("OpenCode"));
     }
 
     #[test]
