@@ -87,6 +87,45 @@ impl EngineId {
         matches!(self, EngineId::OpenCode | EngineId::ClaudeCode)
     }
 
+    /// Whether the engine reads the rule table at all (every engine but CoreCoder, which looks
+    /// at the tool name only): the stepper walks a cursor for exactly these.
+    pub fn reads_rules(self) -> bool {
+        self != EngineId::CoreCoder
+    }
+
+    /// The rows the engine looks at, in its order, when none of them stops it: first-match and
+    /// Codex from the top, OpenCode from the bottom (`findLast`), Claude Code the deny rows,
+    /// then the ask rows, then the allow rows (each with its group). `actions` are the table's
+    /// rows' actions, top to bottom. It depends on the table only, never on a call: the walk a
+    /// learner may watch before guessing, which tells nothing about where the engine stops.
+    ///
+    /// ```
+    /// use permlab_core::{Action, EngineId};
+    /// let t = [Action::Allow, Action::Deny, Action::Ask];
+    /// let rows = |e: EngineId| e.scan_order(&t).iter().map(|s| s.0).collect::<Vec<_>>();
+    /// assert_eq!(rows(EngineId::FirstMatch), [0, 1, 2]);
+    /// assert_eq!(rows(EngineId::OpenCode), [2, 1, 0]);
+    /// assert_eq!(rows(EngineId::ClaudeCode), [1, 2, 0]);
+    /// assert_eq!(EngineId::ClaudeCode.scan_order(&t)[0], (1, Some(Action::Deny)));
+    /// assert!(EngineId::CoreCoder.scan_order(&t).is_empty());
+    /// ```
+    pub fn scan_order(self, actions: &[Action]) -> Vec<(usize, Option<Action>)> {
+        let n = actions.len();
+        match self {
+            EngineId::FirstMatch | EngineId::Codex => (0..n).map(|i| (i, None)).collect(),
+            EngineId::OpenCode => (0..n).rev().map(|i| (i, None)).collect(),
+            EngineId::ClaudeCode => [Action::Deny, Action::Ask, Action::Allow]
+                .into_iter()
+                .flat_map(|g| {
+                    (0..n)
+                        .filter(move |&i| actions[i] == g)
+                        .map(move |i| (i, Some(g)))
+                })
+                .collect(),
+            EngineId::CoreCoder => Vec::new(),
+        }
+    }
+
     /// Whether moving rows can change this engine's verdicts at all.
     pub fn order_sensitive(self) -> bool {
         matches!(self, EngineId::FirstMatch | EngineId::OpenCode)

@@ -152,6 +152,49 @@ pub enum OpencodeFlag {
         /// The pattern.
         pattern: String,
     },
+    /// A tool name no built-in OpenCode tool asks permission under (`read_file`): the key is
+    /// kept, as the widget's OpenCode evaluates it, but OpenCode itself never consults it. With
+    /// OpenCode's own name for that kind of tool, when there is one.
+    NotConsulted {
+        /// The tool.
+        tool: String,
+        /// OpenCode's permission for that kind of tool (`read`), if any.
+        own: Option<&'static str>,
+    },
+}
+
+/// The permissions OpenCode's built-in tools ask under (reference opencode.md §1, §5): any
+/// other key reaches an MCP tool of exactly that name at most.
+pub const OPENCODE_PERMISSIONS: [&str; 15] = [
+    "read",
+    "edit",
+    "glob",
+    "grep",
+    "list",
+    "bash",
+    "task",
+    "external_directory",
+    "lsp",
+    "skill",
+    "todowrite",
+    "question",
+    "webfetch",
+    "websearch",
+    "doom_loop",
+];
+
+/// OpenCode's own permission for a tool name of the lesson's agent, when it has one.
+fn opencode_own(tool: &str) -> Option<&'static str> {
+    match tool {
+        "read_file" | "Read" | "view" | "cat" => Some("read"),
+        "edit_file" | "write_file" | "Edit" | "Write" | "MultiEdit" | "apply_patch" => Some("edit"),
+        "list_dir" | "ls" | "LS" => Some("list"),
+        "Bash" | "shell" | "exec" => Some("bash"),
+        "Grep" | "search" => Some("grep"),
+        "Glob" => Some("glob"),
+        "WebFetch" | "fetch" => Some("webfetch"),
+        _ => None,
+    }
 }
 
 impl std::fmt::Display for OpencodeFlag {
@@ -160,6 +203,8 @@ impl std::fmt::Display for OpencodeFlag {
         match self {
             OpencodeFlag::Regrouped(tool) => write!(f, "the wildcard permission `{tool}` is grouped under one key: its place among other tools' rows is lost"),
             OpencodeFlag::Repeated { tool, pattern } => write!(f, "pattern `{pattern}` repeats for `{tool}`: an object key holds one action, so this row's action replaces the earlier one at the earlier place"),
+            OpencodeFlag::NotConsulted { tool, own: Some(own) } => write!(f, "no OpenCode tool asks for the permission `{tool}`, so OpenCode never consults this key; its own name for this kind of tool is `{own}`"),
+            OpencodeFlag::NotConsulted { tool, own: None } => write!(f, "no OpenCode tool asks for the permission `{tool}` (its tools ask for read, edit, glob, grep, list, bash…), so OpenCode never consults this key unless an MCP tool has exactly that name"),
         }
     }
 }
@@ -184,7 +229,19 @@ pub fn opencode_permission(table: &RuleTable) -> (String, Vec<Flag>) {
     let mut flags = Vec::new();
     let mut entries = Vec::new();
     for (tool, rows) in &tools {
-        if tool.contains('*') || tool.contains('?') {
+        let wildcard = tool.contains('*') || tool.contains('?');
+        if !wildcard && !OPENCODE_PERMISSIONS.contains(tool) {
+            let why = OpencodeFlag::NotConsulted {
+                tool: tool.to_string(),
+                own: opencode_own(tool),
+            };
+            flags.push(Flag {
+                row: rows[0],
+                reason: why.to_string(),
+                why,
+            });
+        }
+        if wildcard {
             for &row in rows {
                 let later_other = rules[row + 1..].iter().any(|o| o.tool != *tool);
                 let earlier_other = rules[..row].iter().any(|o| o.tool != *tool);
@@ -233,6 +290,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn opencodes_own_names_and_wildcards_are_not_flagged() {
+        let t = RuleTable::new([
+            ("read", "*", Action::Allow),
+            ("bash", "git *", Action::Allow),
+            ("mcp_*", "*", Action::Ask),
+            ("frobnicate", "*", Action::Deny),
+        ]);
+        let (_, flags) = opencode_permission(&t);
+        let unread: Vec<&Flag> = flags
+            .iter()
+            .filter(|f| matches!(f.why, OpencodeFlag::NotConsulted { .. }))
+            .collect();
+        assert_eq!(unread.len(), 1, "{flags:?}");
+        assert_eq!(
+            unread[0].why,
+            OpencodeFlag::NotConsulted {
+                tool: "frobnicate".into(),
+                own: None
+            }
+        );
+    }
+
+    #[test]
     fn presets_load() {
         assert_eq!(Preset::Miniagent.table().len(), 10);
         assert_eq!(Preset::Git.table().len(), 2);
@@ -250,7 +330,27 @@ mod tests {
     #[test]
     fn opencode_object_keeps_order_within_a_tool() {
         let (text, flags) = opencode_permission(&Preset::Miniagent.table());
-        assert!(flags.is_empty(), "{flags:?}");
+        // Nothing but the miniagent tool names OpenCode never consults (read, list, edit are
+        // its own names; grep and bash are already OpenCode's): one flag per such tool.
+        let named: Vec<(usize, &OpencodeFlag)> = flags.iter().map(|f| (f.row, &f.why)).collect();
+        let own = |tool: &str, own: &'static str| OpencodeFlag::NotConsulted {
+            tool: tool.into(),
+            own: Some(own),
+        };
+        assert_eq!(
+            named,
+            [
+                (0, &own("read_file", "read")),
+                (1, &own("list_dir", "list")),
+                (3, &own("edit_file", "edit")),
+                (4, &own("write_file", "edit")),
+            ]
+        );
+        assert!(
+            flags[0].reason.contains("never consults"),
+            "{}",
+            flags[0].reason
+        );
         let v = json::parse(&text).unwrap();
         let bash = v.get("permission").unwrap().get("bash").unwrap();
         let keys: Vec<&str> = bash

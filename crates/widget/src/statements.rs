@@ -124,8 +124,8 @@ fn comparison_says_the_default_mode_asks_and_only_dont_ask_denies() {
     says(
         cmp::code(Lang::Zh, i),
         &[
-            "default 模式对没有规则放行的调用问人",
-            "只有 dontAsk 模式默认拒绝",
+            "default 权限模式对没有规则放行的调用问人",
+            "只有 dontAsk 权限模式默认拒绝",
         ],
     );
     says(
@@ -296,7 +296,7 @@ fn a_project_bypass_mode_does_not_take_effect_as_its_note_says() {
                 &zh,
                 &[
                     "不生效",
-                    "从 default 模式开始",
+                    "从 default 权限模式开始",
                     "用户设置",
                     "--permission-mode",
                 ],

@@ -40,7 +40,12 @@ pub fn state(w: &Widget) -> Facts {
     Facts {
         preset,
         revealed: w.shown().into_iter().filter(|e| w.revealed(*e)).collect(),
-        stepper_end: w.panels().stepping && w.total_steps() > 0 && w.step() >= w.total_steps(),
+        // Walked to the end once every cursor is revealed: before that the walk is blind
+        // (nothing seen of where each engine stops, which is what the task asks).
+        stepper_end: w.panels().stepping
+            && w.total_steps() > 0
+            && w.step() >= w.total_steps()
+            && w.cursor_engines().iter().all(|e| w.revealed(*e)),
         order: w.table().rules().iter().map(|r| r.id).collect(),
         reverses: w
             .lab()
@@ -141,6 +146,24 @@ mod tests {
         w.act(Msg::Reverse);
         p = progress(&w, &p);
         assert_eq!(p, [true, true, true, true]);
+    }
+
+    #[test]
+    fn stepping_to_the_end_before_the_reveals_does_not_tick_the_stepper_task() {
+        let mut w = widget();
+        w.act(Msg::ToggleStepper);
+        w.act(Msg::StepBy(2));
+        let p = progress(&w, &[]);
+        assert!(
+            !p[1],
+            "the walk was blind: nothing seen of where each stops"
+        );
+        for e in [EngineId::FirstMatch, EngineId::OpenCode] {
+            w.act(Msg::Guess(e, Guess::Skip));
+            w.act(Msg::Reveal(e));
+        }
+        w.act(Msg::StepBy(2));
+        assert!(progress(&w, &p)[1]);
     }
 
     #[test]

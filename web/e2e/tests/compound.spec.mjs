@@ -49,8 +49,8 @@ for (const lang of ['zh', 'en']) {
     await select.selectOption('1');
     await expect(w.locator('.pl-call-input')).toHaveText(CALLS[1]);
     await expectNoLeak(w, 'before any guess');
-    // Before the reveal, the walk of a split call stops telling at the first matching row:
-    // Codex's part 1 (`git status`) matches `git *` at step 1, and its part 2 stop would tell.
+    // Before the reveal, the walk is blind from step 1: not a match, not a stop, not a part
+    // (Codex's part 1, `git status`, matches `git *` at step 1; its part 2 stop would tell).
     await w.locator('.pl-step-toggle').click();
     await w.locator('.pl-step-next').click();
     await expect(w.locator('.pl-step-line[data-engine-step="codex"]')).toHaveAttribute('data-locked', 'true');

@@ -69,7 +69,7 @@ test('design (zh): the seed decide() on the ticket agent, then unattended; naive
   await expect(refund).toHaveAttribute('data-revealed', 'true');
   await expect(refund.locator('.pl-dz-judged')).toHaveAttribute('data-correct', 'true');
   await expect(refund.locator('.pl-dz-verdict')).toHaveAttribute('data-verdict', 'ask');
-  await expect(refund.locator('.pl-dz-verdict')).toContainText('种子 decide() 的第 ② 步');
+  await expect(refund.locator('.pl-dz-verdict')).toContainText('课文 decide() 的第 ② 步');
   await expect(refund.locator('.pl-dz-closest')).toHaveAttribute('data-engine', 'claude-code');
   // The guess buttons stay (focus stays on the one pressed), now answered.
   await expect(refund.locator('.pl-dz-guess[data-arg="ask"]')).toBeFocused();

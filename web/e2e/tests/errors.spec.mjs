@@ -36,7 +36,7 @@ const words = {
     notJson: '第 1 行第 1 列',
     nope: '#nope',
     empty: '是空的',
-    checks: '未知的模式 "quizz"',
+    checks: '未知的课程模式 "quizz"',
     // English words of the en table that must not appear on a zh page.
     english: /\b(expected|remove|(?<![-\w])lesson|built-in|Line|column|found|missing|unknown)\b/i,
   },

@@ -48,7 +48,8 @@ test('zh /: stepper end, cursors, matrix row, disagreement box wait for the reve
   await expect(w.locator('.pl-step-count')).not.toContainText('共');
   const fmLine = w.locator('.pl-step-line[data-engine-step="first-match"]');
   await expect(fmLine).toHaveAttribute('data-locked', 'true');
-  await expect(fmLine).toContainText('这一步会说出 first-match 的裁决');
+  // Every unrevealed engine walks its whole scan order blind and ends past the last row alike.
+  await expect(fmLine).toContainText('表走完了。first-match 停在哪一行、还是一条都没命中,先在下面猜,再揭示');
   await expect(w.locator('tbody.pl-rules tr[data-cursor~="first-match"]')).toHaveCount(0);
   await expect(w.locator('.pl-step-line[data-engine-step="corecoder"]')).toHaveAttribute('data-locked', 'true');
   await expectNoLeak(w, 'stepper at its end');
@@ -85,7 +86,7 @@ test('en lesson: the matrix row and the stepper end wait for the reveal', async 
   await expect(w.locator('.pl-step-count')).toContainText(/^Step \d+/);
   await expect(w.locator('.pl-step-count')).not.toContainText(' of ');
   await expect(w.locator('.pl-step-line[data-locked]')).toHaveCount(2);
-  await expect(w.locator('.pl-step-line[data-engine-step="opencode"]')).toContainText("This step tells OpenCode's verdict");
+  await expect(w.locator('.pl-step-line[data-engine-step="opencode"]')).toContainText('End of the table. Where OpenCode stopped, or whether nothing matched: guess below, then reveal');
   await expectNoLeak(w, 'stepper at its end');
   await guessAndReveal(w, 'opencode', 'allow');
   await expect(rowOf(w, 9)).toHaveAttribute('data-cursor', /opencode/);

@@ -261,7 +261,7 @@ test('stepper: first-match walks down, last-match up, Claude Code by groups; k o
   await page.locator('.pl-step-last').click();
   await expect(page.locator('[data-cursor~="first-match"]')).toHaveAttribute('data-position', '8');
   await expect(page.locator('[data-cursor~="opencode"]')).toHaveAttribute('data-position', '9');
-  await expect(page.locator('[data-engine-step="first-match"]')).toContainText('#8 bash * — 工具 ✓ 模式 ✓ → 拒绝,停');
+  await expect(page.locator('[data-engine-step="first-match"]')).toContainText('#8 bash * — 工具 ✓ 匹配串 ✓ → 拒绝,停');
   await page.locator('.pl-step-first').click();
   await expect(page.locator('.pl-step-count')).toContainText('第 1 步');
   // cursors differ by shape, not only colour

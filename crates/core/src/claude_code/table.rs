@@ -73,7 +73,7 @@ pub enum NoRule {
     NoTool(String),
     /// A tool whose rules take no pattern Claude Code consults (the Claude Code tool).
     NoConsultedPattern(&'static str),
-    /// Not a failure: a `write_file` row is written as `Edit(…)` (which also covers Edit).
+    /// Not a failure: a `write_file` row is written as `Edit(…)` (Edit rules cover Write too).
     WriteAsEdit,
 }
 
@@ -84,7 +84,7 @@ impl fmt::Display for NoRule {
             NoRule::TakesNoPattern(tool) => write!(f, "`{tool}` rules take no pattern in settings files"),
             NoRule::NoTool(tool) => write!(f, "no Claude Code tool corresponds to `{tool}`"),
             NoRule::NoConsultedPattern(cc) => write!(f, "`{cc}` rules take no pattern Claude Code consults (use Read path rules)"),
-            NoRule::WriteAsEdit => write!(f, "`Write(…)` rules are never consulted: written as `Edit(…)`, which also covers Edit"),
+            NoRule::WriteAsEdit => write!(f, "`Write(…)` rules are never consulted: written as `Edit(…)`, since Edit rules cover every built-in editing tool, Write included"),
         }
     }
 }

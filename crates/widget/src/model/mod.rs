@@ -27,7 +27,7 @@ use std::rc::Rc;
 
 use permlab_core::import::{self, Format};
 use permlab_core::lesson::{LessonMode, Preset as Native};
-use permlab_core::{Call, EngineId, Evaluation, RuleId, RuleTable};
+use permlab_core::{Action, Call, EngineId, Evaluation, RuleId, RuleTable};
 
 use crate::persist::Snapshot;
 use crate::presets::{self, Preset};
@@ -68,6 +68,22 @@ pub use verdicts::Verdicts;
 #[cfg(test)]
 pub(crate) use reading::as_page;
 use reading::{check_result, has_codex_config, keep_canonical, native_of, read_lesson, rules_here};
+
+/// One step of an engine's walk in the stepper ([`Widget::walk`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WalkStep {
+    /// The engine's own step (an index into its evaluation's steps): revealed engines only.
+    Step(usize),
+    /// A row of the engine's scan order, its result withheld until the reveal.
+    Unseen {
+        /// The row (0-based).
+        row: usize,
+        /// Claude Code's group being searched.
+        group: Option<Action>,
+    },
+    /// Past the last row: what decided when no rule did (revealed), or that this waits.
+    End,
+}
 
 /// Which stepper move [`Msg::StepBy`] means.
 const FIRST: i8 = -2;
@@ -528,12 +544,13 @@ impl Widget {
         Preset::from_slug(slug).map(Source::Builtin)
     }
 
-    /// The engines that draw a cursor in the stepper: the shown engines that walk the table
-    /// (CoreCoder reads no rule; the stepper gives it a line, not a cursor).
+    /// The engines that draw a cursor in the stepper: the shown engines that read the table
+    /// (CoreCoder reads no rule; the stepper gives it a line, not a cursor). Decided by the
+    /// engine alone, never by its evaluation: a cursor that is missing would tell something.
     pub fn cursor_engines(&self) -> Vec<EngineId> {
         self.shown()
             .into_iter()
-            .filter(|e| self.eval(*e).is_some_and(|v| !v.steps.is_empty()))
+            .filter(|e| e.reads_rules())
             .collect()
     }
 
@@ -547,21 +564,47 @@ impl Widget {
             .unwrap_or_default()
     }
 
-    /// Whether the stepper at step `k` would show something that tells `engine`'s verdict:
-    /// that waits until the engine is revealed. Where an engine stops tells it, and so does
-    /// any row it finds matching: Codex takes the strictest match without stopping (a match
-    /// on a forbidden row is the answer), and a split call stops once per part. So every
-    /// step from the first match or stop on waits, and the last step always does.
+    /// Whether the stepper at step `k` (from 1) shows `engine`'s walk blind: before its reveal,
+    /// every step does. Where a cursor stops, where it vanishes, a match on the way and how
+    /// many steps there are would each tell the verdict, so an unrevealed engine walks its whole
+    /// scan order (the same for every call) and says at each row only that the result waits.
     pub fn withholds_step(&self, engine: EngineId, k: usize) -> bool {
-        !self.revealed(engine)
-            && self.eval(engine).is_some_and(|e| {
-                let telling = e
-                    .steps
-                    .iter()
-                    .position(|s| s.stop || s.pattern_matched == Some(true))
-                    .map_or(e.steps.len(), |i| i + 1);
-                k >= telling.min(e.steps.len())
-            })
+        k > 0 && !self.revealed(engine)
+    }
+
+    /// The walk the stepper shows for `engine`: its real steps once revealed, then, when no
+    /// rule decided, one last step that says what did (the engine's fallback or a step other
+    /// than a rule); before the reveal, its whole scan order and a last step that says the
+    /// result waits. CoreCoder (no rule read) has none.
+    pub fn walk(&self, engine: EngineId) -> Vec<WalkStep> {
+        if !engine.reads_rules() {
+            return Vec::new();
+        }
+        if !self.revealed(engine) {
+            let actions: Vec<Action> = self.table().rules().iter().map(|r| r.action).collect();
+            let mut walk: Vec<WalkStep> = engine
+                .scan_order(&actions)
+                .into_iter()
+                .map(|(row, group)| WalkStep::Unseen { row, group })
+                .collect();
+            walk.push(WalkStep::End);
+            return walk;
+        }
+        let Some(e) = self.eval(engine) else {
+            return Vec::new();
+        };
+        let mut walk: Vec<WalkStep> = (0..e.steps.len()).map(WalkStep::Step).collect();
+        if e.rule.is_none() {
+            walk.push(WalkStep::End);
+        }
+        walk
+    }
+
+    /// Step `k` (from 1) of `engine`'s walk; past its end, its last step (where it stopped).
+    pub fn walk_step(&self, engine: EngineId, k: usize) -> Option<WalkStep> {
+        let walk = self.walk(engine);
+        let i = k.min(walk.len()).checked_sub(1)?;
+        walk.get(i).copied()
     }
 
     /// The engine's evaluation of the current call.
@@ -569,12 +612,12 @@ impl Widget {
         self.verdicts.eval(id)
     }
 
-    /// Steps of the longest cursor walk.
+    /// Steps of the longest walk (an unrevealed engine's is its whole scan order: the count
+    /// tells nothing about where it stops).
     pub fn total_steps(&self) -> usize {
         self.cursor_engines()
             .iter()
-            .filter_map(|e| self.eval(*e))
-            .map(|e| e.steps.len())
+            .map(|e| self.walk(*e).len())
             .max()
             .unwrap_or(0)
     }
@@ -591,12 +634,11 @@ impl Widget {
             return Vec::new();
         }
         self.cursor_engines()
-            .iter()
-            .filter(|e| !self.withholds_step(**e, k))
-            .filter_map(|e| self.eval(*e))
-            .filter_map(|e| {
-                let s = e.steps.get(k.min(e.steps.len()).checked_sub(1)?)?;
-                Some((s.row, e.engine))
+            .into_iter()
+            .filter_map(|e| match self.walk_step(e, k)? {
+                WalkStep::Step(i) => Some((self.eval(e)?.steps.get(i)?.row, e)),
+                WalkStep::Unseen { row, .. } => Some((row, e)),
+                WalkStep::End => None,
             })
             .collect()
     }

@@ -399,23 +399,67 @@ fn a_revealed_verdict_stays_through_a_reorder_graded_on_the_order_it_was_guessed
 }
 
 #[test]
-fn the_stepper_withholds_the_step_that_tells_an_unrevealed_verdict() {
+fn the_stepper_walks_an_unrevealed_engine_blind_over_the_whole_table() {
     let mut w = widget("");
+    let rows = w.table().len();
     w.act(Msg::ToggleStepper);
-    w.act(Msg::StepBy(2));
-    let k = w.step();
-    assert_eq!(k, w.total_steps());
-    // No cursor sits on a deciding row before its engine is revealed.
-    assert!(w.cursors().is_empty(), "{:?}", w.cursors());
+    // Every cursor engine's walk before its reveal: every row of its scan order, then a last
+    // step off the table, whatever it decides — the same length for all.
     for e in w.cursor_engines() {
-        assert!(w.withholds_step(e, k), "{e}");
+        assert_eq!(w.walk(e).len(), rows + 1, "{e}");
+        assert!(w.withholds_step(e, 1), "{e}");
     }
+    assert_eq!(w.total_steps(), rows + 1);
+    let at = |w: &Widget, e: EngineId| {
+        w.cursors()
+            .into_iter()
+            .filter(|c| c.1 == e)
+            .map(|c| c.0)
+            .collect::<Vec<_>>()
+    };
+    let mut fm = Vec::new();
+    let mut oc = Vec::new();
+    for k in 1..=rows + 1 {
+        w.act(Msg::GoStep(k));
+        fm.extend(at(&w, EngineId::FirstMatch));
+        oc.extend(at(&w, EngineId::OpenCode));
+    }
+    // first-match down over every row (past #8, where it stops), OpenCode up over every row.
+    assert_eq!(fm, (0..rows).collect::<Vec<_>>());
+    assert_eq!(oc, (0..rows).rev().collect::<Vec<_>>());
+    // The last step: no cursor on the table, for any unrevealed engine.
+    assert!(w.cursors().is_empty(), "{:?}", w.cursors());
     w.act(Msg::Guess(EngineId::FirstMatch, Guess::Skip));
     w.act(Msg::Reveal(EngineId::FirstMatch));
-    assert!(!w.withholds_step(EngineId::FirstMatch, k));
-    assert_eq!(w.cursors(), [(7, EngineId::FirstMatch)]);
-    // Step 1 tells nothing yet (a miss, or the next row to check).
-    assert!(!w.withholds_step(EngineId::OpenCode, 1));
+    assert!(!w.withholds_step(EngineId::FirstMatch, 1));
+    // Revealed: its own steps, stopping at #8 (a rule decided: no step after it).
+    assert_eq!(w.walk(EngineId::FirstMatch).len(), 8);
+    assert!(w.cursors().contains(&(7, EngineId::FirstMatch)));
+    // The others still walk blind, so the count tells nothing of them.
+    assert_eq!(w.total_steps(), rows + 1);
+}
+
+#[test]
+fn a_revealed_engine_no_rule_decided_for_ends_on_its_fallback_step() {
+    let mut w = widget("");
+    w.act(Msg::EditTool("web_fetch".into()));
+    w.act(Msg::EditInput("https://example.com".into()));
+    let rows = w.table().len();
+    for e in w.shown() {
+        w.act(Msg::Guess(e, Guess::Skip));
+        w.act(Msg::Reveal(e));
+    }
+    let fm = w.walk(EngineId::FirstMatch);
+    assert_eq!(fm.len(), rows + 1);
+    assert_eq!(fm.last(), Some(&WalkStep::End));
+    assert_eq!(w.eval(EngineId::FirstMatch).unwrap().rule, None);
+    w.act(Msg::ToggleStepper);
+    w.act(Msg::StepBy(2));
+    assert_eq!(
+        w.walk_step(EngineId::FirstMatch, w.step()),
+        Some(WalkStep::End)
+    );
+    assert!(w.cursors().is_empty(), "{:?}", w.cursors());
 }
 
 const SPLIT: &str = r#"{"title": "split", "language": "en", "mode": "quiz", "engines": ["codex"],
@@ -424,27 +468,20 @@ const SPLIT: &str = r#"{"title": "split", "language": "en", "mode": "quiz", "eng
                      "calls": [{"tool": "bash", "input": "curl https://x.example; git status"}]}]}"#;
 
 #[test]
-fn the_stepper_withholds_a_split_calls_steps_from_its_first_part_stop() {
+fn a_split_call_walks_blind_once_until_revealed_then_once_per_part() {
     let mut w = with_lesson(SPLIT);
     let e = w.eval(EngineId::Codex).unwrap().clone();
     assert_eq!(e.parts.len(), 2, "{e:?}");
-    // Codex finds `curl *` for part 1 (forbidden, the strictest: the answer) and then
-    // walks part 2: that match must not be shown before the reveal.
-    let first_stop = e
-        .steps
-        .iter()
-        .position(|s| s.pattern_matched == Some(true))
-        .unwrap()
-        + 1;
-    assert!(first_stop < e.steps.len(), "{:?}", e.steps);
     w.act(Msg::ToggleStepper);
-    assert!(!w.withholds_step(EngineId::Codex, first_stop - 1));
-    for k in first_stop..=e.steps.len() {
+    // Before the reveal: one pass over the two rows and the last step, parts unsaid.
+    assert_eq!(w.walk(EngineId::Codex).len(), 3);
+    for k in 1..=3 {
         assert!(w.withholds_step(EngineId::Codex, k), "step {k}");
     }
     w.act(Msg::Guess(EngineId::Codex, Guess::Skip));
     w.act(Msg::Reveal(EngineId::Codex));
-    assert!(!w.withholds_step(EngineId::Codex, first_stop));
+    assert!(!w.withholds_step(EngineId::Codex, 1));
+    assert_eq!(w.walk(EngineId::Codex).len(), e.steps.len());
 }
 
 const NAIVE: &str = r#"{"title": "naive", "language": "zh", "mode": "quiz", "engines": ["first-match", "opencode"],

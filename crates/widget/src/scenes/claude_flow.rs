@@ -673,7 +673,6 @@ fn result_view(m: &ClaudeFlow, f: &Flow) -> impl IntoView {
                 {f.inferred.then(|| t(T::Inferred))}
             </p>
             <p class="pl-cf-matches">{t(T::AlsoMatched)}" "{matches}</p>
-            <p class="pl-hint pl-cf-label">{t(T::Label)}" "<code>{f.label.clone()}</code></p>
             {seed}
             {boundary}
         </section>

@@ -21,7 +21,7 @@ texts! {
     CodeDoes => "代码实际:", "What the code does:";
     Source => "依据:", "Basis:";
     NoRules => "(没有规则)", "(no rules)";
-    Mode => "模式", "mode";
+    Mode => "权限模式", "mode";
     Call => "调用", "call";
     Command => "命令:", "Command:";
     Run => "运行这个例子", "Run this case";
@@ -109,8 +109,8 @@ const CODE: [(&str, &str); 21] = [
         "Each built-in agent appends its own rules to the defaults (plan: edit * deny except plan files; explore: * deny then read-only tools).",
     ),
     (
-        "子 agent 继承会话的规则和模式(课程 001:子 Agent 默认继承父会话的模式);子 agent 文件可以收窄它的工具。这里没有移植。",
-        "Subagents inherit the session's rules and mode (seed 001); a subagent file may narrow its tools. Not ported.",
+        "子 agent 继承会话的规则和权限模式(「权限规则与审批模式」一课:子 Agent 默认继承父会话的模式);子 agent 文件可以收窄它的工具。这里没有移植。",
+        "Subagents inherit the session's rules and mode (the lesson “Permission rules and approval modes”: a subagent inherits the parent session's mode by default); a subagent file may narrow its tools. Not ported.",
     ),
     (
         "每个会话一个 sandbox_mode 和 approval_policy(配置 profile 可以同时切换两者)。这里没有移植。",
@@ -118,10 +118,10 @@ const CODE: [(&str, &str); 21] = [
     ),
     (
         "保存的规则排在配置规则后面,在同一个 findLast 列表里,所以保存的 allow 胜过配置的 deny——课程自己那五条规则,rm -rf /tmp/cache 由 #4 放行。",
-        "Saved rules come after configured ones in the same findLast list, so a saved allow beats a configured deny — the seed's own five rules allow rm -rf /tmp/cache by #4.",
+        "Saved rules come after configured ones in the same findLast list, so a saved allow beats a configured deny — the lesson's own five rules allow rm -rf /tmp/cache by #4.",
     ),
     (
-        "没被允许的交给模式:default 模式问人;只有 dontAsk 才变成拒绝。任何一条 deny 都不能被 allow 推翻。",
+        "没被允许的交给权限模式:default 权限模式问人;只有 dontAsk 才变成拒绝。任何一条 deny 都不能被 allow 推翻。",
         "Not allowed → the mode decides: default asks; only dontAsk turns it into a deny. A deny anywhere cannot be overridden by any allow.",
     ),
     (
@@ -157,7 +157,7 @@ const CODE: [(&str, &str); 21] = [
         "No match → ask (a synthesized * * ask).",
     ),
     (
-        "default 模式对没有规则放行的调用问人;只有 dontAsk 模式默认拒绝。",
+        "default 权限模式对没有规则放行的调用问人;只有 dontAsk 权限模式默认拒绝。",
         "The default mode asks for what no rule allows; deny is the default only in dontAsk.",
     ),
     (

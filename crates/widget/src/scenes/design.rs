@@ -926,7 +926,7 @@ mod tests {
         assert!(html.contains("data-call=\"3\" data-revealed=\"true\""));
         assert!(html.contains("data-correct=\"true\""));
         assert!(
-            html.contains("#4 refund * 问人 (种子 decide() 的第 ② 步)"),
+            html.contains("#4 refund * 问人 (课文 decide() 的第 ② 步)"),
             "{html}"
         );
         // Every engine asks for the refund; the grouped design names Claude Code.

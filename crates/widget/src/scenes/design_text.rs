@@ -3,10 +3,10 @@
 
 texts! {
     Title => "设计你自己的求值器:客服工单 Agent 的 decide()", "Design your own evaluator: the ticket agent's decide()";
-    Intro => "种子 001 的结尾把同样的结构搬到一个自研的客服工单 Agent 上:五个工具,allow / ask / deny 三张清单,一个按 ① deny ② ask ③ 模式 ④ allow ⑤ 兜底 判定的 decide(),无人值守时 ask_or_deny 把问人变成拒绝。在这里把判定拆成零件自己拼:选顺序、兜底、要不要模式关、无人值守时怎么办。然后先猜你的设计对每个调用怎么判,再看答案,以及五个真实求值器(由移植的原算法在同一张表上现算)里它最像哪一家、哪里不同。", "Seed 001 closes by moving the same structure to a home-made customer-service ticket agent: five tools, allow / ask / deny lists, and a decide() that checks ① deny ② ask ③ the mode ④ allow ⑤ a fallback, with ask_or_deny turning an ask into a deny when nobody is there. Here you build the decision from those pieces: the order, the fallback, a mode stage or not, and what happens when unattended. Then guess what your design decides for each call, reveal it, and see which of the five real engines (the ported algorithms, computed live on the same table) it behaves like, and where it differs.";
+    Intro => "「权限规则与审批模式」一课的结尾把同样的结构搬到一个自研的客服工单 Agent 上:五个工具,allow / ask / deny 三张清单,一个按 ① deny ② ask ③ 模式 ④ allow ⑤ 兜底 判定的 decide(),无人值守时 ask_or_deny 把问人变成拒绝。在这里把判定拆成零件自己拼:选顺序、兜底、要不要模式关、无人值守时怎么办。然后先猜你的设计对每个调用怎么判,再看答案,以及五个真实求值器(由移植的原算法在同一张表上现算)里它最像哪一家、哪里不同。", "The lesson “Permission rules and approval modes” closes by moving the same structure to a home-made customer-service ticket agent: five tools, allow / ask / deny lists, and a decide() that checks ① deny ② ask ③ the mode ④ allow ⑤ a fallback, with ask_or_deny turning an ask into a deny when nobody is there. Here you build the decision from those pieces: the order, the fallback, a mode stage or not, and what happens when unattended. Then guess what your design decides for each call, reveal it, and see which of the five real engines (the ported algorithms, computed live on the same table) it behaves like, and where it differs.";
     Presets => "从一个设计开始", "Start from a design";
-    PresetSeed => "种子 001 的 decide()", "Seed 001's decide()";
-    PresetNaive => "朴素的 first-match(种子 000)", "Naive first-match (seed 000)";
+    PresetSeed => "「权限规则与审批模式」一课的 decide()", "The decide() of the lesson “Permission rules and approval modes”";
+    PresetNaive => "朴素的 first-match(「两条规则冲突时,听谁的?」一课)", "Naive first-match (the lesson “When two rules conflict, who wins?”)";
     Yours => "你的设计", "Your design";
     Order => "哪条命中的规则说了算", "Which matching rule decides";
     OTopDown => "从上往下,第一条命中", "Top-down, first match";
@@ -19,8 +19,8 @@ texts! {
     Session => "这次会话", "This session";
     Readonly => "只读模式(session.mode == \"readonly\")", "Read-only mode (session.mode == \"readonly\")";
     Night => "无人值守(夜间批处理,没人可问)", "Unattended (a night batch: nobody to ask)";
-    ModesAre => "真实求值器在这个会话里用各自最接近的模式:", "The real engines run in their nearest mode for this session:";
-    ModesDefault => "真实求值器用各自的默认模式(没有只读、没有无人值守)。", "The real engines run in their default modes (not read-only, attended).";
+    ModesAre => "真实求值器在这个会话里用各自最接近的权限模式:", "The real engines run in their nearest mode for this session:";
+    ModesDefault => "真实求值器用各自的默认权限模式(没有只读、没有无人值守)。", "The real engines run in their default modes (not read-only, attended).";
     Code => "你的 decide()(伪代码,按你的选择写出)", "Your decide() (pseudocode, written from your choices)";
     CTop => "从上往下:第一条命中", "top-down: the first match";
     CBottom => "从下往上:最后一条命中", "bottom-up: the last match";
@@ -34,18 +34,18 @@ texts! {
     Same => ";别的零件与它相同", "; the other pieces are the same";
     DFallbackAllow => "没命中就放行(真实求值器没命中时问人)", "allow when nothing matches (the real engines ask)";
     DFallbackDeny => "没命中就拒绝(真实求值器没命中时问人)", "deny when nothing matches (the real engines ask)";
-    DModeStage => "模式关(最接近 Claude Code 的 plan 模式)", "a mode stage (nearest: Claude Code's plan mode)";
+    DModeStage => "模式关(最接近 Claude Code 的 plan 权限模式)", "a mode stage (nearest: Claude Code's plan mode)";
     DUnattended => "无人值守转拒绝(像 Claude Code 的 dontAsk、CoreCoder 的 -p)", "unattended → deny (like Claude Code's dontAsk, CoreCoder's -p)";
     Bench => "在哪张表上跑", "Run it on";
-    BTicket => "客服工单 Agent(种子 001)", "The ticket agent (seed 001)";
+    BTicket => "客服工单 Agent(「权限规则与审批模式」一课)", "The ticket agent (the lesson “Permission rules and approval modes”)";
     BMini => "miniagent rules-standard.json(10 条)", "miniagent rules-standard.json (10 rules)";
     RulesTicket => "三张清单写成规则表(每个工具只在一张清单上)", "The three lists as a rule table (each tool is on one list)";
-    RulesMini => "miniagent 的规则表(课程 A3-2 的起点)", "miniagent's rule table (where lesson A3-2 starts)";
+    RulesMini => "miniagent 的规则表(「两条规则冲突时,听谁的?」一课的起点)", "miniagent's rule table (where the lesson “When two rules conflict, who wins?” starts)";
     ColTool => "工具", "Tool";
-    ColPattern => "模式", "Pattern";
+    ColPattern => "匹配串", "Pattern";
     ColAction => "动作", "Action";
     ColWrites => "写操作?", "Writes?";
-    ColWhy => "理由(种子原文)", "Why (the seed's words)";
+    ColWhy => "理由(课文原话)", "Why (the lesson's words)";
     Writes => "写", "writes";
     ReadOnly => "只读", "read-only";
     WhyAllow => "只读,无副作用", "read-only, no side effects";
@@ -54,7 +54,7 @@ texts! {
     Calls => "调用:先猜你的设计怎么判,再看答案", "Calls: guess what your design decides, then see";
     CallsHint => "改动设计或会话,就是一道新题:已揭示的调用会重新盖上,变了的裁决标出上一个设计的答案。", "Changing the design or the session makes a new question: revealed calls are covered again, and a verdict that changed shows the previous design's answer.";
     NotOnList => "不在任何清单上", "on no list";
-    FromSeed => "种子原例", "the seed's example";
+    FromSeed => "课文原例", "the lesson's example";
     GuessLabel => "你的设计会", "Your design will";
     Skip => "跳过,直接看", "Skip, just show me";
     RevealAll => "全部揭示", "Reveal all";
@@ -67,7 +67,7 @@ texts! {
     NoMatch => "没有规则命中 → 兜底", "no rule matches → the fallback";
     ByMode => "③ 只读会话里的写操作 → 问人", "③ a write in a read-only session → ask";
     ByNight => "无人值守,没人可问 → 拒绝", "unattended, nobody to ask → deny";
-    SeedStep => "(种子 decide() 的第 {n} 步)", "(step {n} of the seed's decide())";
+    SeedStep => "(课文 decide() 的第 {n} 步)", "(step {n} of the lesson's decide())";
     Closest => "最像:", "Behaves like:";
     NoneAgrees => "五家真实求值器都不这么判", "none of the five real engines decides this way";
     AlsoAgree => "同样判的还有:", "also deciding so:";

@@ -19,7 +19,7 @@ texts! {
     StepOf => "第 {k} / 8 步:{s}", "Step {k} of 8: {s}";
     KLookup => "① 工具查找", "① Tool lookup";
     KArgs => "参数解码:超时与工作目录", "Arguments: timeout and working directory";
-    KParse => "命令解析:每个子命令一个模式", "Parsing: one pattern per sub-command";
+    KParse => "命令解析:每个子命令一个匹配串", "Parsing: one pattern per sub-command";
     KDir => "② 目录权限(external_directory)", "② Directory permission (external_directory)";
     KCommand => "③ 命令权限(bash)", "③ Command permission (bash)";
     KConfirm => "④ 用户确认", "④ Confirmation";
@@ -43,13 +43,13 @@ texts! {
     Cwd => "工作目录", "Working directory";
     SubCommands => "子命令", "Sub-commands";
     ColText => "子命令", "Sub-command";
-    ColPattern => "bash 模式", "bash pattern";
+    ColPattern => "bash 匹配串", "bash pattern";
     ColAlways => "always 存的前缀", "what \"always\" stores";
     ColDirs => "项目外的目录", "directories outside the project";
-    NoParse => "新运行时不解析命令:整条命令就是模式。", "The next runtime does not parse: the whole command is the pattern.";
+    NoParse => "新运行时不解析命令:整条命令就是匹配串。", "The next runtime does not parse: the whole command is the pattern.";
     Advisory => "新运行时只把这些目录报成警告:", "The next runtime only warns about these directories:";
     Permission => "权限", "Permission";
-    Patterns => "请求的模式", "Patterns requested";
+    Patterns => "请求的匹配串", "Patterns requested";
     Check => "{p} → 最后命中的规则 {r}({l})", "{p} → last matching rule {r} ({l})";
     LAgent => "agent 规则集 #{n}", "agent ruleset #{n}";
     LSession => "会话规则集 #{n}", "session ruleset #{n}";

@@ -64,7 +64,7 @@ strings! {
     Caption => "规则表(拖动 ⠿ 或用键盘重排)", "Rule table (drag ⠿ or use the keyboard to reorder)";
     Grip => "拖动或按空格拿起", "Drag, or press Space to lift";
     Tool => "工具", "Tool";
-    Pattern => "模式", "Pattern";
+    Pattern => "匹配串", "Pattern";
     ActionCol => "动作", "Action";
     Move => "移动", "Move";
     Up => "上移", "Move up";
@@ -146,7 +146,7 @@ strings! {
     Caveat => "Claude Code 的实际裁决和「优先级最高的动作」不同:规则翻译成 Claude Code 语法后含义变了(例如 bash * deny 变成不带参数的 deny Bash,整个工具被拿掉)。", "Claude Code's actual verdict is not the highest-priority action: the rows mean something else once translated to its syntax (e.g. bash * deny becomes a bare deny Bash, removing the tool).";
     TermFindLast => "findLast:从数组末尾往前找,返回第一条满足条件的规则。所以「最后写的」先被看到——这就是 last-match。", "findLast: searches from the end of the array and returns the first rule that satisfies the test — so the rule written last is seen first: last match.";
     TermPermission => "match(permission, r.permission):请求的权限(工具名,如 bash)要匹配规则的 permission,规则这一侧可以带通配符(如 * 或 edit*)。", "match(permission, r.permission): the requested permission (the tool, e.g. bash) must match the rule's permission, which may be a wildcard (* or edit*).";
-    TermPattern => "match(pattern, r.pattern):请求的模式(命令或路径)要匹配规则的 pattern,用 Wildcard.match:* 匹配任意字符(含空格和 /),? 匹配一个字符。", "match(pattern, r.pattern): the requested pattern (command or path) must match the rule's pattern via Wildcard.match: * matches anything (spaces and / included), ? one character.";
+    TermPattern => "match(pattern, r.pattern):请求的匹配串(命令或路径)要匹配规则的 pattern,用 Wildcard.match:* 匹配任意字符(含空格和 /),? 匹配一个字符。", "match(pattern, r.pattern): the requested pattern (command or path) must match the rule's pattern via Wildcard.match: * matches anything (spaces and / included), ? one character.";
     TermDefault => "?? ask:一条都没命中时,返回合成的默认规则 {permission, pattern: \"*\", action: \"ask\"}——问人。", "?? ask: when nothing matches, a default rule {permission, pattern: \"*\", action: \"ask\"} is returned — ask the human.";
     TermAnd => "&&:两个条件都要满足,同一条规则才算命中。", "&&: both conditions must hold for the same rule to match.";
     Empty => "(空)", "(empty)";
@@ -465,36 +465,99 @@ impl Lang {
         }
     }
 
-    /// One stepper line: `#8 bash * — tool ✓ pattern ✓ → deny, stop`.
-    pub fn step(self, table: &RuleTable, step: &Step) -> String {
-        let mut out = String::new();
-        if let Some(g) = step.group {
-            out.push_str(&if self.zh() {
-                // The group's verdict word in the page's language (one language per widget).
-                let word = match g.as_str() {
-                    "deny" => self.action(Action::Deny),
-                    "ask" => self.action(Action::Ask),
-                    "allow" => self.action(Action::Allow),
-                    other => other,
-                };
-                format!("[{word} 组] ")
-            } else {
-                format!("[{} group] ", g.as_str())
-            });
+    /// A group being searched, before a stepper line: `[拒绝 组] ` / `[deny group] `.
+    fn group_label(self, g: Action) -> String {
+        if self.zh() {
+            // The group's verdict word in the page's language (one language per widget).
+            format!("[{} 组] ", self.action(g))
+        } else {
+            format!("[{} group] ", g.as_str())
         }
-        let (tool, pattern) = match table.rules().get(step.row) {
+    }
+
+    /// The row a stepper line is about: `#8 bash *`, with its place when it moved.
+    fn step_row(self, table: &RuleTable, row: usize) -> String {
+        let (tool, pattern) = match table.rules().get(row) {
             Some(r) => (one_line(&r.tool), one_line(&r.pattern)),
             None => (String::new(), String::new()),
         };
         let at = table
             .rules()
-            .get(step.row)
-            .map(|r| (r.id.0, self.at_row(r, step.row)))
-            .unwrap_or((step.row as u32 + 1, String::new()));
-        out.push_str(&format!("#{} {} {}{} — ", at.0, tool, pattern, at.1));
+            .get(row)
+            .map(|r| (r.id.0, self.at_row(r, row)))
+            .unwrap_or((row as u32 + 1, String::new()));
+        format!("#{} {} {}{}", at.0, tool, pattern, at.1)
+    }
+
+    /// A stepper line of an engine not revealed yet: the row its cursor is on, and nothing of
+    /// what it finds there.
+    ///
+    /// ```
+    /// use permlab_core::{Action, RuleTable};
+    /// use permlab_widget::text::i18n::Lang;
+    /// let t = RuleTable::new([("bash", "*", Action::Deny)]);
+    /// assert_eq!(Lang::Zh.step_unseen(&t, 0, None), "#1 bash * — 这一行命中没有,揭示后才显示");
+    /// assert_eq!(
+    ///     Lang::En.step_unseen(&t, 0, Some(Action::Deny)),
+    ///     "[deny group] #1 bash * — whether it matches shows after the reveal"
+    /// );
+    /// ```
+    pub fn step_unseen(self, table: &RuleTable, row: usize, group: Option<Action>) -> String {
+        let mut out = group.map(|g| self.group_label(g)).unwrap_or_default();
+        out.push_str(&self.step_row(table, row));
+        out.push_str(if self.zh() {
+            " — 这一行命中没有,揭示后才显示"
+        } else {
+            " — whether it matches shows after the reveal"
+        });
+        out
+    }
+
+    /// The last stepper line of an engine not revealed yet (every such walk ends with it).
+    pub fn step_end_waits(self, e: EngineId) -> String {
+        if self.zh() {
+            format!(
+                "表走完了。{} 停在哪一行、还是一条都没命中,先在下面猜,再揭示",
+                self.engine(e)
+            )
+        } else {
+            format!(
+                "End of the table. Where {} stopped, or whether nothing matched: guess below, then reveal",
+                self.engine(e)
+            )
+        }
+    }
+
+    /// The last stepper line of a revealed engine no rule decided for: past the last row, what
+    /// decided instead (its fallback, a permission mode, a hidden tool…).
+    ///
+    /// ```
+    /// use permlab_core::{engines, Action, Call, EngineId, RuleTable};
+    /// use permlab_widget::text::i18n::Lang;
+    /// let t = RuleTable::new([("bash", "git *", Action::Allow)]);
+    /// let e = engines::build(EngineId::FirstMatch, &t).evaluate(&permlab_core::Call::new("bash", "ls"));
+    /// assert_eq!(
+    ///     Lang::En.step_end(&t, &e),
+    ///     "past the last row · matching the whole line as one string, no rule matches; falls back to ask"
+    /// );
+    /// ```
+    pub fn step_end(self, table: &RuleTable, e: &permlab_core::Evaluation) -> String {
+        let why = self.explain(table, e);
+        if self.zh() {
+            format!("表走完了 · {why}")
+        } else {
+            format!("past the last row · {why}")
+        }
+    }
+
+    /// One stepper line: `#8 bash * — tool ✓ pattern ✓ → deny, stop`.
+    pub fn step(self, table: &RuleTable, step: &Step) -> String {
+        let mut out = step.group.map(|g| self.group_label(g)).unwrap_or_default();
+        out.push_str(&self.step_row(table, step.row));
+        out.push_str(" — ");
         let mark = |b: bool| if b { "✓" } else { "✗" };
         let (tw, pw) = if self.zh() {
-            ("工具", "模式")
+            ("工具", "匹配串")
         } else {
             ("tool", "pattern")
         };
@@ -502,7 +565,7 @@ impl Lang {
         match step.pattern_matched {
             Some(p) => out.push_str(&format!(" {pw} {}", mark(p))),
             None => out.push_str(if self.zh() {
-                " 模式 (不看)"
+                " 匹配串 (不看)"
             } else {
                 " pattern (not checked)"
             }),
@@ -759,7 +822,7 @@ impl Lang {
             Reason::OpenCodeHidden { row } => {
                 if zh {
                     format!(
-                        "工具一栏能匹配 bash 的最后一条是 {}(模式 *、拒绝):OpenCode 把 bash 工具整个藏起来,模型根本拿不到它",
+                        "工具一栏能匹配 bash 的最后一条是 {}(匹配串 *、拒绝):OpenCode 把 bash 工具整个藏起来,模型根本拿不到它",
                         self.row(table, *row)
                     )
                 } else {
@@ -1026,6 +1089,59 @@ fn rule_label(rule: &Rule, _from: usize) -> u32 {
     rule.id.0
 }
 
+/// What kept a call from being approved, in words (the claude-flow scene says the same).
+fn claude_blocker(zh: bool, why: &Blocker) -> String {
+    use permlab_core::claude_code::bash::ACCEPT_EDITS_COMMANDS;
+    match (why, zh) {
+        (Blocker::NoRule, true) => "没有规则或内置基线覆盖它".into(),
+        (Blocker::NoRule, false) => "no rule or baseline covers it".into(),
+        (Blocker::Unparseable(_), true) => "命令无法解析,allow 规则不会放行它".into(),
+        (Blocker::Unparseable(_), false) => {
+            "the command cannot be parsed, so no allow rule approves it".into()
+        }
+        (Blocker::ExecWrapper(w), true) => {
+            format!("{} 是执行包装器,前缀规则批准不了它包着的命令", one_line(w))
+        }
+        (Blocker::ExecWrapper(w), false) => format!(
+            "{} is an exec wrapper: no prefix rule can approve the command it wraps",
+            one_line(w)
+        ),
+        (Blocker::CdGit, true) => "先 cd 到别的目录再跑 git,allow 规则不放行这种组合".into(),
+        (Blocker::CdGit, false) => {
+            "cd into another directory combined with git, which allow rules never approve".into()
+        }
+        (Blocker::Target(t), true) => format!("重定向或 tee 的目标 {} 无法被批准", one_line(t)),
+        (Blocker::Target(t), false) => format!(
+            "the redirect or tee target {} cannot be approved",
+            one_line(t)
+        ),
+        (Blocker::OutsideWorkingDirectory, true) => "路径在工作目录之外".into(),
+        (Blocker::OutsideWorkingDirectory, false) => {
+            "the path is outside the working directory".into()
+        }
+        (Blocker::PlanWrite, true) => "plan 权限模式从不自动批准编辑和写操作".into(),
+        (Blocker::PlanWrite, false) => {
+            "the plan permission mode never auto-approves edits or writes".into()
+        }
+        (Blocker::NotFilesystemCommand, true) => format!(
+            "没有 allow 规则覆盖它,它也不是 acceptEdits 会放行的文件命令:acceptEdits 只认命令名 {}(写成路径的 /bin/rm 不算)",
+            ACCEPT_EDITS_COMMANDS.join("、")
+        ),
+        (Blocker::NotFilesystemCommand, false) => format!(
+            "no allow rule covers it, and it is not a file command acceptEdits approves: acceptEdits knows only the command names {} (a path such as /bin/rm does not count)",
+            ACCEPT_EDITS_COMMANDS.join(", ")
+        ),
+        (Blocker::UnsafeEnv(v), true) => {
+            format!("命令前有变量赋值 {}=,allow 规则看不过去", one_line(v))
+        }
+        (Blocker::UnsafeEnv(v), false) => format!(
+            "the variable assignment {}= before the command, which allow rules cannot look past",
+            one_line(v)
+        ),
+    }
+}
+
+/// The step of Claude Code's decision that decided, named (never "a step other than a rule").
 fn claude_decider(zh: bool, d: &Decider) -> String {
     let s = match (d, zh) {
         (Decider::AllowRule, true) => "allow 规则覆盖了这次调用",
@@ -1040,21 +1156,48 @@ fn claude_decider(zh: bool, d: &Decider) -> String {
         (Decider::ProtectedPath(_), false) => "a write to a protected path asks",
         (Decider::CriticalPath, true) => "对关键路径的 rm,要问人",
         (Decider::CriticalPath, false) => "rm on a critical path asks",
+        (Decider::AcceptEdits, true) => {
+            "没有规则决定,是 acceptEdits 权限模式放行的:工作目录内的文件编辑和常见文件命令直接放行"
+        }
+        (Decider::AcceptEdits, false) => {
+            "no rule decided: the acceptEdits permission mode allowed it (edits and common file commands inside the working directory run)"
+        }
+        (Decider::AutoMode, true) => "没有规则决定,是 auto 权限模式直接批准的读取或工作目录内的编辑",
+        (Decider::AutoMode, false) => {
+            "no rule decided: the auto permission mode approves reads and working-directory edits outright"
+        }
+        (Decider::Bypass, true) => "bypassPermissions 权限模式:走到这里的一律放行",
+        (Decider::Bypass, false) => "the bypassPermissions permission mode: whatever gets here runs",
+        (Decider::Sandbox, true) => {
+            "沙箱开启:沙箱内的 Bash 命令自动放行(autoAllowBashIfSandboxed)"
+        }
+        (Decider::Sandbox, false) => {
+            "sandbox on: a sandboxed Bash command is auto-allowed (autoAllowBashIfSandboxed)"
+        }
+        (Decider::AdditionalDirectory, true) => "additionalDirectories 里的读写,直接放行",
+        (Decider::AdditionalDirectory, false) => "a read or edit inside additionalDirectories runs",
+        (Decider::HookBlock, true) => "PreToolUse hook 以退出码 2 拦下,规则都还没看",
+        (Decider::HookBlock, false) => "a PreToolUse hook blocked it with exit code 2, before any rule",
+        (Decider::HookAllow, true) => "hook 批准了,代替了提示框",
+        (Decider::HookAllow, false) => "the hook approved where a prompt would have come",
+        (Decider::RequiresUserInteraction, true) => "需要用户交互的工具,从不自动批准",
+        (Decider::RequiresUserInteraction, false) => "a tool that needs user interaction is never auto-approved",
+        (Decider::EndConversation, true) => "EndConversation 不看 deny / ask 规则",
+        (Decider::EndConversation, false) => "EndConversation ignores deny and ask rules",
+        (Decider::ToolRemoved, true) => "不带参数的 deny 把整个工具从模型的上下文里拿掉",
+        (Decider::ToolRemoved, false) => "a bare deny removes the whole tool from the model's context",
+        (Decider::DenyRule(_), true) => "命中 deny 规则",
+        (Decider::DenyRule(_), false) => "a deny rule matches",
+        (Decider::AskRule, true) => "命中 ask 规则",
+        (Decider::AskRule, false) => "an ask rule matches",
+        (Decider::Callback { why }, true) => {
+            return format!("{};没有任何一关放行,SDK 调用 canUseTool 回调", claude_blocker(zh, why))
+        }
+        (Decider::Callback { why }, false) => {
+            return format!("{}; nothing approved the call, so the SDK calls canUseTool", claude_blocker(zh, why))
+        }
         (Decider::Mode { why, mode }, _) => {
-            let w = match (why, zh) {
-                (Blocker::NoRule, true) => "没有规则或内置基线覆盖它",
-                (Blocker::NoRule, false) => "no rule or baseline covers it",
-                (Blocker::Unparseable(_), true) => "命令无法解析,allow 规则不会放行它",
-                (Blocker::Unparseable(_), false) => {
-                    "the command cannot be parsed, so no allow rule approves it"
-                }
-                (Blocker::OutsideWorkingDirectory, true) => "路径在工作目录之外",
-                (Blocker::OutsideWorkingDirectory, false) => {
-                    "the path is outside the working directory"
-                }
-                (_, true) => "有一部分无法被 allow 规则批准",
-                (_, false) => "part of it cannot be approved by allow rules",
-            };
+            let w = claude_blocker(zh, why);
             // What each permission mode does with a call nothing approved (Claude Code's
             // `decide`, step 9): dontAsk refuses, auto hands it to the classifier, the others ask.
             let m = mode.as_str();
@@ -1067,16 +1210,14 @@ fn claude_decider(zh: bool, d: &Decider) -> String {
                 (Mode::Auto, false) => {
                     format!("{w}; the {m} permission mode's fallback: the classifier decides")
                 }
-                (Mode::Plan, true) => format!("{w};{m} 权限模式的兜底:问人(开着 auto 模式时交给分类器)"),
+                (Mode::Plan, true) => format!("{w};{m} 权限模式的兜底:问人(开着 auto 权限模式时交给分类器)"),
                 (Mode::Plan, false) => format!(
-                    "{w}; the {m} permission mode's fallback asks (the classifier decides when auto mode is available)"
+                    "{w}; the {m} permission mode's fallback asks (the classifier decides when the auto permission mode is available)"
                 ),
                 (_, true) => format!("{w};{m} 权限模式的兜底:问人"),
                 (_, false) => format!("{w}; the {m} permission mode's fallback asks"),
             };
         }
-        (_, true) => "Claude Code 的规则之外的一步决定了结果",
-        (_, false) => "a step other than a rule decided",
     };
     s.to_string()
 }
@@ -1103,6 +1244,73 @@ mod tests {
             "../../../../fixtures/rulesets/miniagent-standard.json"
         ))
         .unwrap()
+    }
+
+    /// Claude Code's reason for a bash command in `mode`, with one allow rule.
+    fn claude_why(lang: Lang, mode: Mode, command: &str) -> (Decision, String) {
+        use permlab_core::claude_code::table::lesson_context;
+        use permlab_core::claude_code::{evaluate, Policy, Scope, SettingsFile, ToolCall};
+        let file = SettingsFile::from_json(
+            r#"{"permissions": {"allow": ["Bash(npm run test *)"]}}"#,
+            Scope::Project,
+        )
+        .unwrap();
+        let policy = Policy::merge(&[file], true);
+        let v = evaluate(&policy, mode, &lesson_context(), &ToolCall::bash(command));
+        (
+            v.outcome.decision(),
+            claude_decider(lang == Lang::Zh, &v.decider),
+        )
+    }
+
+    #[test]
+    fn claude_code_reasons_name_the_step_that_decided() {
+        let (d, zh) = claude_why(Lang::Zh, Mode::AcceptEdits, "touch notes.txt");
+        assert_eq!(d, Decision::Allow);
+        assert!(zh.contains("acceptEdits 权限模式放行"), "{zh}");
+        let (_, en) = claude_why(Lang::En, Mode::AcceptEdits, "touch notes.txt");
+        assert!(
+            en.contains("the acceptEdits permission mode allowed it"),
+            "{en}"
+        );
+        // A single command: not "part of it", but what acceptEdits knows and /bin/rm is not.
+        let (d, zh) = claude_why(Lang::Zh, Mode::AcceptEdits, "/bin/rm -rf build");
+        assert_eq!(d, Decision::Ask);
+        assert!(zh.contains("写成路径的 /bin/rm 不算"), "{zh}");
+        assert!(zh.contains("acceptEdits 权限模式的兜底:问人"), "{zh}");
+        assert!(!zh.contains("有一部分"), "{zh}");
+        let (_, en) = claude_why(Lang::En, Mode::AcceptEdits, "/bin/rm -rf build");
+        assert!(en.contains("a path such as /bin/rm does not count"), "{en}");
+        assert!(!en.contains("part of it"), "{en}");
+        // Nothing anywhere says "a step other than a rule".
+        for (lang, mode, cmd) in [
+            (Lang::Zh, Mode::Default, "npm test"),
+            (Lang::En, Mode::BypassPermissions, "npm test"),
+            (Lang::Zh, Mode::Plan, "touch x"),
+        ] {
+            let (_, why) = claude_why(lang, mode, cmd);
+            assert!(
+                !why.contains("规则之外的一步") && !why.contains("a step other"),
+                "{why}"
+            );
+        }
+    }
+
+    #[test]
+    fn stepper_lines_say_pattern_and_mode_apart() {
+        let t = miniagent();
+        let e = engines::build(EngineId::FirstMatch, &t)
+            .evaluate(&permlab_core::Call::new("bash", "ls"));
+        let zh = Lang::Zh.step(&t, &e.steps[7]);
+        assert!(zh.contains("匹配串 ✓") && !zh.contains("模式"), "{zh}");
+        let blind = Lang::Zh.step_unseen(&t, 7, None);
+        assert!(
+            blind.starts_with("#8 bash *") && !blind.contains('✓'),
+            "{blind}"
+        );
+        assert!(Lang::En
+            .step_end_waits(EngineId::OpenCode)
+            .contains("OpenCode"));
     }
 
     #[test]
@@ -1156,7 +1364,7 @@ mod tests {
         assert_eq!(e.decision, Decision::Unavailable);
         assert_eq!(
             Lang::Zh.step(&moved, &e.steps[0]),
-            "#8 bash *(第 10 行) — 工具 ✓ 模式 (不看) → 拒绝,停"
+            "#8 bash *(第 10 行) — 工具 ✓ 匹配串 (不看) → 拒绝,停"
         );
         let e = engines::build(EngineId::FirstMatch, &moved).evaluate(&call);
         assert_eq!(

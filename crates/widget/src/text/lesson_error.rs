@@ -328,7 +328,7 @@ impl Lang {
             Check::Missing => "missing: add it (see the README, “Writing a lesson”).".into(),
             Check::UnknownLanguage(l) if zh => format!("\"{l}\" 不是课程语言:写 \"zh\" 或 \"en\"。"),
             Check::UnknownLanguage(l) => format!("\"{l}\" is not a lesson language: write \"zh\" or \"en\"."),
-            Check::UnknownMode(m) if zh => format!("未知的模式 \"{m}\":写 \"explore\"(探索)或 \"quiz\"(测验)。"),
+            Check::UnknownMode(m) if zh => format!("未知的课程模式 \"{m}\":写 \"explore\"(探索)或 \"quiz\"(测验)。"),
             Check::UnknownMode(m) => format!("unknown mode \"{m}\": write \"explore\" or \"quiz\"."),
             Check::UnknownEngine(e) if zh => format!("未知的求值器 \"{e}\":可用 first-match、opencode、claude-code、corecoder、codex。"),
             Check::UnknownEngine(e) => format!("unknown engine \"{e}\": use first-match, opencode, claude-code, corecoder or codex."),

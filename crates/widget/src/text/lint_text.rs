@@ -136,7 +136,7 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
                 ),
                 (false, true) => (
                     format!("`{}` 永远不起作用:`{}` 命中它命中的每一条命令,而且更严格({} 压过 {};Codex 取所有命中里最严格的)。", r(0), r(1), a(1), a(0)),
-                    format!("例外放不宽更严格的前缀:收窄 `{}`(写更长的模式),或删掉这一条。", r(1)),
+                    format!("例外放不宽更严格的前缀:收窄 `{}`(写更长的匹配串),或删掉这一条。", r(1)),
                 ),
                 (false, false) => (
                     format!("`{}` never decides: `{}` matches every command it matches and is stricter ({} beats {}; Codex takes the strictest match).", r(0), r(1), a(1), a(0)),
@@ -241,7 +241,7 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
             let named = list(lang, &others);
             if zh {
                 (
-                    format!("不带模式的 `{}` 把这个工具从模型的上下文里整个拿掉,它的调用一个也发不出来,所以 {named}{} 永远用不上。", r(0), if more > 0 { format!(" 等另外 {more} 条") } else { String::new() }),
+                    format!("不带匹配串的 `{}` 把这个工具从模型的上下文里整个拿掉,它的调用一个也发不出来,所以 {named}{} 永远用不上。", r(0), if more > 0 { format!(" 等另外 {more} 条") } else { String::new() }),
                     format!("把绝不能跑的东西一条条拒绝(`{}` 这样的规则),而不是拒绝整个工具;或删掉那些想放行其中一部分的规则。", w(0)),
                 )
             } else {
@@ -297,7 +297,7 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
         (Kind::TokenWithSpace, _) => {
             if zh {
                 (
-                    format!("词 `{part}` 里有空格,但模式从不拆分:它只能等于一个内含空格的 argv 词,所以 `{call}` 不被命中。"),
+                    format!("词 `{part}` 里有空格,但匹配串从不拆分:它只能等于一个内含空格的 argv 词,所以 `{call}` 不被命中。"),
                     format!("每个词单独写成一个词:`{}`。", w(0)),
                 )
             } else {
@@ -310,15 +310,15 @@ pub fn word(lang: Lang, f: &LintFinding) -> Worded {
         (Kind::FailingExample, _) => match (f.negated, zh) {
             (true, true) => (
                 format!("`not_match` 例子 `{call}` 其实命中了这条规则,所以 Codex 拒绝加载整个策略文件。"),
-                "把模式写长一些,让例子不再以它开头,或去掉这个例子。".to_string(),
+                "把匹配串写长一些,让例子不再以它开头,或去掉这个例子。".to_string(),
             ),
             (true, false) => (
                 format!("The `not_match` example `{call}` does match this rule, so Codex refuses to load the whole policy."),
                 "Lengthen the pattern so that the example no longer starts with it, or drop the example.".to_string(),
             ),
             (false, true) => (
-                format!("`match` 例子 `{call}` 不命中这条规则的任何模式(前缀比较的是完整的词),所以 Codex 拒绝加载整个策略文件。"),
-                "让例子恰好以模式的词开头,或改正模式。".to_string(),
+                format!("`match` 例子 `{call}` 不命中这条规则的任何匹配串(前缀比较的是完整的词),所以 Codex 拒绝加载整个策略文件。"),
+                "让例子恰好以匹配串的词开头,或改正匹配串。".to_string(),
             ),
             (false, false) => (
                 format!("The `match` example `{call}` matches none of this rule's patterns (prefixes compare exact tokens), so Codex refuses to load the whole policy."),

@@ -54,27 +54,33 @@ impl Lang {
                 NoRule::Skipped { text, warning } => {
                     format!("`{text}` 会被 Claude Code 跳过:{}", rule_warning_zh(warning))
                 }
-                NoRule::TakesNoPattern(tool) => format!("设置文件里的 `{tool}` 规则不接受模式"),
+                NoRule::TakesNoPattern(tool) => format!("设置文件里的 `{tool}` 规则不接受匹配串"),
                 NoRule::NoTool(tool) => format!("Claude Code 没有对应 `{tool}` 的工具"),
                 NoRule::NoConsultedPattern(cc) => {
-                    format!("`{cc}` 规则没有 Claude Code 会查看的模式(改用 Read 路径规则)")
+                    format!("`{cc}` 规则没有 Claude Code 会查看的匹配串(改用 Read 路径规则)")
                 }
-                NoRule::WriteAsEdit => "`Write(…)` 规则从不被查看:写成 `Edit(…)`,它同时管住 Edit".into(),
+                NoRule::WriteAsEdit => "`Write(…)` 规则从不被查看:所以写成 `Edit(…)`——Edit 规则管住所有内置编辑工具,Write 也在内".into(),
                 _ => n.to_string(),
             },
             Untranslated::Opencode(OpencodeFlag::Regrouped(tool)) => format!(
                 "通配权限 `{tool}` 被归到一个键下:它在其他工具的行之间的位置丢了"
             ),
+            Untranslated::Opencode(OpencodeFlag::NotConsulted { tool, own: Some(own) }) => format!(
+                "OpenCode 没有哪个工具按 `{tool}` 这个权限名来问,所以 OpenCode 从不查看这个键;它对这类工具用的名字是 `{own}`"
+            ),
+            Untranslated::Opencode(OpencodeFlag::NotConsulted { tool, own: None }) => format!(
+                "OpenCode 没有哪个工具按 `{tool}` 这个权限名来问(它的工具问的是 read、edit、glob、grep、list、bash……),所以 OpenCode 从不查看这个键,除非某个 MCP 工具恰好叫这个名字"
+            ),
             Untranslated::Opencode(OpencodeFlag::Repeated { tool, pattern }) => format!(
-                "`{tool}` 的模式 `{pattern}` 重复了:一个对象键只存一个动作,所以这一行的动作会替换前面那一行的,位置还在前面"
+                "`{tool}` 的匹配串 `{pattern}` 重复了:一个对象键只存一个动作,所以这一行的动作会替换前面那一行的,位置还在前面"
             ),
             Untranslated::Codex(n) => match n {
                 NoPrefix::NotShell(tool) => {
                     format!("execpolicy 只看 shell 命令;`{tool}` 调用根本到不了它")
                 }
                 NoPrefix::MatchesAll => "`*` 匹配所有命令,但 execpolicy 按字面的第一个词存规则:没有哪条前缀规则能匹配所有命令".into(),
-                NoPrefix::Unsplittable(e) => format!("这个模式没法切成词(原文:{e})"),
-                NoPrefix::NoTokens => "这个模式一个词也没有;前缀规则至少要一个词".into(),
+                NoPrefix::Unsplittable(e) => format!("这个匹配串没法切成词(原文:{e})"),
+                NoPrefix::NoTokens => "这个匹配串一个词也没有;前缀规则至少要一个词".into(),
                 NoPrefix::StarBetweenWords => "词之间的 `*` 代表任意多个词,但 execpolicy 只比较固定位置上的词".into(),
                 NoPrefix::GluedStar(w) => format!(
                     "结尾的 `*` 粘在 `{w}` 上,所以也会匹配 `{w}x`;execpolicy 只比较整个词"
@@ -121,7 +127,7 @@ fn import_note_zh(n: &ImportNote) -> Option<String> {
         ImportNote::CodexTooManyAlternatives(max) => {
             format!("它的备选项展开后超过 {max} 行:请拆开这条规则")
         }
-        ImportNote::CodexLiteralWildcard => "某个词里有 `*`、`?` 或 `[`:execpolicy 按字面比较,但表里的模式把它们当通配符读,其他求值器可能匹配得更多".into(),
+        ImportNote::CodexLiteralWildcard => "某个词里有 `*`、`?` 或 `[`:execpolicy 按字面比较,但表里的匹配串把它们当通配符读,其他求值器可能匹配得更多".into(),
         _ => return None,
     })
 }
@@ -136,14 +142,14 @@ fn settings_note_zh(n: &Note) -> Option<String> {
             crate::text::error_text::found_zh(found)
         ),
         Note::UnknownMode(m) => format!(
-            "未知的模式 \"{m}\":用 default、acceptEdits、plan、auto、dontAsk 或 bypassPermissions"
+            "未知的权限模式 \"{m}\":用 default、acceptEdits、plan、auto、dontAsk 或 bypassPermissions"
         ),
         Note::UntrustedDirectories => "工作区被信任之前不生效".into(),
         Note::ManagedOnlyOutsideManaged => "只在托管(managed)设置里生效".into(),
         Note::SandboxWithoutAutoAllow => "文档说开了沙箱,沙箱内的 Bash 命令默认自动放行;CLI 2.1.332 实测:要写明 `autoAllowBashIfSandboxed: true` 才自动放行,没写时照常问人,和没开沙箱一样".into(),
-        Note::ExcludedFromSandbox => "这些命令在沙箱外执行,沙箱不会自动放行它们:由规则和模式决定(CLI 2.1.332 实测)".into(),
+        Note::ExcludedFromSandbox => "这些命令在沙箱外执行,沙箱不会自动放行它们:由规则和权限模式决定(CLI 2.1.332 实测)".into(),
         Note::ModeNotFromProject(m) => format!(
-            "\"{}\" 写在项目或本地设置里不生效:会话从 default 模式开始(CLI 2.1.332 实测);要用它,写进用户设置或用 --permission-mode",
+            "\"{}\" 写在项目或本地设置里不生效:会话从 default 权限模式开始(CLI 2.1.332 实测);要用它,写进用户设置或用 --permission-mode",
             m.as_str()
         ),
         Note::NotModelled => "Claude Code 会读这些设置,但这里的判定不考虑它们".into(),
@@ -173,7 +179,7 @@ pub fn rule_warning_zh(w: &RuleWarning) -> String {
         }
         ParamInAllow(p) => format!("参数规则(`{p}:…`)只在 deny 和 ask 列表里有效"),
         StarBeforeSubcommand => "子命令前的 `*` 也会匹配 `git -c …` 这样的选项;规则仍然生效".into(),
-        BadPath(e) => format!("路径模式有误(原文:{e})"),
+        BadPath(e) => format!("路径匹配串有误(原文:{e})"),
         NegationInAllow => "`!` 取反只能从 deny 和 ask 规则里挖掉一部分".into(),
         WebFetchDomain => "WebFetch 规则要写成 `domain:主机名`".into(),
         NeverConsulted { tool, instead } => {

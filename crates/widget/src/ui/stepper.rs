@@ -7,7 +7,7 @@ use permlab_core::EngineId;
 use super::act::act;
 use super::ctx::{cursor_glyph, Ctx};
 use crate::browser::web;
-use crate::model::{Msg, Region};
+use crate::model::{Msg, Region, WalkStep};
 use crate::text::i18n::S;
 
 /// What the stepper shows: open, step k of n (n only once nothing is left to guess), one
@@ -27,23 +27,35 @@ pub(crate) fn Stepper(ctx: Ctx) -> impl IntoView {
     let data = Memo::new(move |_| {
         ctx.read(Region::Stepper, |w| {
             let k = w.step();
-            // Exactly the shown engines: those that walk the table draw a cursor, the others
-            // (CoreCoder) get their one-line reason. A step that would tell an unrevealed
-            // verdict (the last one) says what to do first instead.
+            // Exactly the shown engines: those that read the table draw a cursor, the others
+            // (CoreCoder) get their one-line reason. An unrevealed engine walks its whole scan
+            // order blind (the same walk whatever it decides); a revealed one its own steps and,
+            // when no rule decided, a last step that says what did.
             let lines = if w.panels().stepping {
                 w.shown()
                     .into_iter()
                     .filter_map(|id| {
                         let e = w.eval(id)?;
-                        let locked = k > 0 && w.withholds_step(id, k);
+                        let locked = w.withholds_step(id, k);
                         let text = if k == 0 {
                             lang.s(S::NotStarted).to_string()
-                        } else if locked {
-                            lang.step_locked(id)
-                        } else if e.steps.is_empty() {
-                            lang.explain(w.table(), e)
+                        } else if !id.reads_rules() {
+                            if locked {
+                                lang.step_locked(id)
+                            } else {
+                                lang.explain(w.table(), e)
+                            }
                         } else {
-                            lang.part_step(w.table(), e, &e.steps[k.min(e.steps.len()) - 1])
+                            match w.walk_step(id, k) {
+                                Some(WalkStep::Step(i)) => {
+                                    lang.part_step(w.table(), e, &e.steps[i])
+                                }
+                                Some(WalkStep::Unseen { row, group }) => {
+                                    lang.step_unseen(w.table(), row, group)
+                                }
+                                Some(WalkStep::End) if locked => lang.step_end_waits(id),
+                                Some(WalkStep::End) | None => lang.step_end(w.table(), e),
+                            }
                         };
                         Some((id, text, locked))
                     })
