@@ -1,20 +1,25 @@
-//! The lesson's tasks as the widget tracks them: what the learner has done ([`state`]) goes to
-//! the core's checks ([`permlab_core::tasks`]), and a task once done stays ticked ([`progress`])
-//! — moving #8 back up after moving it down does not undo "moved #8 to the end".
+//! The lesson's tasks as the widget tracks them: what the learner has done ([`Facts`], read
+//! from the widget by the model) goes to the core's checks ([`permlab_core::tasks`]), and a
+//! task once done stays ticked ([`progress`]) — moving #8 back up after moving it down does not
+//! undo "moved #8 to the end".
 
 use permlab_core::tasks::TaskState;
 use permlab_core::{EngineId, RuleId};
 
-use crate::model::{Source, Widget};
-use crate::state::Change;
+use permlab_core::lesson::Lesson;
 
 /// The owned parts of a [`TaskState`] (so it can be borrowed).
 pub struct Facts {
-    preset: String,
-    revealed: Vec<EngineId>,
-    stepper_end: bool,
-    order: Vec<RuleId>,
-    reverses: usize,
+    /// The lesson preset shown (empty: another table).
+    pub preset: String,
+    /// The engines revealed.
+    pub revealed: Vec<EngineId>,
+    /// The stepper was walked to its end, every cursor revealed.
+    pub stepper_end: bool,
+    /// The table's order.
+    pub order: Vec<RuleId>,
+    /// How many times the whole table was reversed.
+    pub reverses: usize,
 }
 
 impl Facts {
@@ -30,40 +35,11 @@ impl Facts {
     }
 }
 
-/// What the learner has done so far, read from the widget.
-pub fn state(w: &Widget) -> Facts {
-    let preset = match (w.course().source, &w.course().lesson) {
-        (Source::Lesson(i), Some(l)) => l.presets.get(i).map(|p| p.id.clone()),
-        _ => None,
-    }
-    .unwrap_or_default();
-    Facts {
-        preset,
-        revealed: w.shown().into_iter().filter(|e| w.revealed(*e)).collect(),
-        // Walked to the end once every cursor is revealed: before that the walk is blind
-        // (nothing seen of where each engine stops, which is what the task asks).
-        stepper_end: w.panels().stepping
-            && w.total_steps() > 0
-            && w.step() >= w.total_steps()
-            && w.cursor_engines().iter().all(|e| w.revealed(*e)),
-        order: w.table().rules().iter().map(|r| r.id).collect(),
-        reverses: w
-            .lab()
-            .log()
-            .iter()
-            .filter(|e| matches!(e.change, Change::Reverse))
-            .count(),
-    }
-}
-
-/// Each task's tick: done before (`prev`), or done now.
-pub fn progress(w: &Widget, prev: &[bool]) -> Vec<bool> {
-    let Some(l) = &w.course().lesson else {
-        return Vec::new();
-    };
-    let facts = state(w);
+/// Each task of `lesson`'s tick: done before (`prev`), or done now by `facts`.
+pub fn progress(lesson: &Lesson, facts: &Facts, prev: &[bool]) -> Vec<bool> {
     let s = facts.state();
-    l.tasks
+    lesson
+        .tasks
         .iter()
         .enumerate()
         .map(|(i, t)| prev.get(i).copied().unwrap_or(false) || t.check.done(&s))
@@ -73,6 +49,11 @@ pub fn progress(w: &Widget, prev: &[bool]) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Widget;
+
+    fn ticks(w: &Widget, prev: &[bool]) -> Vec<bool> {
+        progress(w.course().lesson.as_ref().unwrap(), &w.task_facts(), prev)
+    }
     use crate::model::{Config, Msg};
     use crate::state::Guess;
     use crate::text::i18n::Lang;
@@ -114,37 +95,37 @@ mod tests {
     #[test]
     fn tasks_tick_as_the_learner_does_them_and_stay_ticked() {
         let mut w = widget();
-        let mut p = progress(&w, &[]);
+        let mut p = ticks(&w, &[]);
         assert_eq!(p, [false; 4]);
         for e in [EngineId::FirstMatch, EngineId::OpenCode] {
             w.act(Msg::Guess(e, Guess::Skip));
             w.act(Msg::Reveal(e));
-            p = progress(&w, &p);
+            p = ticks(&w, &p);
         }
         assert_eq!(p, [true, false, false, false]);
         w.act(Msg::ToggleStepper);
-        p = progress(&w, &p);
+        p = ticks(&w, &p);
         assert!(!p[1], "step 1 is not the end");
         w.act(Msg::StepBy(2));
-        p = progress(&w, &p);
+        p = ticks(&w, &p);
         assert!(p[1]);
         for _ in 0..2 {
             w.act(Msg::Step(RuleId(1), true));
-            p = progress(&w, &p);
+            p = ticks(&w, &p);
             assert!(!p[2], "#1 is not last yet");
         }
         w.act(Msg::Step(RuleId(1), true));
-        p = progress(&w, &p);
+        p = ticks(&w, &p);
         assert!(p[2]);
         // Moving it back keeps the tick; a reversal of the wrong preset does not count.
         w.act(Msg::Step(RuleId(1), false));
         w.act(Msg::Reverse);
-        p = progress(&w, &p);
+        p = ticks(&w, &p);
         assert_eq!(p, [true, true, true, false]);
         let b = w.source_of("l-b").unwrap();
         w.act(Msg::Source(b));
         w.act(Msg::Reverse);
-        p = progress(&w, &p);
+        p = ticks(&w, &p);
         assert_eq!(p, [true, true, true, true]);
     }
 
@@ -153,7 +134,7 @@ mod tests {
         let mut w = widget();
         w.act(Msg::ToggleStepper);
         w.act(Msg::StepBy(2));
-        let p = progress(&w, &[]);
+        let p = ticks(&w, &[]);
         assert!(
             !p[1],
             "the walk was blind: nothing seen of where each stops"
@@ -163,7 +144,7 @@ mod tests {
             w.act(Msg::Reveal(e));
         }
         w.act(Msg::StepBy(2));
-        assert!(progress(&w, &p)[1]);
+        assert!(ticks(&w, &p)[1]);
     }
 
     #[test]

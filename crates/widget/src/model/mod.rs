@@ -771,12 +771,45 @@ impl Widget {
         {
             return false;
         }
-        let ticks = crate::tasks::progress(self, &self.progress.tasks);
+        let Some(lesson) = self.course.lesson.as_ref() else {
+            return false;
+        };
+        let ticks = crate::tasks::progress(lesson, &self.task_facts(), &self.progress.tasks);
         let changed = ticks != self.progress.tasks;
         if changed {
             self.progress.tasks = ticks;
         }
         changed
+    }
+
+    /// What the learner has done so far, as the lesson's task checks read it.
+    pub fn task_facts(&self) -> crate::tasks::Facts {
+        let preset = match (self.course.source, &self.course.lesson) {
+            (Source::Lesson(i), Some(l)) => l.presets.get(i).map(|p| p.id.clone()),
+            _ => None,
+        }
+        .unwrap_or_default();
+        crate::tasks::Facts {
+            preset,
+            revealed: self
+                .shown()
+                .into_iter()
+                .filter(|e| self.revealed(*e))
+                .collect(),
+            // Walked to the end once every cursor is revealed: before that the walk is blind
+            // (nothing seen of where each engine stops, which is what the task asks).
+            stepper_end: self.panels.stepping
+                && self.total_steps() > 0
+                && self.step() >= self.total_steps()
+                && self.cursor_engines().iter().all(|e| self.revealed(*e)),
+            order: self.table().rules().iter().map(|r| r.id).collect(),
+            reverses: self
+                .lab
+                .log()
+                .iter()
+                .filter(|e| matches!(e.change, crate::state::Change::Reverse))
+                .count(),
+        }
     }
 
     /// Records the answer a reveal of `e` gives (the host hears it) and, in a quiz, the

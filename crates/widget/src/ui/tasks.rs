@@ -7,7 +7,7 @@ use crate::model::Region;
 use crate::text::i18n::S;
 
 /// The lesson's `tasks` as a checklist. What counts as done is the core's check
-/// ([`permlab_core::tasks`]) over what the learner did ([`crate::tasks::state`]); a task once
+/// ([`permlab_core::tasks`]) over what the learner did ([`crate::model::Widget::task_facts`]); a task once
 /// done stays ticked. Nothing here names a verdict: a task says what to do, not what to see.
 #[component]
 pub(crate) fn Tasks(ctx: Ctx) -> impl IntoView {
