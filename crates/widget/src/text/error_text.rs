@@ -91,7 +91,10 @@ impl Lang {
                 return format!("presets[{preset}].config: {}", self.worker_error(error))
             }
             WorkerError::Http { status, url } => return format!("HTTP {status} for {url}"),
-            WorkerError::Read(text) | WorkerError::Crashed(text) => return text.clone(),
+            WorkerError::Read(text) => return text.clone(),
+            // The browser's own English (`Uncaught RangeError: Maximum call stack size
+            // exceeded`) is not the course's: the page logs it to the console.
+            WorkerError::Crashed(_) => return self.worker_crashed(),
         };
         let at = if zh {
             format!("第 {line} 行第 {col} 列:")
@@ -135,6 +138,25 @@ impl Lang {
             E::Read(e) => self.import_error(e),
             E::Worker(e) => self.worker_error(e),
             E::Timeout { seconds } => self.worker_timeout(*seconds),
+        }
+    }
+
+    /// The worker died without an answer (a stack overflow, an out-of-memory trap): said in
+    /// the widget's language, never the browser's English error.
+    pub fn worker_crashed(self) -> String {
+        if self == Lang::Zh {
+            "读取器意外停止了(输入也许嵌套太深或太大)。你粘贴的内容还在,可以改小后再试;上面的规则表照常可用。".into()
+        } else {
+            "The reader stopped unexpectedly (the input may be nested too deeply or be too large). What you pasted is kept: make it smaller and try again; the rule table above still works.".into()
+        }
+    }
+
+    /// The lint request went over the worker's time budget and was stopped.
+    pub fn lint_timeout(self, seconds: u32) -> String {
+        if self == Lang::Zh {
+            format!("检查超过了 {seconds} 秒,已停止。规则表已导入,照常可用;这份配置太大或模式太复杂,没能检查完。")
+        } else {
+            format!("Checking took more than {seconds} s and was stopped. The rules were imported and the table works; this config is too large, or its patterns too complex, to check in time.")
         }
     }
 
@@ -200,9 +222,18 @@ mod tests {
         );
         let raw = codex(1, 1, LoadErrorKind::MemoryBudget { bytes: 64 << 20 });
         assert!(Lang::Zh.worker_error(&raw).contains("64 MB 内存"));
-        assert_eq!(
-            Lang::Zh.worker_error(&WorkerError::Crashed("boom".into())),
-            "boom"
+        // A worker that died (a stack overflow) is worded, never the browser's English.
+        let crashed =
+            WorkerError::Crashed("Uncaught RangeError: Maximum call stack size exceeded".into());
+        let zh = Lang::Zh.worker_error(&crashed);
+        assert!(
+            zh.contains("读取器意外停止") && !zh.contains("RangeError"),
+            "{zh}"
+        );
+        let en = Lang::En.worker_error(&crashed);
+        assert!(
+            en.contains("stopped unexpectedly") && !en.contains("RangeError"),
+            "{en}"
         );
         let raw = codex(
             2,

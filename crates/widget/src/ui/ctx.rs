@@ -69,6 +69,8 @@ pub struct Ctx {
     pub(crate) root: NodeRef<html::Section>,
     /// The worker of a running self-check or import.
     pub(crate) workers: StoredValue<Vec<web_sys::Worker>, LocalStorage>,
+    /// The worker requests still running (a newer one of the same kind stops the older).
+    pub(crate) jobs: StoredValue<Vec<super::worker::Job>, LocalStorage>,
     /// The control a move is about to focus again (`grip-8`), until the next frame.
     pub(crate) refocusing: StoredValue<Option<Focus>, LocalStorage>,
 }

@@ -107,6 +107,7 @@ pub fn App(widget: Widget) -> impl IntoView {
         focused: RwSignal::new(None),
         root: NodeRef::new(),
         workers: StoredValue::new_local(Vec::new()),
+        jobs: StoredValue::new_local(Vec::new()),
         refocusing: StoredValue::new_local(None),
     };
     sync_rows(ctx);
