@@ -373,3 +373,56 @@ fn findings_come_in_pages_and_show_more_adds_one_page_until_all_are_shown() {
     imported_waiting_for_lint(&mut w, r#"{"permissions": {"deny": ["Bash(rm)"]}}"#);
     assert_eq!(w.lint(), &Lint::default());
 }
+
+#[test]
+fn a_second_widget_with_the_same_id_keeps_its_state_apart_and_says_so() {
+    use crate::persist::store::{key, same_id_ns, Note};
+    let first = same_id_ns("a3", 0);
+    let second = same_id_ns("a3", 1);
+    assert_ne!(key("/p", &first), key("/p", &second));
+    let note = Note::SameId {
+        id: "a3".into(),
+        count: 2,
+        key: second.clone(),
+    };
+    let w = widget().with_note(note.clone());
+    assert_eq!(w.kept().notes, [note.clone()]);
+    let zh = Lang::Zh.state_note(&note);
+    assert!(
+        zh.contains("2 个组件的 id 都是 “a3”") && zh.contains("“a3~2”"),
+        "{zh}"
+    );
+    let en = Lang::En.state_note(&note);
+    assert!(
+        en.contains("2 widgets on this page have the id “a3”"),
+        "{en}"
+    );
+    // What the second one types is stored under its own key and read back by it alone.
+    let mut typed = Widget::new(
+        Config {
+            ns: second.clone(),
+            ..widget().config().clone()
+        },
+        "",
+    );
+    typed.act(Msg::EditInput("echo second".into()));
+    let stored = crate::persist::store::encode(&second, &typed.snapshot().to_stored());
+    let back = Widget::with_stored(
+        Config {
+            ns: second,
+            ..widget().config().clone()
+        },
+        "",
+        Some(&stored),
+    );
+    assert_eq!(back.fields().input, "echo second");
+    let other = Widget::with_stored(
+        Config {
+            ns: first,
+            ..widget().config().clone()
+        },
+        "",
+        Some(&stored),
+    );
+    assert_ne!(other.fields().input, "echo second");
+}

@@ -62,7 +62,10 @@ pub use parts::{
 pub use reading::{import_config, import_config_error};
 pub use regions::Region;
 pub use tracked::{Part, Parts, Tracked};
-pub use types::{CheckResult, Config, Control, Focus, GripKey, ImportError, ImportSummary, Source};
+pub use types::{
+    typing_pause, CheckResult, Config, Control, Focus, GripKey, ImportError, ImportSummary, Source,
+    LONG_INPUT, TYPING_PAUSE,
+};
 pub use verdicts::Verdicts;
 
 #[cfg(test)]
@@ -274,6 +277,15 @@ impl Widget {
         w.tick_tasks();
         w.progress.clear();
         w
+    }
+
+    /// The widget with one more note for the learner (and the page's author) on where its
+    /// state is kept, e.g. [`crate::persist::store::Note::SameId`], which only the page can
+    /// see (it counts the page's elements).
+    pub fn with_note(mut self, note: crate::persist::store::Note) -> Widget {
+        self.kept.notes.push(note);
+        self.kept.clear();
+        self
     }
 
     /// What the page sends the worker as the widget starts (or mounts again): every request

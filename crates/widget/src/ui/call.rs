@@ -5,7 +5,7 @@ use permlab_core::claude_code::eval::{Blocker, Decider};
 use permlab_core::Reason;
 
 use super::act::act;
-use super::ctx::Ctx;
+use super::ctx::{after_delay, Ctx};
 use crate::model::{Msg, Region};
 use crate::text::i18n::{one_line, S};
 
@@ -30,6 +30,7 @@ pub(crate) fn CallFields(ctx: Ctx) -> impl IntoView {
         })
     });
     let invalid = Memo::new(move |_| ctx.read(Region::CallFields, |w| w.tool_problem().is_some()));
+    let typing = StoredValue::new_local(Typing::default());
     view! {
         <label class="pl-field">
             <span>{lang.s(S::CallPreset)}</span>
@@ -60,8 +61,56 @@ pub(crate) fn CallFields(ctx: Ctx) -> impl IntoView {
             <span>{lang.s(S::CallInput)}</span>
             <textarea class="pl-call-input-text" rows="1" spellcheck="false"
                 prop:value=move || ctx.read(Region::CallFields, |w| w.fields().input.clone())
-                on:input=move |e| { act(ctx, Msg::EditInput(event_target_value(&e))); }></textarea>
+                on:input=move |e| typed(ctx, typing, event_target(&e))
+                on:blur=move |e| flush(ctx, typing, event_target(&e))></textarea>
         </label>
+    }
+}
+
+/// The input field's keystrokes not yet handed to the model (a long input, while typing).
+#[derive(Default)]
+struct Typing {
+    /// Counts keystrokes: a pause's timer hands the text over only if no key came since.
+    generation: u32,
+    /// A keystroke waits for its pause.
+    pending: bool,
+}
+
+/// A keystroke in the input field: the text goes to the model now, or once typing pauses
+/// (a long input, see [`crate::model::typing_pause`]). The field keeps what was typed either way.
+fn typed(ctx: Ctx, typing: StoredValue<Typing, LocalStorage>, field: web_sys::HtmlTextAreaElement) {
+    let generation = typing.with_value(|t| t.generation.wrapping_add(1));
+    match crate::model::typing_pause(field.text_length() as usize) {
+        None => {
+            typing.set_value(Typing {
+                generation,
+                pending: false,
+            });
+            act(ctx, Msg::EditInput(field.value()));
+        }
+        Some(pause) => {
+            typing.set_value(Typing {
+                generation,
+                pending: true,
+            });
+            after_delay(
+                ctx,
+                move || {
+                    if typing.with_value(|t| t.pending && t.generation == generation) {
+                        flush(ctx, typing, field);
+                    }
+                },
+                pause,
+            );
+        }
+    }
+}
+
+/// Hands a waiting text to the model now (the pause came, or the field lost the focus).
+fn flush(ctx: Ctx, typing: StoredValue<Typing, LocalStorage>, field: web_sys::HtmlTextAreaElement) {
+    if typing.with_value(|t| t.pending) {
+        typing.update_value(|t| t.pending = false);
+        act(ctx, Msg::EditInput(field.value()));
     }
 }
 

@@ -240,14 +240,57 @@ pub fn mount(host: web_sys::HtmlElement, config: crate::model::Config) -> Mounte
     while let Some(child) = host.first_child() {
         let _ = original.append_child(&child);
     }
+    let mut config = config;
+    let same = same_id(&host, &config.ns);
+    if let Some(n) = &same {
+        if let crate::persist::store::Note::SameId { key, .. } = n {
+            config.ns = key.clone();
+        }
+        leptos::logging::warn!("permlab: {}", crate::text::i18n::Lang::En.state_note(n));
+    }
     let stored = web::session_get(&crate::persist::store::key(&web::page_path(), &config.ns));
-    let widget = Widget::with_stored(config, &web::location_hash(), stored.as_deref());
+    let mut widget = Widget::with_stored(config, &web::location_hash(), stored.as_deref());
+    if let Some(n) = same {
+        widget = widget.with_note(n);
+    }
     let view = leptos::mount::mount_to(host.clone(), move || view! { <App widget/> });
     Mounted {
         host,
         original,
         view: Some(Box::new(view)),
     }
+}
+
+/// When other elements of `host`'s page have its id `id` (the namespace of its stored state):
+/// the note that says so, with the namespace this widget keeps its state under (the first
+/// keeps `id`, see [`crate::persist::store::same_id_ns`]). `None` for a unique id, or a
+/// namespace that is not the element's id.
+fn same_id(host: &web_sys::HtmlElement, id: &str) -> Option<crate::persist::store::Note> {
+    use wasm_bindgen::JsCast;
+    if host.id() != id {
+        return None;
+    }
+    let all = host.owner_document()?.query_selector_all("[id]").ok()?;
+    let (mut count, mut rank) = (0, None);
+    for i in 0..all.length() {
+        let Some(el) = all
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+        else {
+            continue;
+        };
+        if el.id() == id {
+            if host.is_same_node(Some(&el)) {
+                rank = Some(count);
+            }
+            count += 1;
+        }
+    }
+    (count > 1).then(|| crate::persist::store::Note::SameId {
+        id: id.to_string(),
+        count,
+        key: crate::persist::store::same_id_ns(id, rank.unwrap_or(count)),
+    })
 }
 
 /// Removes the widget (its effects, listeners and workers end with it) and puts the
