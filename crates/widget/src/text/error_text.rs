@@ -50,6 +50,9 @@ impl Lang {
                 ),
                 Problem::MissingField(name) if zh => format!("缺少 \"{name}\" 字段。"),
                 Problem::UnknownAction(a) => self.unknown_action(a),
+                Problem::YamlReference { line, text, alias } => {
+                    self.yaml_reference(*line, text, *alias)
+                }
                 _ => message.clone(),
             },
             ErrorKind::Call(CallProblem::NoColon(t)) if zh => format!(
@@ -62,6 +65,16 @@ impl Lang {
             ),
             // Only the core's English says what (the place is said by the caller).
             _ => e.what(),
+        }
+    }
+
+    /// A YAML anchor or alias in an agent file's front matter, which the reader does not follow.
+    fn yaml_reference(self, line: usize, text: &str, alias: bool) -> String {
+        match (self, alias) {
+            (Lang::Zh, false) => format!("front matter 第 {line} 行:`{text}` 是 YAML 锚点(&名字)。这里不读锚点和别名(*名字、<<: *名字):把值完整写出来,再导入。"),
+            (Lang::Zh, true) => format!("front matter 第 {line} 行:`{text}` 是 YAML 别名(*名字)。这里不读锚点(&名字)和别名:把它指向的值完整写在这里,再导入。"),
+            (_, false) => format!("front matter line {line}: `{text}` is a YAML anchor (&name). Anchors and aliases (*name, <<: *name) are not read here: write the value out in full and import again."),
+            (_, true) => format!("front matter line {line}: `{text}` is a YAML alias (*name). Anchors (&name) and aliases are not read here: write out the value it names in full and import again."),
         }
     }
 
@@ -252,6 +265,33 @@ mod tests {
 
     /// The worker's errors come from the core's data: a wording change in the core's English
     /// cannot untranslate them.
+    #[test]
+    fn yaml_anchors_and_aliases_in_agent_front_matter_are_named_in_each_language() {
+        use crate::model::{import_config_error, FormatChoice};
+        use permlab_core::import::Format;
+        let anchored = "---\npermission:\n  bash: &strict\n    \"*\": deny\n  edit: *strict\n---\n";
+        let e = import_config_error(FormatChoice::Is(Format::OpenCode), anchored).unwrap_err();
+        let zh = Lang::Zh.import_error(&e);
+        assert_eq!(zh, "front matter 第 3 行:`&strict` 是 YAML 锚点(&名字)。这里不读锚点和别名(*名字、<<: *名字):把值完整写出来,再导入。");
+        let en = Lang::En.import_error(&e);
+        assert!(
+            en.starts_with("front matter line 3: `&strict` is a YAML anchor"),
+            "{en}"
+        );
+        assert!(!en.contains("indent") && !zh.contains("indent"), "{en}");
+        let merged = "---\npermission:\n  <<: *base\n---\n";
+        let e = import_config_error(FormatChoice::Is(Format::OpenCode), merged).unwrap_err();
+        assert!(
+            Lang::Zh.import_error(&e).contains("`*base` 是 YAML 别名"),
+            "{e}"
+        );
+        // The CLI's English is as before.
+        assert!(
+            e.to_string().contains("`*base` is an alias: YAML anchors"),
+            "{e}"
+        );
+    }
+
     #[test]
     fn worker_errors_come_from_the_cores_data() {
         let reply = |text: &str| {
