@@ -386,7 +386,7 @@ fn a_second_widget_with_the_same_id_keeps_its_state_apart_and_says_so() {
         key: second.clone(),
     };
     let w = widget().with_note(note.clone());
-    assert_eq!(w.kept().notes, [note.clone()]);
+    assert_eq!(w.kept().notes, std::slice::from_ref(&note));
     let zh = Lang::Zh.state_note(&note);
     assert!(
         zh.contains("2 个组件的 id 都是 “a3”") && zh.contains("“a3~2”"),
