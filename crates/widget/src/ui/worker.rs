@@ -8,53 +8,13 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
-use super::ctx::{after_delay, Ctx};
+use super::ctx::{after_delay, Ctx, Job, JobKind};
 use crate::browser::web;
 use crate::model::Msg;
 use crate::protocol::{Reply, Request, WorkerError};
 
 /// Where a worker's answer goes: the widget's `act`.
 pub(crate) type Send = fn(Ctx, Msg) -> bool;
-
-/// A request running in its own worker, until it answers, fails, runs out of time or is
-/// superseded (see [`JobKind::supersedes`]).
-pub(crate) struct Job {
-    /// Which kind of request it is.
-    kind: JobKind,
-    /// Its worker, terminated when the job ends without an answer.
-    worker: web_sys::Worker,
-    /// Set once the job has ended: a late answer, error or timer then does nothing.
-    settled: Rc<Cell<bool>>,
-}
-
-/// What a [`Job`] runs.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum JobKind {
-    Import,
-    Lesson,
-    Lint,
-    SelfCheck,
-}
-
-impl JobKind {
-    fn of(request: &Request) -> JobKind {
-        match request {
-            Request::Import { .. } => JobKind::Import,
-            Request::Lesson { .. } => JobKind::Lesson,
-            Request::Lint { .. } => JobKind::Lint,
-            Request::SelfCheck { .. } => JobKind::SelfCheck,
-        }
-    }
-
-    /// Whether a new request of this kind makes a running job of kind `old` pointless: a
-    /// newer request of the same kind (a newer paste, a newer lesson), or an import, which
-    /// replaces the paste the running lint was about. The old worker is terminated, so its CPU
-    /// is freed at once (three pastes of a big file once left both cores busy after the last
-    /// import had finished).
-    fn supersedes(self, old: JobKind) -> bool {
-        self == old || (self == JobKind::Import && old == JobKind::Lint)
-    }
-}
 
 /// Ends the job whose flag is `settled`: its worker is terminated (a no-op for one that has
 /// finished) and it leaves the list.
