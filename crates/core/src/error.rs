@@ -49,6 +49,17 @@ pub enum Problem {
     MissingField(String),
     /// An action that is not `allow`, `ask` or `deny`.
     UnknownAction(String),
+    /// A YAML anchor (`&name`) or alias (`*name`, `<<: *name`) in an agent file's front
+    /// matter: the reader does not follow them, and says so by name rather than with a
+    /// puzzling indentation error.
+    YamlReference {
+        /// The 1-based line of the file.
+        line: usize,
+        /// The anchor or alias as written (`&strict`, `*strict`).
+        text: String,
+        /// An alias (`*name`); else an anchor (`&name`).
+        alias: bool,
+    },
     /// Only the English message says what.
     Other,
 }

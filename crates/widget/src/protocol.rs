@@ -160,8 +160,8 @@ pub enum Reply {
     },
     /// The pasted config's findings, or why it cannot be linted.
     Lint {
-        /// The findings, in file order.
-        result: Result<Vec<LintFinding>, WorkerError>,
+        /// The findings, in file order, and the proofs skipped as too costly.
+        result: Result<Linted, WorkerError>,
     },
     /// Nothing more to come.
     Done,
@@ -315,6 +315,40 @@ pub struct LintFinding {
     pub agent: Option<String>,
 }
 
+/// What the linter said about a pasted config: its findings and the proofs it did not make.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Linted {
+    /// The findings, in file order.
+    pub findings: Vec<LintFinding>,
+    /// Proofs skipped because they would cost too much (`permlab_core::lint::NotChecked`):
+    /// findings about rules with these patterns may be missing, and the panel says so.
+    #[serde(default)]
+    pub not_checked: Vec<LintSkipped>,
+}
+
+/// A pattern the linter did not prove things about (`permlab_core::lint::NotChecked`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LintSkipped {
+    /// 1-based line of its first occurrence in the pasted text.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// The pattern as the harness reads it.
+    pub pattern: String,
+    /// Why it was skipped.
+    pub why: TooComplex,
+}
+
+/// Why a proof was skipped (`permlab_core::lint::glob::TooComplex`, which has no serde).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TooComplex {
+    /// The pattern itself is too long or has too many stars.
+    Pattern,
+    /// The file's proofs together used up the linter's budget.
+    File,
+}
+
 /// A rule a finding names.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LintRule {
@@ -396,7 +430,9 @@ pub enum WorkerError {
         url: String,
     },
     /// The worker failed, or a message was not one of this protocol's: the browser's text (a
-    /// JavaScript exception, a serde-wasm-bindgen error).
+    /// JavaScript exception such as a stack overflow's `RangeError`, a serde-wasm-bindgen
+    /// error). The page words it in its own language and logs this text to the console only:
+    /// it is the browser's English, not the course's.
     Crashed(String),
 }
 

@@ -502,7 +502,9 @@ fn wrapper_advice_follows_the_sandbox_and_the_rule() {
         ),
     ];
     for (text, state, want) in configs {
-        let found = crate::worker::lint(permlab_core::import::Format::ClaudeCode, text).unwrap();
+        let found = crate::worker::lint(permlab_core::import::Format::ClaudeCode, text)
+            .unwrap()
+            .findings;
         let f = found
             .iter()
             .find(|f| f.kind == permlab_core::lint::Kind::WrapperBypass)

@@ -21,22 +21,38 @@ use permlab_core::import::{self, Format};
 
 use crate::model::FormatChoice;
 use crate::protocol::{
-    CodexNote, ImportedRows, LintFinding, LintRule, Reply, Request, Row, Warning, WorkerError,
+    CodexNote, ImportedRows, LintFinding, LintRule, LintSkipped, Linted, Reply, Request, Row,
+    TooComplex, Warning, WorkerError,
 };
 
-/// Lints a pasted config as the import read it: the findings as protocol values, or the
-/// harness's own error for the file.
+/// Lints a pasted config as the import read it: the findings as protocol values and the
+/// proofs skipped as too costly (so the panel can say "not checked: pattern too complex"
+/// rather than stay silent), or the harness's own error for the file.
 ///
 /// ```
 /// use permlab_core::{import::Format, lint::Kind, Decision};
 /// use permlab_widget::worker::lint;
-/// let found = lint(Format::OpenCode, r#"{"permission": {"bash": {"rm *": "deny", "*": "allow"}}}"#).unwrap();
+/// let linted = lint(Format::OpenCode, r#"{"permission": {"bash": {"rm *": "deny", "*": "allow"}}}"#).unwrap();
+/// let found = &linted.findings;
 /// assert_eq!((found[0].kind, found[0].input.as_str(), found[0].verdict), (Kind::DeadRule, "rm", Decision::Allow));
+/// assert!(linted.not_checked.is_empty());
 /// ```
-pub fn lint(format: Format, text: &str) -> Result<Vec<LintFinding>, WorkerError> {
-    let found = permlab_core::lint::lint_text(format, text)
+pub fn lint(format: Format, text: &str) -> Result<Linted, WorkerError> {
+    let (found, skipped) = permlab_core::lint::lint_text_checked(format, text)
         .map_err(|e| WorkerError::of_config(format, text, &e))?;
-    Ok(found
+    let not_checked = skipped
+        .into_iter()
+        .map(|n| LintSkipped {
+            line: n.place.line,
+            column: n.place.column,
+            pattern: n.pattern,
+            why: match n.why {
+                permlab_core::lint::glob::TooComplex::Pattern => TooComplex::Pattern,
+                permlab_core::lint::glob::TooComplex::File => TooComplex::File,
+            },
+        })
+        .collect();
+    let findings = found
         .iter()
         .map(|f| LintFinding {
             kind: f.kind,
@@ -65,7 +81,11 @@ pub fn lint(format: Format, text: &str) -> Result<Vec<LintFinding>, WorkerError>
             sandbox: f.facts.sandbox,
             agent: f.facts.agent.clone(),
         })
-        .collect())
+        .collect();
+    Ok(Linted {
+        findings,
+        not_checked,
+    })
 }
 
 /// Reads a pasted config as the import panel's `format` says: its rows, or why not.

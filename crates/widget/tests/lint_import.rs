@@ -228,7 +228,9 @@ fn every_kind_is_worded_in_both_languages_with_its_parts() {
     ];
     for (format, text, kind) in cases {
         let format = permlab_core::import::Format::from_slug(format).unwrap();
-        let found = worker::lint(format, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let found = worker::lint(format, text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .findings;
         let f = found
             .iter()
             .find(|f| f.kind.slug() == kind)

@@ -9,7 +9,7 @@
 //! assert_eq!(v.get("permission").unwrap().to_json(), r#"{"edit":"deny","bash":{"*":"deny","git log*":"allow"},"task":{"*":"deny"}}"#);
 //! ```
 
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, Problem};
 use crate::json::Value;
 
 /// Nesting deeper than this is refused (front matter is a few levels deep: the corpus's
@@ -281,10 +281,16 @@ fn scalar(s: &str, no: usize) -> Result<Value, Error> {
     // puzzling indentation error. They are refused by name.
     if let Some(c @ ('&' | '*')) = s.chars().next() {
         let what = if c == '&' { "an anchor" } else { "an alias" };
-        return Err(err(
-            no,
+        // As data too (`Problem::YamlReference`), so a page words it in its own language.
+        return Err(Error::shape_as(
+            "",
+            Problem::YamlReference {
+                line: no,
+                text: s.to_string(),
+                alias: c == '*',
+            },
             format!(
-                "`{s}` is {what}: YAML anchors (&name) and aliases (*name) are not read here; write the value out in full"
+                "front matter line {no}: `{s}` is {what}: YAML anchors (&name) and aliases (*name) are not read here; write the value out in full"
             ),
         ));
     }

@@ -2,6 +2,7 @@
 //! per part of the widget, written as the spec of its subscriptions.
 
 use super::*;
+use crate::protocol::{LintSkipped, Linted, TooComplex, WorkerError};
 use crate::state::Guess;
 use permlab_core::Decision;
 
@@ -193,9 +194,9 @@ fn an_import_asks_the_worker_for_its_lint_and_only_that_answer_counts() {
         format: Format::ClaudeCode,
         text: "an older paste".into(),
     };
-    let out = w.act(Msg::LintReply(stale, Ok(Vec::new())));
+    let out = w.act(Msg::LintReply(stale, Ok(Linted::default())));
     assert_eq!(parts(&out), []);
-    let out = w.act(Msg::LintReply(asked[0].clone(), Ok(Vec::new())));
+    let out = w.act(Msg::LintReply(asked[0].clone(), Ok(Linted::default())));
     assert_eq!(parts(&out), [Part::Lint, Part::Waiting]);
     assert_eq!(w.lint().findings, Some(Ok(Vec::new())));
 }
@@ -254,4 +255,174 @@ fn a_widget_waiting_for_the_worker_asks_again_when_it_starts() {
             text: lesson.into()
         })]
     );
+}
+
+/// A widget that imported a Claude Code config and waits for its lint: the request asked.
+fn imported_waiting_for_lint(w: &mut Widget, text: &str) -> Request {
+    w.act(Msg::ImportText(text.into()));
+    let out = w.act(Msg::Import);
+    let asked: Vec<Request> = out.asked().cloned().collect();
+    assert!(
+        matches!(asked.as_slice(), [Request::Lint { .. }]),
+        "{asked:?}"
+    );
+    asked[0].clone()
+}
+
+#[test]
+fn a_lint_past_its_time_budget_says_so_in_the_widgets_language_and_a_stale_one_changes_nothing() {
+    let mut w = widget();
+    let first = imported_waiting_for_lint(&mut w, r#"{"permissions": {"allow": ["Bash(ls)"]}}"#);
+    // A newer paste supersedes the first lint: its timeout (the page stopped its worker) and
+    // its late answer change nothing.
+    let second = imported_waiting_for_lint(&mut w, r#"{"permissions": {"deny": ["Bash(rm)"]}}"#);
+    assert_ne!(first, second);
+    let out = w.act(Msg::WorkerTimeout {
+        request: first.clone(),
+        seconds: 20,
+    });
+    assert_eq!(parts(&out), []);
+    assert_eq!(w.waiting().lint.as_ref(), Some(&second));
+    let out = w.act(Msg::WorkerTimeout {
+        request: second,
+        seconds: 20,
+    });
+    assert_eq!(parts(&out), [Part::Lint, Part::Waiting]);
+    assert!(w.waiting().lint.is_none());
+    let Some(Err(said)) = &w.lint().findings else {
+        panic!("{:?}", w.lint())
+    };
+    assert!(said.contains("检查超过了 20 秒"), "{said}");
+    // The imported table stays.
+    assert_eq!(w.course().source, Source::Import);
+    assert_eq!(
+        parts(&w.act(Msg::LintReply(first, Ok(Linted::default())))),
+        []
+    );
+}
+
+#[test]
+fn a_crashed_lint_worker_is_worded_never_the_browsers_english() {
+    let mut w = widget();
+    let asked = imported_waiting_for_lint(&mut w, r#"{"permissions": {"allow": ["Bash(ls)"]}}"#);
+    let crash =
+        WorkerError::Crashed("Uncaught RangeError: Maximum call stack size exceeded".into());
+    w.act(Msg::LintReply(asked, Err(crash)));
+    let Some(Err(said)) = &w.lint().findings else {
+        panic!("{:?}", w.lint())
+    };
+    assert!(
+        !said.contains("RangeError") && said.contains("读取器意外停止"),
+        "{said}"
+    );
+}
+
+#[test]
+fn an_import_past_its_time_budget_is_told_by_its_request() {
+    let mut w = widget();
+    let old = Request::Import {
+        format: FormatChoice::Is(Format::Codex),
+        text: "an older paste".into(),
+    };
+    let out = w.act(Msg::WorkerTimeout {
+        request: old,
+        seconds: 5,
+    });
+    assert_eq!(parts(&out), []);
+    assert!(w.import().error.is_none());
+}
+
+#[test]
+fn findings_come_in_pages_and_show_more_adds_one_page_until_all_are_shown() {
+    let mut w = widget();
+    let asked = imported_waiting_for_lint(&mut w, r#"{"permissions": {"allow": ["Bash(ls)"]}}"#);
+    let one = crate::worker::lint(
+        Format::OpenCode,
+        r#"{"permission": {"bash": {"rm *": "deny", "*": "allow"}}}"#,
+    )
+    .unwrap()
+    .findings
+    .remove(0);
+    let total = FINDINGS_PAGE * 2 + 7;
+    let skipped = LintSkipped {
+        line: 2,
+        column: 19,
+        pattern: "x* ".repeat(500),
+        why: TooComplex::Pattern,
+    };
+    let out = w.act(Msg::LintReply(
+        asked,
+        Ok(Linted {
+            findings: vec![one; total],
+            not_checked: vec![skipped.clone()],
+        }),
+    ));
+    assert_eq!(parts(&out), [Part::Lint, Part::Waiting]);
+    assert_eq!(w.lint().not_checked, [skipped]);
+    let shown = |w: &Widget| w.lint().page().map(|(p, all)| (p.len(), all));
+    assert_eq!(shown(&w), Some((FINDINGS_PAGE, total)));
+    let out = w.act(Msg::MoreFindings);
+    assert_eq!(parts(&out), [Part::Lint]);
+    assert_eq!(Region::woken(out.changed), [Region::Findings]);
+    assert_eq!(shown(&w), Some((FINDINGS_PAGE * 2, total)));
+    w.act(Msg::MoreFindings);
+    assert_eq!(shown(&w), Some((total, total)));
+    // Everything is shown: nothing changes.
+    assert_eq!(parts(&w.act(Msg::MoreFindings)), []);
+    // A new paste starts again at the first page, with no notes.
+    imported_waiting_for_lint(&mut w, r#"{"permissions": {"deny": ["Bash(rm)"]}}"#);
+    assert_eq!(w.lint(), &Lint::default());
+}
+
+#[test]
+fn a_second_widget_with_the_same_id_keeps_its_state_apart_and_says_so() {
+    use crate::persist::store::{key, same_id_ns, Note};
+    let first = same_id_ns("a3", 0);
+    let second = same_id_ns("a3", 1);
+    assert_ne!(key("/p", &first), key("/p", &second));
+    let note = Note::SameId {
+        id: "a3".into(),
+        count: 2,
+        key: second.clone(),
+    };
+    let w = widget().with_note(note.clone());
+    assert_eq!(w.kept().notes, std::slice::from_ref(&note));
+    let zh = Lang::Zh.state_note(&note);
+    assert!(
+        zh.contains("2 个组件的 id 都是 “a3”") && zh.contains("“a3~2”"),
+        "{zh}"
+    );
+    let en = Lang::En.state_note(&note);
+    assert!(
+        en.contains("2 widgets on this page have the id “a3”"),
+        "{en}"
+    );
+    // What the second one types is stored under its own key and read back by it alone.
+    let mut typed = Widget::new(
+        Config {
+            ns: second.clone(),
+            ..widget().config().clone()
+        },
+        "",
+    );
+    typed.act(Msg::EditInput("echo second".into()));
+    let stored = crate::persist::store::encode(&second, &typed.snapshot().to_stored());
+    let back = Widget::with_stored(
+        Config {
+            ns: second,
+            ..widget().config().clone()
+        },
+        "",
+        Some(&stored),
+    );
+    assert_eq!(back.fields().input, "echo second");
+    let other = Widget::with_stored(
+        Config {
+            ns: first,
+            ..widget().config().clone()
+        },
+        "",
+        Some(&stored),
+    );
+    assert_ne!(other.fields().input, "echo second");
 }

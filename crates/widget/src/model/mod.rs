@@ -62,7 +62,10 @@ pub use parts::{
 pub use reading::{import_config, import_config_error};
 pub use regions::Region;
 pub use tracked::{Part, Parts, Tracked};
-pub use types::{CheckResult, Config, Control, Focus, GripKey, ImportError, ImportSummary, Source};
+pub use types::{
+    typing_pause, CheckResult, Config, Control, Focus, GripKey, ImportError, ImportSummary, Source,
+    LONG_INPUT, TYPING_PAUSE,
+};
 pub use verdicts::Verdicts;
 
 #[cfg(test)]
@@ -84,6 +87,10 @@ pub enum WalkStep {
     /// Past the last row: what decided when no rule did (revealed), or that this waits.
     End,
 }
+
+/// How many lint findings the panel renders at first, and how many more each "show more"
+/// adds: a page renders in a few milliseconds, where 20 000 findings at once took 2.4 s.
+pub const FINDINGS_PAGE: usize = 50;
 
 /// Which stepper move [`Msg::StepBy`] means.
 const FIRST: i8 = -2;
@@ -286,6 +293,15 @@ impl Widget {
         w.tick_tasks();
         w.progress.clear();
         w
+    }
+
+    /// The widget with one more note for the learner (and the page's author) on where its
+    /// state is kept, e.g. [`crate::persist::store::Note::SameId`], which only the page can
+    /// see (it counts the page's elements).
+    pub fn with_note(mut self, note: crate::persist::store::Note) -> Widget {
+        self.kept.notes.push(note);
+        self.kept.clear();
+        self
     }
 
     /// What the page sends the worker as the widget starts (or mounts again): every request
@@ -956,8 +972,11 @@ impl Widget {
                 Ok(_) => {}
                 Err(e) => {
                     self.selfcheck.running = false;
-                    let failed = self.config.lang.s(S::LoadFailed).to_string();
-                    self.selfcheck.checks.push((failed, Err(e.to_string())));
+                    let lang = self.config.lang;
+                    let failed = lang.s(S::LoadFailed).to_string();
+                    self.selfcheck
+                        .checks
+                        .push((failed, Err(lang.worker_error(&e))));
                 }
             },
             Msg::ToggleStepper => {
@@ -1025,7 +1044,7 @@ impl Widget {
             Msg::ImportFormat(f) => self.import.format = f,
             Msg::ImportText(t) => self.import.text = t,
             Msg::Import => {
-                self.lint.findings = None;
+                *self.lint = Lint::default();
                 self.waiting.lint = None;
                 self.load_source(Source::Import, fx);
             }
@@ -1033,7 +1052,22 @@ impl Widget {
                 if self.waiting.lint.as_ref() == Some(&request) {
                     self.waiting.lint = None;
                     let lang = self.config.lang;
-                    self.lint.findings = Some(result.map_err(|e| lang.worker_error(&e)));
+                    *self.lint = match result {
+                        Ok(linted) => Lint {
+                            findings: Some(Ok(linted.findings)),
+                            not_checked: linted.not_checked,
+                            shown: FINDINGS_PAGE,
+                        },
+                        Err(e) => Lint {
+                            findings: Some(Err(lang.worker_error(&e))),
+                            ..Lint::default()
+                        },
+                    };
+                }
+            }
+            Msg::MoreFindings => {
+                if self.lint.page().is_some_and(|(page, all)| page.len() < all) {
+                    self.lint.shown += FINDINGS_PAGE;
                 }
             }
             Msg::FindingCall(i) => self.finding_call(i, fx),
@@ -1084,17 +1118,31 @@ impl Widget {
                     }
                 }
             }
-            Msg::WorkerTimeout { import, seconds } => {
+            Msg::WorkerTimeout { request, seconds } => {
                 // The pasted text stays (`import_text` is untouched); the table shown stays.
-                if import && self.waiting.import.take().is_some() {
-                    self.import.recheck = false;
-                    self.import.error = Some(ImportError::Timeout { seconds });
-                    self.import.summary = None;
-                }
-                if !import && self.waiting.lesson.take().is_some() {
-                    self.course.lesson_error = Some(LessonError::WorkerTimeout { seconds });
-                    self.waiting.state = None;
-                    fx.push(Effect::Ready);
+                // A request no longer waited for (a newer paste replaced it) changes nothing.
+                let waited = |w: &Option<Request>| w.as_ref() == Some(&request);
+                match &request {
+                    Request::Import { .. } if waited(&self.waiting.import) => {
+                        self.waiting.import = None;
+                        self.import.recheck = false;
+                        self.import.error = Some(ImportError::Timeout { seconds });
+                        self.import.summary = None;
+                    }
+                    Request::Lesson { .. } if waited(&self.waiting.lesson) => {
+                        self.waiting.lesson = None;
+                        self.course.lesson_error = Some(LessonError::WorkerTimeout { seconds });
+                        self.waiting.state = None;
+                        fx.push(Effect::Ready);
+                    }
+                    Request::Lint { .. } if waited(&self.waiting.lint) => {
+                        self.waiting.lint = None;
+                        *self.lint = Lint {
+                            findings: Some(Err(self.config.lang.lint_timeout(seconds))),
+                            ..Lint::default()
+                        };
+                    }
+                    _ => {}
                 }
             }
         }
@@ -1188,7 +1236,7 @@ impl Widget {
     /// Hands the imported text to the worker's linter (the page's wasm has none); an offline
     /// page, which has no worker, says so instead.
     fn ask_lint(&mut self, format: Format, fx: &mut Vec<Effect>) {
-        self.lint.findings = None;
+        *self.lint = Lint::default();
         self.waiting.lint = None;
         if self.config.selfcheck == "none" {
             self.lint.findings = Some(Err(self.config.lang.s(S::LintNeedsWorker).to_string()));

@@ -7,7 +7,7 @@ use permlab_core::{EngineId, RuleId};
 use super::record::{Answered, Score};
 use super::tracked::Parts;
 use super::{Drag, Focus, FormatChoice, GripKey, Source};
-use crate::protocol::{ImportedRows, LintFinding, Reply, Request, WorkerError};
+use crate::protocol::{ImportedRows, Linted, Reply, Request, WorkerError};
 use crate::state::Guess;
 
 /// What a learner did, as the widget understands it.
@@ -69,17 +69,19 @@ pub enum Msg {
     ImportReply(Result<ImportedRows, WorkerError>),
     /// The worker's answer for a lesson with Codex `.rules` configs: the lesson with rows.
     LessonReply(Result<String, WorkerError>),
-    /// The page stopped the worker after `seconds` without an answer (an import's when
-    /// `import`, else the lesson's).
+    /// The page stopped the worker after `seconds` without an answer to `request` (an
+    /// import's, a lesson's or a lint's; a request no longer waited for is ignored).
     WorkerTimeout {
         /// Which request.
-        import: bool,
+        request: Request,
         /// The time budget it went over.
         seconds: u32,
     },
     /// The worker's lint findings for the imported config (see [`crate::worker::lint`]),
     /// with the request they answer (an answer to an older paste is dropped).
-    LintReply(Request, Result<Vec<LintFinding>, WorkerError>),
+    LintReply(Request, Result<Linted, WorkerError>),
+    /// "Show more": the next page of lint findings ([`crate::model::FINDINGS_PAGE`] more).
+    MoreFindings,
     /// "Copy as JSON" finished: `Err(text)` when the clipboard refused (the text to copy by
     /// hand).
     Copied(Result<(), String>),

@@ -9,7 +9,7 @@ use permlab_core::{Call, RuleId};
 
 use super::{CheckResult, ImportError, ImportSummary, Source};
 use crate::persist::Snapshot;
-use crate::protocol::{LintFinding, Request};
+use crate::protocol::{LintFinding, LintSkipped, Request};
 use crate::text::lesson_error::LessonError;
 
 /// Where the table comes from: the host's lesson, the rule set shown and its calls.
@@ -153,6 +153,23 @@ pub struct Import {
 pub struct Lint {
     /// The findings, or why there are none to show.
     pub findings: Option<Result<Vec<LintFinding>, String>>,
+    /// Patterns whose proofs the linter skipped as too costly (findings about them may be
+    /// missing).
+    pub not_checked: Vec<LintSkipped>,
+    /// How many findings the panel renders: the first page, then one more page per "show
+    /// more" (a 20 000-rule paste once rendered every finding in one 2.4 s task).
+    pub shown: usize,
+}
+
+impl Lint {
+    /// The findings the panel renders now (the first [`Lint::shown`]) and how many there are
+    /// in all.
+    pub fn page(&self) -> Option<(&[LintFinding], usize)> {
+        match &self.findings {
+            Some(Ok(f)) => Some((&f[..self.shown.min(f.len())], f.len())),
+            _ => None,
+        }
+    }
 }
 
 /// What waits for the worker (it has the Starlark interpreter and the linter the page leaves

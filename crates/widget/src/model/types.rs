@@ -8,6 +8,26 @@ use permlab_core::RuleId;
 use crate::presets::Preset;
 use crate::text::i18n::Lang;
 
+/// Inputs at least this long (UTF-16 units, as a text field counts them) are handed to the
+/// model only when typing pauses ([`TYPING_PAUSE`]): the engines judge the whole input on
+/// every change (a 400 KB call once cost 2.4 s a keystroke). Shorter ones go at every key.
+pub const LONG_INPUT: usize = 20_000;
+
+/// How long typing in a long input must pause before the engines judge it.
+pub const TYPING_PAUSE: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// How long the call field waits before handing an input of `len` UTF-16 units to the model
+/// (`None`: at once).
+///
+/// ```
+/// use permlab_widget::model::{typing_pause, LONG_INPUT, TYPING_PAUSE};
+/// assert_eq!(typing_pause(LONG_INPUT - 1), None);
+/// assert_eq!(typing_pause(400_000), Some(TYPING_PAUSE));
+/// ```
+pub fn typing_pause(len: usize) -> Option<std::time::Duration> {
+    (len >= LONG_INPUT).then_some(TYPING_PAUSE)
+}
+
 /// How one widget instance is configured by its host element.
 #[derive(Clone, Debug)]
 pub struct Config {

@@ -96,6 +96,34 @@ pub enum Note {
     NotKept(Field, usize),
     /// The browser refused to store the state (quota, private mode, storage disabled).
     StorageRefused,
+    /// `count` widgets of the page have the id `id`: each keeps its state under its own key
+    /// (this one's is `key`, see [`same_id_ns`]), and the page's author should give them
+    /// different ids.
+    SameId {
+        /// The id they share.
+        id: String,
+        /// How many widgets have it.
+        count: usize,
+        /// The namespace this widget keeps its state under.
+        key: String,
+    },
+}
+
+/// The namespace of the `rank`-th (0-based, in page order) of several widgets with the id
+/// `id`: the first keeps the id, so its state is where it always was; each later one gets a
+/// key of its own, so two placeholders with one id no longer overwrite each other's state.
+///
+/// ```
+/// use permlab_widget::persist::store::same_id_ns;
+/// assert_eq!(same_id_ns("a3", 0), "a3");
+/// assert_eq!(same_id_ns("a3", 1), "a3~2");
+/// ```
+pub fn same_id_ns(id: &str, rank: usize) -> String {
+    if rank == 0 {
+        id.to_string()
+    } else {
+        format!("{id}~{}", rank + 1)
+    }
 }
 
 /// The stored item for the widget `ns`: a header, then one length-prefixed record per entry.

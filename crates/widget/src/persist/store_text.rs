@@ -121,6 +121,13 @@ impl Lang {
                     )
                 }
             }
+            Note::SameId { id, count, key } => {
+                if zh {
+                    format!("给页面作者:本页有 {count} 个组件的 id 都是 “{id}”。状态按 id 保存,为了不互相覆盖,这个组件改用 “{key}” 保存;请给每个组件一个不同的 id。")
+                } else {
+                    format!("For the page's author: {count} widgets on this page have the id “{id}”. State is kept by id, so this one keeps its own under “{key}” and none overwrites another's; give each widget a different id.")
+                }
+            }
             Note::StorageRefused => {
                 if zh {
                     "浏览器不让保存(存储已满或被禁用):页面开着时内容都在,重新加载后不会保留。"

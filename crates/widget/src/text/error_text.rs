@@ -50,6 +50,9 @@ impl Lang {
                 ),
                 Problem::MissingField(name) if zh => format!("缺少 \"{name}\" 字段。"),
                 Problem::UnknownAction(a) => self.unknown_action(a),
+                Problem::YamlReference { line, text, alias } => {
+                    self.yaml_reference(*line, text, *alias)
+                }
                 _ => message.clone(),
             },
             ErrorKind::Call(CallProblem::NoColon(t)) if zh => format!(
@@ -62,6 +65,16 @@ impl Lang {
             ),
             // Only the core's English says what (the place is said by the caller).
             _ => e.what(),
+        }
+    }
+
+    /// A YAML anchor or alias in an agent file's front matter, which the reader does not follow.
+    fn yaml_reference(self, line: usize, text: &str, alias: bool) -> String {
+        match (self, alias) {
+            (Lang::Zh, false) => format!("front matter 第 {line} 行:`{text}` 是 YAML 锚点(&名字)。这里不读锚点和别名(*名字、<<: *名字):把值完整写出来,再导入。"),
+            (Lang::Zh, true) => format!("front matter 第 {line} 行:`{text}` 是 YAML 别名(*名字)。这里不读锚点(&名字)和别名:把它指向的值完整写在这里,再导入。"),
+            (_, false) => format!("front matter line {line}: `{text}` is a YAML anchor (&name). Anchors and aliases (*name, <<: *name) are not read here: write the value out in full and import again."),
+            (_, true) => format!("front matter line {line}: `{text}` is a YAML alias (*name). Anchors (&name) and aliases are not read here: write out the value it names in full and import again."),
         }
     }
 
@@ -91,7 +104,10 @@ impl Lang {
                 return format!("presets[{preset}].config: {}", self.worker_error(error))
             }
             WorkerError::Http { status, url } => return format!("HTTP {status} for {url}"),
-            WorkerError::Read(text) | WorkerError::Crashed(text) => return text.clone(),
+            WorkerError::Read(text) => return text.clone(),
+            // The browser's own English (`Uncaught RangeError: Maximum call stack size
+            // exceeded`) is not the course's: the page logs it to the console.
+            WorkerError::Crashed(_) => return self.worker_crashed(),
         };
         let at = if zh {
             format!("第 {line} 行第 {col} 列:")
@@ -135,6 +151,25 @@ impl Lang {
             E::Read(e) => self.import_error(e),
             E::Worker(e) => self.worker_error(e),
             E::Timeout { seconds } => self.worker_timeout(*seconds),
+        }
+    }
+
+    /// The worker died without an answer (a stack overflow, an out-of-memory trap): said in
+    /// the widget's language, never the browser's English error.
+    pub fn worker_crashed(self) -> String {
+        if self == Lang::Zh {
+            "读取器意外停止了(输入也许嵌套太深或太大)。你粘贴的内容还在,可以改小后再试;上面的规则表照常可用。".into()
+        } else {
+            "The reader stopped unexpectedly (the input may be nested too deeply or be too large). What you pasted is kept: make it smaller and try again; the rule table above still works.".into()
+        }
+    }
+
+    /// The lint request went over the worker's time budget and was stopped.
+    pub fn lint_timeout(self, seconds: u32) -> String {
+        if self == Lang::Zh {
+            format!("检查超过了 {seconds} 秒,已停止。规则表已导入,照常可用;这份配置太大或模式太复杂,没能检查完。")
+        } else {
+            format!("Checking took more than {seconds} s and was stopped. The rules were imported and the table works; this config is too large, or its patterns too complex, to check in time.")
         }
     }
 
@@ -200,9 +235,18 @@ mod tests {
         );
         let raw = codex(1, 1, LoadErrorKind::MemoryBudget { bytes: 64 << 20 });
         assert!(Lang::Zh.worker_error(&raw).contains("64 MB 内存"));
-        assert_eq!(
-            Lang::Zh.worker_error(&WorkerError::Crashed("boom".into())),
-            "boom"
+        // A worker that died (a stack overflow) is worded, never the browser's English.
+        let crashed =
+            WorkerError::Crashed("Uncaught RangeError: Maximum call stack size exceeded".into());
+        let zh = Lang::Zh.worker_error(&crashed);
+        assert!(
+            zh.contains("读取器意外停止") && !zh.contains("RangeError"),
+            "{zh}"
+        );
+        let en = Lang::En.worker_error(&crashed);
+        assert!(
+            en.contains("stopped unexpectedly") && !en.contains("RangeError"),
+            "{en}"
         );
         let raw = codex(
             2,
@@ -221,6 +265,33 @@ mod tests {
 
     /// The worker's errors come from the core's data: a wording change in the core's English
     /// cannot untranslate them.
+    #[test]
+    fn yaml_anchors_and_aliases_in_agent_front_matter_are_named_in_each_language() {
+        use crate::model::{import_config_error, FormatChoice};
+        use permlab_core::import::Format;
+        let anchored = "---\npermission:\n  bash: &strict\n    \"*\": deny\n  edit: *strict\n---\n";
+        let e = import_config_error(FormatChoice::Is(Format::OpenCode), anchored).unwrap_err();
+        let zh = Lang::Zh.import_error(&e);
+        assert_eq!(zh, "front matter 第 3 行:`&strict` 是 YAML 锚点(&名字)。这里不读锚点和别名(*名字、<<: *名字):把值完整写出来,再导入。");
+        let en = Lang::En.import_error(&e);
+        assert!(
+            en.starts_with("front matter line 3: `&strict` is a YAML anchor"),
+            "{en}"
+        );
+        assert!(!en.contains("indent") && !zh.contains("indent"), "{en}");
+        let merged = "---\npermission:\n  <<: *base\n---\n";
+        let e = import_config_error(FormatChoice::Is(Format::OpenCode), merged).unwrap_err();
+        assert!(
+            Lang::Zh.import_error(&e).contains("`*base` 是 YAML 别名"),
+            "{e}"
+        );
+        // The CLI's English is as before.
+        assert!(
+            e.to_string().contains("`*base` is an alias: YAML anchors"),
+            "{e}"
+        );
+    }
+
     #[test]
     fn worker_errors_come_from_the_cores_data() {
         let reply = |text: &str| {

@@ -1234,6 +1234,38 @@ pub fn one_line(s: &str) -> String {
         .collect()
 }
 
+/// Most characters of a call input the call line shows whole: a longer one shows its start and
+/// its end (the browser took hundreds of milliseconds to lay out a 400 KB input at every change).
+pub const SHOWN_INPUT: usize = 2000;
+
+/// A call input as the call line shows it: whole, or its first and last characters around ` … `
+/// with a note of its length.
+///
+/// ```
+/// use permlab_widget::text::i18n::{shown_input, Lang, SHOWN_INPUT};
+/// assert_eq!(shown_input(Lang::Zh, "git push"), ("git push".to_string(), None));
+/// let long = format!("{}END", "A=1 ".repeat(1000));
+/// let (text, note) = shown_input(Lang::Zh, &long);
+/// assert!(text.starts_with("A=1 A=1") && text.ends_with("END") && text.contains(" … "));
+/// assert!(text.chars().count() < SHOWN_INPUT + 10);
+/// assert_eq!(note.as_deref(), Some("(共 4003 个字符,中间省略)"));
+/// ```
+pub fn shown_input(lang: Lang, s: &str) -> (String, Option<String>) {
+    const TAIL: usize = 200;
+    let n = s.chars().count();
+    if n <= SHOWN_INPUT {
+        return (s.to_string(), None);
+    }
+    let head: String = s.chars().take(SHOWN_INPUT - TAIL).collect();
+    let tail: String = s.chars().skip(n - TAIL).collect();
+    let note = if lang == Lang::Zh {
+        format!("(共 {n} 个字符,中间省略)")
+    } else {
+        format!("({n} characters, the middle left out)")
+    };
+    (format!("{head} … {tail}"), Some(note))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,7 +15,7 @@ use permlab_core::import::Format;
 use permlab_core::lint::Kind;
 use permlab_core::{Action, Decision};
 
-use crate::protocol::LintFinding;
+use crate::protocol::{LintFinding, LintSkipped, TooComplex};
 use crate::text::i18n::Lang;
 
 /// One finding's sentences.
@@ -60,7 +60,7 @@ fn list(lang: Lang, items: &[String]) -> String {
 /// ```
 /// use permlab_core::import::Format;
 /// use permlab_widget::{text::i18n::Lang, text::lint_text::word, worker::lint};
-/// let f = &lint(Format::OpenCode, r#"{"permission": {"bash": {"yarn": "deny"}}}"#).unwrap()[0];
+/// let f = &lint(Format::OpenCode, r#"{"permission": {"bash": {"yarn": "deny"}}}"#).unwrap().findings[0];
 /// let zh = word(Lang::Zh, f);
 /// assert!(zh.message.contains("只命中一字不差的命令 `yarn`"), "{}", zh.message);
 /// assert_eq!(zh.answer, "OpenCode 对 `bash: yarn test` 的裁决:问人");
@@ -390,6 +390,54 @@ pub fn agent_note(lang: Lang, agent: &str) -> String {
         format!("这条是 agent `{agent}` 自己的规则(OpenCode 把它接在顶层规则之后);表里只导入了顶层规则,所以这里不载入它的调用。")
     } else {
         format!("This is about agent `{agent}`'s own rules (OpenCode appends them to the top-level ones); the table holds the top-level rules only, so its call is not loaded here.")
+    }
+}
+
+/// A pattern the linter did not check (its proofs would cost too much): where, and that
+/// findings about rules with it may be missing. The pattern is cut at 60 characters.
+///
+/// ```
+/// use permlab_widget::protocol::{LintSkipped, TooComplex};
+/// use permlab_widget::{text::i18n::Lang, text::lint_text::not_checked};
+/// let n = LintSkipped { line: 2, column: 19, pattern: "x* x* x*".into(), why: TooComplex::Pattern };
+/// assert_eq!(not_checked(Lang::En, &n), "Line 2:19: not checked: pattern too complex (`x* x* x*`); findings about rules with it may be missing.");
+/// assert!(not_checked(Lang::Zh, &n).starts_with("第 2 行第 19 列:没有检查,模式太复杂"));
+/// ```
+pub fn not_checked(lang: Lang, n: &LintSkipped) -> String {
+    let mut shown: String = n.pattern.chars().take(60).collect();
+    if shown.len() < n.pattern.len() {
+        shown.push('…');
+    }
+    let (line, column) = (n.line, n.column);
+    match (lang, n.why) {
+        (Lang::Zh, TooComplex::Pattern) => format!(
+            "第 {line} 行第 {column} 列:没有检查,模式太复杂(`{shown}`);和用到它的规则有关的问题可能没有列出。"
+        ),
+        (Lang::Zh, TooComplex::File) => format!(
+            "第 {line} 行第 {column} 列:没有检查,这份文件的检查已用完预算(从 `{shown}` 起);和这些规则有关的问题可能没有列出。"
+        ),
+        (_, TooComplex::Pattern) => format!(
+            "Line {line}:{column}: not checked: pattern too complex (`{shown}`); findings about rules with it may be missing."
+        ),
+        (_, TooComplex::File) => format!(
+            "Line {line}:{column}: not checked: the file's checks used up the checker's budget (from `{shown}` on); findings about these rules may be missing."
+        ),
+    }
+}
+
+/// The "show more" button under a long list of findings: how many the click adds and how
+/// many are not shown yet.
+///
+/// ```
+/// use permlab_widget::{text::i18n::Lang, text::lint_text::show_more};
+/// assert_eq!(show_more(Lang::En, 50, 19943), "Show 50 more (19943 not shown yet)");
+/// assert_eq!(show_more(Lang::Zh, 7, 7), "再显示 7 条(还有 7 条未显示)");
+/// ```
+pub fn show_more(lang: Lang, next: usize, left: usize) -> String {
+    if lang == Lang::Zh {
+        format!("再显示 {next} 条(还有 {left} 条未显示)")
+    } else {
+        format!("Show {next} more ({left} not shown yet)")
     }
 }
 

@@ -5,7 +5,7 @@ use permlab_core::claude_code::eval::{Blocker, Decider};
 use permlab_core::Reason;
 
 use super::act::act;
-use super::ctx::Ctx;
+use super::ctx::{after_delay, Ctx};
 use crate::model::{Msg, Region};
 use crate::text::i18n::{one_line, S};
 
@@ -30,6 +30,14 @@ pub(crate) fn CallFields(ctx: Ctx) -> impl IntoView {
         })
     });
     let invalid = Memo::new(move |_| ctx.read(Region::CallFields, |w| w.tool_problem().is_some()));
+    let typing = StoredValue::new_local(Typing::default());
+    // A long input neither wraps nor sizes the field to its content: the browser would lay out
+    // every line of it at each keystroke (60–200 ms a key for 400 KB).
+    let long = Memo::new(move |_| {
+        ctx.read(Region::CallFields, |w| {
+            crate::model::typing_pause(w.fields().input.len()).is_some()
+        })
+    });
     view! {
         <label class="pl-field">
             <span>{lang.s(S::CallPreset)}</span>
@@ -59,9 +67,59 @@ pub(crate) fn CallFields(ctx: Ctx) -> impl IntoView {
         <label class="pl-field pl-field-input">
             <span>{lang.s(S::CallInput)}</span>
             <textarea class="pl-call-input-text" rows="1" spellcheck="false"
+                class:pl-call-input-long=move || long.get()
+                wrap=move || if long.get() { "off" } else { "soft" }
                 prop:value=move || ctx.read(Region::CallFields, |w| w.fields().input.clone())
-                on:input=move |e| { act(ctx, Msg::EditInput(event_target_value(&e))); }></textarea>
+                on:input=move |e| typed(ctx, typing, event_target(&e))
+                on:blur=move |e| flush(ctx, typing, event_target(&e))></textarea>
         </label>
+    }
+}
+
+/// The input field's keystrokes not yet handed to the model (a long input, while typing).
+#[derive(Default)]
+struct Typing {
+    /// Counts keystrokes: a pause's timer hands the text over only if no key came since.
+    generation: u32,
+    /// A keystroke waits for its pause.
+    pending: bool,
+}
+
+/// A keystroke in the input field: the text goes to the model now, or once typing pauses
+/// (a long input, see [`crate::model::typing_pause`]). The field keeps what was typed either way.
+fn typed(ctx: Ctx, typing: StoredValue<Typing, LocalStorage>, field: web_sys::HtmlTextAreaElement) {
+    let generation = typing.with_value(|t| t.generation.wrapping_add(1));
+    match crate::model::typing_pause(field.text_length() as usize) {
+        None => {
+            typing.set_value(Typing {
+                generation,
+                pending: false,
+            });
+            act(ctx, Msg::EditInput(field.value()));
+        }
+        Some(pause) => {
+            typing.set_value(Typing {
+                generation,
+                pending: true,
+            });
+            after_delay(
+                ctx,
+                move || {
+                    if typing.with_value(|t| t.pending && t.generation == generation) {
+                        flush(ctx, typing, field);
+                    }
+                },
+                pause,
+            );
+        }
+    }
+}
+
+/// Hands a waiting text to the model now (the pause came, or the field lost the focus).
+fn flush(ctx: Ctx, typing: StoredValue<Typing, LocalStorage>, field: web_sys::HtmlTextAreaElement) {
+    if typing.with_value(|t| t.pending) {
+        typing.update_value(|t| t.pending = false);
+        act(ctx, Msg::EditInput(field.value()));
     }
 }
 
@@ -108,6 +166,14 @@ pub(crate) fn CallMessages(ctx: Ctx) -> impl IntoView {
 #[component]
 pub(crate) fn CallNow(ctx: Ctx) -> impl IntoView {
     let call = Memo::new(move |_| ctx.read(Region::CallNow, |w| w.lab().call().clone()));
+    // A long input shows its start and end only (see `shown_input`); `data-length` has its
+    // length in characters.
+    let shown = Memo::new(move |_| {
+        call.with(|c| {
+            let (text, note) = crate::text::i18n::shown_input(ctx.lang, &c.input);
+            (c.input.chars().count(), text, note)
+        })
+    });
     // Where it runs: what is outside the project, and what `~` means, depend on it.
     let place = Memo::new(move |_| {
         ctx.read(Region::CallPlace, |w| {
@@ -118,7 +184,10 @@ pub(crate) fn CallNow(ctx: Ctx) -> impl IntoView {
         <p class="pl-call-now">
             <span class="pl-call-label">{ctx.lang.s(S::Call)}</span>
             <code class="pl-call-tool">{move || call.with(|c| c.tool.clone())}</code>
-            <code class="pl-call-input">{move || call.with(|c| c.input.clone())}</code>
+            <code class="pl-call-input" data-length=move || shown.with(|s| s.0.to_string())>
+                {move || shown.with(|s| s.1.clone())}
+            </code>
+            {move || shown.with(|s| s.2.clone()).map(|note| view! { <span class="pl-call-cut">{note}</span> })}
             <span class="pl-call-place">{move || place.get()}</span>
         </p>
     }

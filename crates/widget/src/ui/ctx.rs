@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use permlab_core::{EngineId, RuleId};
 
 use crate::model::{Focus, Part, Region, Widget};
+use crate::protocol::Request;
 use crate::text::i18n::Lang;
 
 /// Rows added to the DOM per frame: a 10 000-row table appears in slices and the page keeps
@@ -69,6 +70,8 @@ pub struct Ctx {
     pub(crate) root: NodeRef<html::Section>,
     /// The worker of a running self-check or import.
     pub(crate) workers: StoredValue<Vec<web_sys::Worker>, LocalStorage>,
+    /// The worker requests still running (a newer one of the same kind stops the older).
+    pub(crate) jobs: StoredValue<Vec<Job>, LocalStorage>,
     /// The control a move is about to focus again (`grip-8`), until the next frame.
     pub(crate) refocusing: StoredValue<Option<Focus>, LocalStorage>,
 }
@@ -151,5 +154,46 @@ pub fn cursor_glyph(e: EngineId) -> &'static str {
         EngineId::ClaudeCode => "◆",
         EngineId::Codex => "■",
         EngineId::CoreCoder => "●",
+    }
+}
+
+/// A request running in its own worker, until it answers, fails, runs out of time or is
+/// superseded (see [`JobKind::supersedes`], and `ui::worker`).
+pub(crate) struct Job {
+    /// Which kind of request it is.
+    pub(crate) kind: JobKind,
+    /// Its worker, terminated when the job ends without an answer.
+    pub(crate) worker: web_sys::Worker,
+    /// Set once the job has ended: a late answer, error or timer then does nothing.
+    pub(crate) settled: std::rc::Rc<std::cell::Cell<bool>>,
+}
+
+/// What a [`Job`] runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum JobKind {
+    Import,
+    Lesson,
+    Lint,
+    SelfCheck,
+}
+
+impl JobKind {
+    /// The kind of `request`.
+    pub(crate) fn of(request: &Request) -> JobKind {
+        match request {
+            Request::Import { .. } => JobKind::Import,
+            Request::Lesson { .. } => JobKind::Lesson,
+            Request::Lint { .. } => JobKind::Lint,
+            Request::SelfCheck { .. } => JobKind::SelfCheck,
+        }
+    }
+
+    /// Whether a new request of this kind makes a running job of kind `old` pointless: a
+    /// newer request of the same kind (a newer paste, a newer lesson), or an import, which
+    /// replaces the paste the running lint was about. The old worker is terminated, so its CPU
+    /// is freed at once (three pastes of a big file once left both cores busy after the last
+    /// import had finished).
+    pub(crate) fn supersedes(self, old: JobKind) -> bool {
+        self == old || (self == JobKind::Import && old == JobKind::Lint)
     }
 }

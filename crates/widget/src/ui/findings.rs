@@ -9,21 +9,25 @@
 
 use leptos::prelude::*;
 
+use wasm_bindgen::JsCast;
+
 use super::act::act;
-use super::ctx::Ctx;
+use super::ctx::{next_frame, Ctx};
 use crate::model::Source;
 use crate::model::{Msg, Region};
 use crate::protocol::LintFinding;
 use crate::text::i18n::S;
 use crate::text::lint_text;
 
-/// What the findings region shows.
+/// What the findings region shows (the findings themselves are a keyed list of their own, so
+/// "show more" adds rows without rendering the shown ones again).
 #[derive(Clone, PartialEq)]
 enum FindingsView {
     Nothing,
     Running,
     Failed(String),
-    List(Vec<LintFinding>),
+    /// How many findings there are in all.
+    List(usize),
 }
 
 /// Text with `` `code` `` spans as `<code>` elements (always as text, never as HTML).
@@ -40,11 +44,13 @@ fn rich(text: &str) -> impl IntoView {
         .collect_view()
 }
 
-/// The findings of the imported config, below the import's summary.
+/// The findings of the imported config, below the import's summary: the first page of them
+/// ([`crate::model::FINDINGS_PAGE`]), a "show more" button for the rest, and the patterns the
+/// linter did not check.
 #[component]
 pub(crate) fn Findings(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
-    let shown = Memo::new(move |_| {
+    let state = Memo::new(move |_| {
         ctx.read(Region::Findings, |w| {
             if w.course().source != Source::Import {
                 FindingsView::Nothing
@@ -54,14 +60,14 @@ pub(crate) fn Findings(ctx: Ctx) -> impl IntoView {
                 match &w.lint().findings {
                     None => FindingsView::Nothing,
                     Some(Err(e)) => FindingsView::Failed(e.clone()),
-                    Some(Ok(f)) => FindingsView::List(f.clone()),
+                    Some(Ok(f)) => FindingsView::List(f.len()),
                 }
             }
         })
     });
     view! {
         <div class="pl-findings" aria-live="polite">
-            {move || match shown.get() {
+            {move || match state.get() {
                 FindingsView::Nothing => ().into_any(),
                 FindingsView::Running => view! {
                     <p class="pl-findings-running">{lang.s(S::LintRunning)}</p>
@@ -69,21 +75,85 @@ pub(crate) fn Findings(ctx: Ctx) -> impl IntoView {
                 FindingsView::Failed(e) => view! {
                     <p class="pl-findings-error">{lang.s(S::LintFailed)}": "{e}</p>
                 }.into_any(),
-                FindingsView::List(found) => {
-                    let n = found.len();
-                    view! {
-                        <p class="pl-findings-headline" data-count=n.to_string()>
-                            <strong>{lint_text::headline(lang, n)}</strong>
-                        </p>
-                        <ol class="pl-findings-list" aria-label=lang.s(S::FindingsTitle)>
-                            {found.into_iter().enumerate().map(|(i, f)| view! {
-                                <FindingItem ctx i f/>
-                            }).collect_view()}
-                        </ol>
-                    }.into_any()
-                }
+                FindingsView::List(n) => view! {
+                    <p class="pl-findings-headline" data-count=n.to_string()>
+                        <strong>{lint_text::headline(lang, n)}</strong>
+                    </p>
+                    <Skipped ctx/>
+                    <FindingList ctx/>
+                }.into_any(),
             }}
         </div>
+    }
+}
+
+/// The patterns the linter skipped as too complex: findings about them may be missing.
+#[component]
+fn Skipped(ctx: Ctx) -> impl IntoView {
+    let lang = ctx.lang;
+    let notes = Memo::new(move |_| ctx.read(Region::Findings, |w| w.lint().not_checked.clone()));
+    view! {
+        <Show when=move || notes.with(|n| !n.is_empty())>
+            <ul class="pl-findings-skipped">
+                {move || notes.get().iter().map(|n| view! {
+                    <li class="pl-finding-skipped" data-line=n.line.to_string()>
+                        {rich(&lint_text::not_checked(lang, n))}
+                    </li>
+                }).collect_view()}
+            </ul>
+        </Show>
+    }
+}
+
+/// The shown page of findings, keyed by their index, and "show more" while some are not shown.
+/// After a click the focus moves to the first finding it added, so a keyboard reader goes on
+/// reading where the list grew (the button itself may be gone).
+#[component]
+fn FindingList(ctx: Ctx) -> impl IntoView {
+    let lang = ctx.lang;
+    let page = Memo::new(move |_| {
+        ctx.read(Region::Findings, |w| {
+            w.lint()
+                .page()
+                .map(|(page, all)| (page.to_vec(), all))
+                .unwrap_or_default()
+        })
+    });
+    let list = NodeRef::<leptos::html::Ol>::new();
+    let more = move |_| {
+        let first_new = page.with_untracked(|(p, _)| p.len());
+        act(ctx, Msg::MoreFindings);
+        next_frame(ctx, move || {
+            let sel = format!(".pl-finding[data-index=\"{first_new}\"]");
+            if let Some(el) = list
+                .get_untracked()
+                .and_then(|l| l.query_selector(&sel).ok().flatten())
+                .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let _ = el.focus();
+            }
+        });
+    };
+    view! {
+        <ol class="pl-findings-list" aria-label=lang.s(S::FindingsTitle) node_ref=list>
+            <For
+                each=move || page.get().0.into_iter().enumerate()
+                key=|(i, _)| *i
+                children=move |(i, f)| view! { <FindingItem ctx i f/> }
+            />
+        </ol>
+        {move || {
+            let (shown, all) = page.with(|(p, all)| (p.len(), *all));
+            (shown < all).then(|| {
+                let next = (all - shown).min(crate::model::FINDINGS_PAGE);
+                view! {
+                    <button type="button" class="pl-findings-more" data-shown=shown.to_string()
+                        on:click=more>
+                        {lint_text::show_more(lang, next, all - shown)}
+                    </button>
+                }
+            })
+        }}
     }
 }
 
@@ -119,7 +189,7 @@ fn FindingItem(ctx: Ctx, i: usize, f: LintFinding) -> impl IntoView {
         .into_any(),
     };
     view! {
-        <li class="pl-finding" data-kind=f.kind.slug() data-severity=f.severity.as_str() data-harness=f.harness.slug()>
+        <li class="pl-finding" tabindex="-1" data-index=i.to_string() data-kind=f.kind.slug() data-severity=f.severity.as_str() data-harness=f.harness.slug()>
             <p class="pl-finding-message">{rich(&t.message)}</p>
             <ul class="pl-finding-rules">{rules}</ul>
             {action}

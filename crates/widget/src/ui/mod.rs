@@ -111,6 +111,7 @@ pub fn App(
         focused: RwSignal::new(None),
         root: NodeRef::new(),
         workers: StoredValue::new_local(Vec::new()),
+        jobs: StoredValue::new_local(Vec::new()),
         refocusing: StoredValue::new_local(None),
     };
     exposed.set(Some(ctx));
@@ -239,13 +240,24 @@ pub struct Mounted {
     config: crate::model::Config,
     /// The widget's context, once it has rendered.
     ctx: std::rc::Rc<std::cell::Cell<Option<Ctx>>>,
+    /// Other elements of the page have its id: the note that says so (kept for a remount).
+    same: Option<crate::persist::store::Note>,
 }
 
 /// Mounts the table widget into `host`: its own content moves aside (and comes back on
 /// [`unmount`]).
 pub fn mount(host: web_sys::HtmlElement, config: crate::model::Config) -> Mounted {
+    let mut config = config;
+    // Two placeholders with one id: each keeps its state under its own namespace.
+    let same = same_id(&host, &config.ns);
+    if let Some(n) = &same {
+        if let crate::persist::store::Note::SameId { key, .. } = n {
+            config.ns = key.clone();
+        }
+        leptos::logging::warn!("permlab: {}", crate::text::i18n::Lang::En.state_note(n));
+    }
     let stored = web::session_get(&crate::persist::store::key(&web::page_path(), &config.ns));
-    mount_from(host, config, stored.as_deref(), &web::location_hash())
+    mount_from(host, config, stored.as_deref(), &web::location_hash(), same)
 }
 
 /// [`mount`] from a given stored state (`None`: a fresh widget) and old-format link hash.
@@ -254,12 +266,16 @@ fn mount_from(
     config: crate::model::Config,
     stored: Option<&str>,
     hash: &str,
+    same: Option<crate::persist::store::Note>,
 ) -> Mounted {
     let original = document().create_document_fragment();
     while let Some(child) = host.first_child() {
         let _ = original.append_child(&child);
     }
-    let widget = Widget::with_stored(config.clone(), hash, stored);
+    let mut widget = Widget::with_stored(config.clone(), hash, stored);
+    if let Some(n) = same.clone() {
+        widget = widget.with_note(n);
+    }
     let slot = std::rc::Rc::new(std::cell::Cell::new(None));
     let ctx = slot.clone();
     let view = leptos::mount::mount_to(host.clone(), move || view! { <App widget exposed=slot/> });
@@ -269,6 +285,7 @@ fn mount_from(
         view: Some(Box::new(view)),
         config,
         ctx,
+        same,
     }
 }
 
@@ -295,7 +312,39 @@ pub fn remount(m: &mut Mounted, stored: Option<&str>) {
         None => web::session_remove(&key),
     }
     unmount(m);
-    *m = mount_from(m.host.clone(), m.config.clone(), stored, "");
+    *m = mount_from(m.host.clone(), m.config.clone(), stored, "", m.same.clone());
+}
+
+/// When other elements of `host`'s page have its id `id` (the namespace of its stored state):
+/// the note that says so, with the namespace this widget keeps its state under (the first
+/// keeps `id`, see [`crate::persist::store::same_id_ns`]). `None` for a unique id, or a
+/// namespace that is not the element's id.
+fn same_id(host: &web_sys::HtmlElement, id: &str) -> Option<crate::persist::store::Note> {
+    use wasm_bindgen::JsCast;
+    if host.id() != id {
+        return None;
+    }
+    let all = host.owner_document()?.query_selector_all("[id]").ok()?;
+    let (mut count, mut rank) = (0, None);
+    for i in 0..all.length() {
+        let Some(el) = all
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+        else {
+            continue;
+        };
+        if el.id() == id {
+            if host.is_same_node(Some(&el)) {
+                rank = Some(count);
+            }
+            count += 1;
+        }
+    }
+    (count > 1).then(|| crate::persist::store::Note::SameId {
+        id: id.to_string(),
+        count,
+        key: crate::persist::store::same_id_ns(id, rank.unwrap_or(count)),
+    })
 }
 
 /// Removes the widget (its effects, listeners and workers end with it) and puts the
