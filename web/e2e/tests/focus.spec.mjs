@@ -14,7 +14,12 @@ test('zh /: after "back to the lesson order" and after the last undo, focus is o
   await expect(rowOf(w, 1)).toHaveAttribute('data-position', '1');
   await expect(w.locator('.pl-reset')).toBeDisabled();
   await expect(w.locator('.pl-reverse')).toBeFocused();
-  // Two moves, two undos by keyboard: the second leaves nothing to undo.
+  // A fresh widget (the reset above is itself undoable): two moves, two undos by keyboard;
+  // the second leaves nothing to undo.
+  await page.evaluate(() => sessionStorage.clear());
+  await page.reload();
+  await expect(w.locator('tbody.pl-rules tr').first()).toBeVisible();
+  await expect(w.locator('.pl-undo')).toBeDisabled();
   await rowOf(w, 1).locator('.pl-down').click();
   await rowOf(w, 1).locator('.pl-down').click();
   await expect(rowOf(w, 1)).toHaveAttribute('data-position', '3');
