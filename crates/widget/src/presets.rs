@@ -163,26 +163,6 @@ pub enum OpencodeFlag {
     },
 }
 
-/// The permissions OpenCode's built-in tools ask under (reference opencode.md §1, §5): any
-/// other key reaches an MCP tool of exactly that name at most.
-pub const OPENCODE_PERMISSIONS: [&str; 15] = [
-    "read",
-    "edit",
-    "glob",
-    "grep",
-    "list",
-    "bash",
-    "task",
-    "external_directory",
-    "lsp",
-    "skill",
-    "todowrite",
-    "question",
-    "webfetch",
-    "websearch",
-    "doom_loop",
-];
-
 /// OpenCode's own permission for a tool name of the lesson's agent, when it has one.
 fn opencode_own(tool: &str) -> Option<&'static str> {
     match tool {
@@ -230,7 +210,7 @@ pub fn opencode_permission(table: &RuleTable) -> (String, Vec<Flag>) {
     let mut entries = Vec::new();
     for (tool, rows) in &tools {
         let wildcard = tool.contains('*') || tool.contains('?');
-        if !wildcard && !OPENCODE_PERMISSIONS.contains(tool) {
+        if !wildcard && !permlab_core::lesson::OPENCODE_TOOLS.contains(tool) {
             let why = OpencodeFlag::NotConsulted {
                 tool: tool.to_string(),
                 own: opencode_own(tool),
