@@ -32,9 +32,15 @@ pub fn temp_dir() -> PathBuf {
     dir
 }
 
-/// Writes `content` to `name` in [`temp_dir`] and returns its path.
+/// Writes `content` to `name` in [`temp_dir`] and returns its path. The file is written
+/// aside and renamed into place: tests of one file run in parallel, and one that rewrites a
+/// shared input (`A.json`) must never let another read it half-written (empty).
 pub fn temp_file(name: &str, content: &str) -> String {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
     let path = temp_dir().join(name);
-    std::fs::write(&path, content).unwrap();
+    let aside = temp_dir().join(format!(".{name}.{}", NEXT.fetch_add(1, Ordering::Relaxed)));
+    std::fs::write(&aside, content).unwrap();
+    std::fs::rename(&aside, &path).unwrap();
     path.to_string_lossy().into_owned()
 }
