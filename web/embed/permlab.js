@@ -34,10 +34,6 @@ globalThis.permlabLoader = true;
 // hook (web/tools/post-build.mjs) rewrites this line with the names of that build.
 const BUILD = { glue: 'permlab-widget.js', wasm: 'permlab-widget_bg.wasm', css: 'permlab.css' };
 
-// The scenes' own bundle (built with stable names; classic-script glue that defines the global
-// `wasm_bindgen`): fetched only for `[data-scene]` placeholders.
-const SCENES = { glue: 'scenes/permlab-scenes.js', wasm: 'scenes/permlab-scenes_bg.wasm' };
-
 /** Placeholders start loading this far before they scroll into view. */
 const AHEAD = '100% 0px';
 
@@ -58,51 +54,21 @@ export function load() {
 }
 
 // ---- fetching (web/tools/single-file.mjs replaces each of these blocks in a single file) ----
+/** The glue and the wasm (one for table widgets and scenes), both downloading at once. */
 async function glue() {
+  // The wasm's request starts before the glue's import, not after it: on a slow link the two
+  // round trips overlap (the glue then compiles the wasm as it streams in).
+  const wasm = fetch(here(BUILD.wasm));
+  wasm.catch(() => {}); // reported below, after the glue
   const g = await import(here(BUILD.glue));
+  const response = await wasm;
   // Our own fetch: a 404 becomes a plain error, not a compile error on an HTML error page.
-  const response = await fetch(here(BUILD.wasm));
   if (!response.ok) {
     // Read the error page to its end: a response left unread is reported as an aborted request.
     await response.arrayBuffer().catch(() => {});
     throw new Error(`${BUILD.wasm}: HTTP ${response.status}`);
   }
   await g.default({ module_or_path: response });
-  return g;
-}
-// ---- end of fetching ----
-
-let scenesStarted;
-
-/** Starts loading the scenes' bundle once (later calls return the same promise). */
-export function loadScenes() {
-  if (!scenesStarted) {
-    scenesStarted = Promise.all([sceneGlue(), stylesheet()]).then(([g]) => g);
-    scenesStarted.catch(() => { scenesStarted = undefined; });
-  }
-  return scenesStarted;
-}
-
-// ---- fetching ----
-async function sceneGlue() {
-  if (typeof wasm_bindgen === 'undefined') {
-    await new Promise((resolve, reject) => {
-      const s = document.createElement('script');
-      s.src = here(SCENES.glue);
-      s.onload = resolve;
-      s.onerror = () => reject(new Error(`${SCENES.glue}: could not load`));
-      document.head.append(s);
-    });
-  }
-  const response = await fetch(here(SCENES.wasm));
-  if (!response.ok) {
-    await response.arrayBuffer().catch(() => {});
-    throw new Error(`${SCENES.wasm}: HTTP ${response.status}`);
-  }
-  // The classic glue's `let wasm_bindgen` is a global binding (not a window property).
-  // eslint-disable-next-line no-undef
-  const g = wasm_bindgen;
-  await g({ module_or_path: response });
   return g;
 }
 // ---- end of fetching ----
@@ -148,7 +114,7 @@ export async function mount(el, lesson) {
   el.setAttribute('data-permlab-state', 'loading');
   let g;
   try {
-    g = el.hasAttribute('data-scene') ? await loadScenes() : await load();
+    g = await load();
   } catch (err) {
     el.setAttribute('data-permlab-state', 'failed');
     showFailure(el, err);

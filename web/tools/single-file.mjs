@@ -1,8 +1,8 @@
 // Makes one self-contained HTML file of a course page that embeds permlab, so it opens from
 // file:// with no server and no network (`scripts/bundle PAGE.html OUT.html` runs this).
 //
-//   node web/tools/single-file.mjs PAGE.html OUT.html [--dist DIR] [--root DIR] [--scenes]
-//                                  [--no-scenes] [--worker] [--no-worker] [--link FROM=TO]…
+//   node web/tools/single-file.mjs PAGE.html OUT.html [--dist DIR] [--root DIR]
+//                                  [--worker] [--no-worker] [--link FROM=TO]…
 //   node web/tools/single-file.mjs [DIST]     the demo pages: DIST/offline/permlab-{zh,en}.html
 //                                              (what scripts/test's single-file step does with
 //                                              two scripts/bundle commands; post_build calls it)
@@ -11,11 +11,9 @@
 // - the page loader (`<script type="module" src="…/permlab.js">`, any URL ending in permlab.js:
 //   it is replaced by this build's loader, web/embed/permlab.js, whose "fetching" blocks become
 //   the inlined versions below);
-// - the table widget's wasm-bindgen glue and wasm, when the page has a table placeholder or a
-//   page script that uses the loader (mount, evaluate); the scenes' glue and wasm when the page
-//   has a `[data-scene]` placeholder, a page script mentions data-scene, or with --scenes. Each
-//   wasm is gzip -9 then base64 in a string, unpacked with DecompressionStream when first needed;
-//   each glue is wrapped in a function so its names stay its own;
+// - the widget's wasm-bindgen glue and wasm (one for table widgets and scenes), gzip -9 then
+//   base64 in a string, unpacked with DecompressionStream when first needed; the glue is wrapped
+//   in a function so its names stay its own;
 // - the widget's stylesheet, and the page's own local `<link rel="stylesheet">` files (with the
 //   local files their `url(…)`s name, as data: URLs);
 // - the page's local `<script src>` files. A module script's imports of the loader
@@ -184,12 +182,6 @@ function moduleGlue(text) {
   return `(() => {\n${body}\nreturn { ${names.join(', ')} };\n})()`;
 }
 
-/** The scenes' glue (a classic script: `let wasm_bindgen = (function…)`) as an expression. */
-function classicGlue(text) {
-  if (!/^let wasm_bindgen\b/m.test(text)) throw new Error('single-file: the scenes\' glue does not define wasm_bindgen (wasm-bindgen output changed?)');
-  return `(() => {\n${text.trim()}\nreturn wasm_bindgen;\n})()`;
-}
-
 const packed = (bytes) => gzipSync(bytes, { level: 9 }).toString('base64');
 
 /** The fixtures' pseudo-URL prefix in the file's worker (its fetch answers it from the file). */
@@ -242,15 +234,13 @@ function bundledLoader(dist, names, want) {
   const src = readFileSync(LOADER_SOURCE, 'utf8');
   const blocks = [...src.matchAll(/\/\/ ---- fetching[^\n]*\n([\s\S]*?)\/\/ ---- end of fetching ----\n/g)];
   const fnOf = (b) => /(?:async\s+)?function\s+([A-Za-z]+)/.exec(b[1])?.[1];
-  const need = ['glue', 'sceneGlue', 'stylesheet', 'defaults'];
+  const need = ['glue', 'stylesheet', 'defaults'];
   const found = blocks.map(fnOf);
   if (need.some((n) => !found.includes(n))) {
     throw new Error(`single-file: ${LOADER_SOURCE} must have one "// ---- fetching" block per function ${need.join(', ')}; found ${found.join(', ')}`);
   }
-  const missing = (what, flag) => `throw new Error('this offline file was made without the ${what} (scripts/bundle${flag})');`;
   const impl = {
-    glue: want.widget
-      ? `const WIDGET_WASM = "${packed(readFileSync(join(dist, names.wasm)))}";
+    glue: `const WIDGET_WASM = "${packed(readFileSync(join(dist, names.wasm)))}";
 let widgetGlue;
 async function glue() {
   widgetGlue ??= ${moduleGlue(readFileSync(join(dist, names.glue), 'utf8'))};
@@ -262,35 +252,17 @@ async function unpack(b64) {
   const gz = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
   return new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
 }
-`
-      : `async function glue() { ${missing('table widget', ' with a table placeholder on the page')} }\n`,
-    sceneGlue: want.scenes
-      ? `const SCENES_WASM = "${packed(readFileSync(join(dist, 'scenes/permlab-scenes_bg.wasm')))}";
-let scenesGlue;
-async function sceneGlue() {
-  scenesGlue ??= ${classicGlue(readFileSync(join(dist, 'scenes/permlab-scenes.js'), 'utf8'))};
-  await scenesGlue({ module_or_path: await unpack(SCENES_WASM) });
-  return scenesGlue;
-}
-`
-      : `async function sceneGlue() { ${missing('scenes', ' --scenes')} }\n`,
+`,
     // The widget's stylesheet is a <style data-permlab-css> of the file.
     stylesheet: 'function stylesheet() { return Promise.resolve(); }\n',
     // Without the worker: no self-check (its worker and fixtures are files). With it: the
     // worker starts from a blob: URL (allowed from file://) and reads the fixtures from the file.
     defaults: want.worker ? workerDefaults(dist) : 'function defaults(el) { el.setAttribute(\'data-selfcheck\', \'none\'); }\n',
   };
-  if ((want.scenes || want.worker) && !want.widget) {
-    impl.sceneGlue += `async function unpack(b64) {
-  const gz = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-  return new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
-}
-`;
-  }
   let out = src;
   for (const b of blocks) out = out.replace(b[0], impl[fnOf(b)]);
   // The loader's exports, for the page's own scripts (their imports of permlab.js read this).
-  out = out.replace(/\nscan\(\);\s*$/, `\n${BUNDLE}.resolve({ mount, unmount, scan, load, loadScenes, evaluate });\nscan();\n`);
+  out = out.replace(/\nscan\(\);\s*$/, `\n${BUNDLE}.resolve({ mount, unmount, scan, load, evaluate });\nscan();\n`);
   if (!out.includes('.resolve({ mount,')) throw new Error('single-file: the loader does not end with scan();');
   return out;
 }
@@ -301,13 +273,12 @@ const MIME = { '.png': 'image/png', '.svg': 'image/svg+xml', '.jpg': 'image/jpeg
 
 /**
  * Bundles `page` (a file path) into one HTML text. Options: dist, root (the directory a
- * root-relative URL `/x` means), scenes (true: always, false: never, undefined: when used),
- * worker (true: the self-check's worker and fixtures inside, false: never, undefined: when a
+ * root-relative URL `/x` means), worker (true: the self-check's worker and fixtures inside, false: never, undefined: when a
  * lesson of the page has a Codex `.rules` preset),
  * links ({href: newHref} rewritten in <a href>), notes (an array the notes are pushed to).
  * Throws a BundleError naming every problem.
  */
-export function bundle(page, { dist = 'dist', root, scenes, worker, links = {}, notes = [] } = {}) {
+export function bundle(page, { dist = 'dist', root, worker, links = {}, notes = [] } = {}) {
   const pageFile = resolve(page);
   if (!existsSync(pageFile)) throw new BundleError([`${page}: no such file`]);
   const html = readFileSync(pageFile, 'utf8');
@@ -392,8 +363,6 @@ export function bundle(page, { dist = 'dist', root, scenes, worker, links = {}, 
   let loaderAt = null; // the first loader tag (the widget goes there)
   let firstModule = null;
   let usesLoader = false; // a loader tag or a page script importing it
-  let scriptsUseLoader = false; // a page script importing it (it may call mount or evaluate)
-  let sceneHint = false;
   let tablePlaceholders = 0;
   let scenePlaceholders = 0;
   let widgetCssLinked = false;
@@ -435,8 +404,7 @@ export function bundle(page, { dist = 'dist', root, scenes, worker, links = {}, 
         if (!file) continue;
         const text = readFileSync(file, 'utf8');
         const r = pageScript(text, `${where} (${shown(file)})`, module);
-        if (r.usesLoader) usesLoader = scriptsUseLoader = true;
-        if (/data-scene/.test(text)) sceneHint = true;
+        if (r.usesLoader) usesLoader = true;
         const attrs = [...t.attrs].filter(([k]) => !['src', 'defer', 'async', 'integrity', 'crossorigin'].includes(k));
         const open = `<script${attrs.map(([k, v]) => (v === '' ? ` ${k}` : ` ${k}="${escapeAttr(v)}"`)).join('')}>`;
         const inline = `${open}\n${rawText(r.text)}\n</script>`;
@@ -449,9 +417,8 @@ export function bundle(page, { dist = 'dist', root, scenes, worker, links = {}, 
         }
       } else if (t.content.trim()) {
         const r = pageScript(t.content, where, module);
-        if (/data-scene/.test(t.content)) sceneHint = true;
         if (r.usesLoader) {
-          usesLoader = scriptsUseLoader = true;
+          usesLoader = true;
           edits.push([t.end, t.closeStart, rawText(r.text)]);
         }
       }
@@ -497,25 +464,19 @@ export function bundle(page, { dist = 'dist', root, scenes, worker, links = {}, 
     }
   }
 
-  const sceneWanted = scenes ?? (scenePlaceholders > 0 || sceneHint);
   const workerWanted = worker ?? codexLessons.length > 0;
   if (worker === undefined && codexLessons.length) note(`${codexLessons.join(', ')}: a lesson with a Codex .rules preset: the worker that reads it is inlined (and with it the self-check).`);
   if (worker === false && codexLessons.length) note(`${codexLessons.join(', ')}: a lesson with a Codex .rules preset, but --no-worker: the widget will say it needs the worker.`);
-  // The table's wasm: for table placeholders, and for page scripts that may call mount or evaluate
-  // (a page of scenes alone does without it).
-  const widgetWanted = tablePlaceholders > 0 || scriptsUseLoader || scenePlaceholders === 0;
   if (tablePlaceholders + scenePlaceholders > 0 && !usesLoader) {
     note(`${at({ start: 0 })}: the page has ${tablePlaceholders + scenePlaceholders} [data-permlab] placeholder(s) but loads no permlab.js: the loader is added.`);
   }
-  if (scenePlaceholders > 0 && scenes === false) note('the page has [data-scene] placeholders but the scenes are left out (--no-scenes): they show a load failure.');
   if (problems.length) throw new BundleError(problems);
-  if (!widgetWanted && !sceneWanted) throw new BundleError([`${page}: no [data-permlab] placeholder and no script using permlab.js: nothing to bundle.`]);
 
   // The widget: its stylesheet and the loader module, where the loader was (or before the first
   // module script, or at the end of <head>).
   const names = buildNames(dist);
   const widget = `<style data-permlab-css>\n${rawText(readFileSync(join(dist, names.css), 'utf8'))}</style>\n`
-    + `<script type="module">\n${rawText(bundledLoader(dist, names, { widget: widgetWanted, scenes: sceneWanted, worker: workerWanted }))}</script>`;
+    + `<script type="module">\n${rawText(bundledLoader(dist, names, { worker: workerWanted }))}</script>`;
   let place = loaderAt ?? firstModule;
   if (place) {
     edits.push([place.start, place.start, widget]);
@@ -616,12 +577,10 @@ export function bundleTo(page, out, opts = {}) {
   return { file: out, bytes: Buffer.byteLength(text) };
 }
 
-const USAGE = `usage: scripts/bundle PAGE.html OUT.html [--dist DIR] [--root DIR] [--scenes | --no-scenes]
+const USAGE = `usage: scripts/bundle PAGE.html OUT.html [--dist DIR] [--root DIR]
                       [--worker | --no-worker] [--link FROM=TO]…
   --dist DIR     the release build to use (default dist/)
   --root DIR     the directory a root-relative URL (/css/site.css) means
-  --scenes       include the scenes' wasm even when no [data-scene] placeholder is seen
-  --no-scenes    leave it out
   --worker       include the worker (self-check with its fixtures, Codex .rules import, lint of a
                  pasted config: about 1 MB more); by default only when a lesson has a Codex preset
   --no-worker    leave it out
@@ -640,9 +599,9 @@ function main(argv) {
       const m = /^([^=]+)=(.+)$/.exec(argv[++i] ?? '');
       if (!m) throw new BundleError([`--link needs FROM=TO (an href of the page, and what it becomes)\n${USAGE}`]);
       (opts.links ??= {})[m[1]] = m[2];
-    } else if (a === '--scenes') opts.scenes = true;
-    else if (a === '--no-scenes') opts.scenes = false;
-    else if (a === '--worker') opts.worker = true;
+    } else if (a === '--scenes' || a === '--no-scenes') {
+      opts.notes.push(`${a} has no effect: table widgets and scenes are one wasm, always inlined.`);
+    } else if (a === '--worker') opts.worker = true;
     else if (a === '--no-worker') opts.worker = false;
     else if (a === '-h' || a === '--help') { console.log(USAGE); return; }
     else if (a.startsWith('-')) throw new BundleError([`unknown option ${a}\n${USAGE}`]);

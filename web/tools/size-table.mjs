@@ -39,8 +39,7 @@ export function rows(report) {
   const pick = (re) => Object.entries(top).filter(([f]) => re.test(f)).map(([, v]) => v);
   const widget = pick(/^(permlab-widget(-[0-9a-f]+)?(\.js|_bg\.wasm)|permlab\.js|permlab(-[0-9a-f]+)?\.css)$/);
   if (widget.length !== 4) throw new Error(`size-table: expected the widget's wasm, glue, loader and stylesheet in the report, found ${widget.length} of them`);
-  const out = [['table widget: wasm, glue, loader `permlab.js`, stylesheet', 'a page with a table placeholder (once per page)', sum(widget)]];
-  if (report.scenes) out.push(['scenes: wasm, glue', 'only for `[data-scene]` placeholders', report.scenes['total (wasm + js + css)']]);
+  const out = [['widget: wasm, glue, loader `permlab.js`, stylesheet', 'a page with table widgets and/or scenes (once per page: one wasm for both)', sum(widget)]];
   if (report.selfcheck) out.push(['worker: wasm, glue', 'only for the self-check, a Codex `.rules` file, lint of a pasted config', report.selfcheck['total (wasm + js + css)']]);
   for (const [f, v] of Object.entries(top)) {
     const m = /^offline\/(.*) \(single file\)$/.exec(f);

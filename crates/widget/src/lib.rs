@@ -13,7 +13,7 @@
 //! In the browser only (wasm32): `ui` is the table widget as Leptos 0.8 CSR components — the
 //! [`Widget`] in one signal, a `Memo` per region, keyed rows with their own signals — and
 //! `api` the JS API (`evaluate`, the `permlab:*` events). The scenes are Leptos components too
-//! ([`scenes`], mounted by [`scenes::host`]; their own bundle, feature `scenes`), and `web`
+//! ([`scenes`], mounted by [`scenes::host`], in the same wasm), and `web`
 //! holds the few browser calls.
 //!
 //! Exported to JavaScript: [`mount`] (an element and a lesson object or its JSON text →
@@ -47,6 +47,12 @@ pub use text::i18n::Lang;
 
 use wasm_bindgen::prelude::*;
 
+/// Whether this wasm mounts components: the page's does; the worker's (feature `worker`) links
+/// this crate for its readers and the self-check and mounts nothing. Every path to a component
+/// returns early there, so none is linked into the worker (measured: the scenes would add
+/// 134 KB brotli to it).
+const MOUNTS: bool = !cfg!(feature = "worker");
+
 /// A mounted widget or scene, as returned to JavaScript by [`mount`].
 #[wasm_bindgen]
 pub struct Handle {
@@ -64,6 +70,9 @@ enum Mounted {
 impl Handle {
     /// Removes the widget and puts the placeholder's own content back.
     pub fn unmount(&mut self) {
+        if !MOUNTS {
+            return;
+        }
         match self.inner.take() {
             #[cfg(target_arch = "wasm32")]
             Some(Mounted::Table(mut m)) => ui::unmount(&mut m),
@@ -76,6 +85,9 @@ impl Handle {
     /// back to [`Handle::restore`], on this page or another: `{format: "permlab-state",
     /// version, widget, state}`. `null` for a scene or an unmounted widget.
     pub fn state(&self) -> JsValue {
+        if !MOUNTS {
+            return JsValue::NULL;
+        }
         #[cfg(target_arch = "wasm32")]
         if let Some(Mounted::Table(m)) = &self.inner {
             if let Some(text) = ui::state_text(m) {
@@ -95,7 +107,7 @@ impl Handle {
     /// was saved with another lesson.
     pub fn restore(&mut self, state: JsValue) -> Result<(), JsError> {
         #[cfg(target_arch = "wasm32")]
-        if let Some(Mounted::Table(m)) = &mut self.inner {
+        if let (true, Some(Mounted::Table(m))) = (MOUNTS, &mut self.inner) {
             let saved: persist::saved::Saved = serde_wasm_bindgen::from_value(state)
                 .map_err(|_| JsError::new(persist::saved::NOT_A_STATE))?;
             let config = ui::config(m);
@@ -115,18 +127,17 @@ impl Handle {
     /// no ticks; the stored state is removed. The host hears `permlab:ready` again.
     pub fn reset(&mut self) {
         #[cfg(target_arch = "wasm32")]
-        if let Some(Mounted::Table(m)) = &mut self.inner {
+        if let (true, Some(Mounted::Table(m))) = (MOUNTS, &mut self.inner) {
             ui::remount(m, None);
         }
     }
 }
 
-/// Mounts the table widget, or the scene named by the host's `data-scene`.
-/// In the scenes bundle (feature `scenes`) only scenes mount (an unknown slug shows the
-/// list of known ones); in the table bundle only the table does. Each bundle links only its own.
+/// Mounts the table widget, or the scene named by the host's `data-scene` (an unknown slug
+/// shows the list of known ones). One wasm holds both: a page with tables and scenes pays for
+/// the core and Leptos once (docs/DESIGN.md, "Bundles").
 fn mount_host(host: web_sys::HtmlElement, config: Config) -> Mounted {
-    if cfg!(feature = "scenes") {
-        let slug = host.get_attribute("data-scene").unwrap_or_default();
+    if let Some(slug) = host.get_attribute("data-scene") {
         let lang = config.lang;
         return Mounted::Scene(match scenes::build(&slug, lang, config.lesson.as_deref()) {
             Some(scene) => scenes::host::mount(host, &slug, lang, scene),
@@ -182,6 +193,9 @@ fn config_of(host: &web_sys::HtmlElement, index: usize, lesson: Option<String>) 
 /// configure it as for [`mount_all`].
 #[wasm_bindgen]
 pub fn mount(element: web_sys::HtmlElement, lesson: JsValue) -> Handle {
+    if !MOUNTS {
+        return Handle { inner: None };
+    }
     // A lesson object is read as its JSON text (the lesson reader says where it is wrong).
     let lesson = if lesson.is_undefined() || lesson.is_null() {
         None
@@ -204,19 +218,11 @@ fn loader_present() -> bool {
     js_sys::Reflect::has(&js_sys::global(), &JsValue::from_str("permlabLoader")).unwrap_or(false)
 }
 
-/// Runs when the table bundle starts: mounts every table placeholder at once, unless a loader
+/// Runs when the wasm starts: mounts every table and scene placeholder at once, unless a loader
 /// drives mounting (see `loader_present`).
 pub fn start() {
     if !loader_present() {
         mount_all();
-    }
-}
-
-/// Runs when the scenes bundle starts: mounts every `[data-scene]` placeholder at once, unless
-/// a loader drives mounting.
-pub fn start_scenes() {
-    if !loader_present() {
-        mount_selected("[data-permlab][data-scene]", false);
     }
 }
 
@@ -228,13 +234,13 @@ pub fn start_scenes() {
 /// and `data-scene` (a scene's slug instead of the table widget, see [`scenes`]).
 #[wasm_bindgen]
 pub fn mount_all() {
-    mount_selected("[data-permlab]:not([data-scene])", true);
-}
-
-fn mount_selected(selector: &str, or_new: bool) {
+    if !MOUNTS {
+        return;
+    }
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
+    let selector = "[data-permlab]";
     let mut hosts = Vec::new();
     if let Ok(list) = doc.query_selector_all(selector) {
         for i in 0..list.length() {
@@ -243,7 +249,7 @@ fn mount_selected(selector: &str, or_new: bool) {
             }
         }
     }
-    if hosts.is_empty() && or_new {
+    if hosts.is_empty() {
         if let (Some(body), Ok(el)) = (doc.body(), doc.create_element("div")) {
             let _ = body.append_child(&el);
             if let Ok(el) = el.dyn_into() {

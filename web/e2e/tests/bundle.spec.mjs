@@ -81,7 +81,7 @@ test.describe('scripts/bundle: an author page as one offline file', () => {
       await panel.locator('.pl-reveal').click();
       await expect(panel).toHaveAttribute('data-verdict', verdict);
     }
-    // The scene, from the scenes' own (inlined) wasm.
+    // The scene, from the same (inlined) wasm as the tables.
     const flow = page.locator('#flow');
     await flow.scrollIntoViewIfNeeded();
     await expect(flow.locator('section.pl-scene[data-scene="claude-flow"]')).toBeVisible();
@@ -121,9 +121,11 @@ test.describe('scripts/bundle: an author page as one offline file', () => {
     await expect(page.locator('#quiz')).toHaveAttribute('data-mounted-by', 'failed');
     await expect(page.locator('#quiz > .pl-load-error[role="alert"]')).toContainText('交互组件没能加载');
     await expect(page.locator('#api-result')).toHaveAttribute('data-decision', 'failed');
-    // The scenes have their own wasm: still there.
+    // The scene shares the wasm: it says so too, and its static content stays.
     await page.locator('#flow').scrollIntoViewIfNeeded();
-    await expect(page.locator('#flow section.pl-scene[data-scene="claude-flow"]')).toBeVisible();
+    await expect(page.locator('#flow')).toHaveAttribute('data-permlab-state', 'failed');
+    await expect(page.locator('#flow > .pl-load-error[role="alert"]')).toBeVisible();
+    await expect(page.locator('#flow section.pl-scene')).toHaveCount(0);
     expect(network).toEqual([]);
     expect(problems).toEqual([]);
   });
@@ -159,14 +161,14 @@ test.describe('scripts/bundle with the worker inside', () => {
 test.describe('scripts/bundle on a page of scenes alone', () => {
   test.use({ allowedHosts: [] });
 
-  test('the demo scenes page: only the scenes\' wasm goes in, and all eight scenes mount from file://', async ({ page, context, problems }, testInfo) => {
+  test('the demo scenes page: the one wasm goes in once, and all eight scenes mount from file://', async ({ page, context, problems }, testInfo) => {
     mkdirSync(outDir, { recursive: true });
     const out = resolve(outDir, `scenes-${testInfo.workerIndex}.html`);
     const r = bundle(resolve(repo, 'dist/demo/scenes.html'), out);
     expect(r.status, r.stderr).toBe(0);
     const html = readFileSync(out, 'utf8');
-    expect(html).toContain('const SCENES_WASM = "');
-    expect(html).not.toContain('const WIDGET_WASM = "');
+    expect(html.split('const WIDGET_WASM = "').length).toBe(2);
+    expect(html).not.toContain('SCENES_WASM');
     const { network } = await openOffline(page, context, out);
     for (const slug of ['timeline', 'claude-flow', 'opencode-lifecycle', 'merge', 'replay', 'codex-approvals', 'comparison', 'design-evaluator']) {
       await page.locator(`#${slug}`).scrollIntoViewIfNeeded();

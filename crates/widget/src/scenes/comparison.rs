@@ -93,9 +93,7 @@ pub fn ComparisonScene(
     let model = RwSignal::new(init);
     let progress = Memo::new(move |_| model.with(Comparison::progress_line));
     super::host::announce(Memo::new(move |_| vec![progress.get()]));
-    let heads = Product::ALL
-        .map(|p| view! { <th scope="col">{product_name(p)}</th> })
-        .to_vec();
+    let heads = Vec::from(Product::ALL.map(|p| view! { <th scope="col">{product_name(p)}</th> }));
     let overview = Dimension::ALL
         .iter()
         .enumerate()

@@ -61,10 +61,6 @@ pub type Built = Box<dyn FnOnce() -> leptos::prelude::AnyView>;
 /// text (`data-lesson`): for `replay`, a rule table in the fixtures format.
 pub fn build(slug: &str, lang: Lang, lesson: Option<&str>) -> Option<Built> {
     use leptos::prelude::*;
-    if !cfg!(feature = "scenes") {
-        // The table widget's bundle: no scene is linked in.
-        return None;
-    }
     let view = |f: fn(Lang) -> AnyView| Some(Box::new(move || f(lang)) as Built);
     match slug {
         "timeline" => view(|lang| {
