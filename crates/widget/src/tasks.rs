@@ -76,7 +76,8 @@ mod tests {
         {"text": "reveal both", "check": {"revealed": ["first-match", "opencode"]}},
         {"text": "step to the end", "check": {"stepped": "last"}},
         {"text": "move #1 last", "check": {"last": 1, "preset": "m"}},
-        {"text": "reverse b", "check": {"reversed": 1, "preset": "b"}}]}"#;
+        {"text": "reverse b", "check": {"reversed": 1, "preset": "b"}},
+        {"text": "reverse b, then read its verdict", "check": {"reversed": 1, "revealed": ["opencode"], "preset": "b"}}]}"#;
 
     fn widget() -> Widget {
         Widget::new(
@@ -96,13 +97,13 @@ mod tests {
     fn tasks_tick_as_the_learner_does_them_and_stay_ticked() {
         let mut w = widget();
         let mut p = ticks(&w, &[]);
-        assert_eq!(p, [false; 4]);
+        assert_eq!(p, [false; 5]);
         for e in [EngineId::FirstMatch, EngineId::OpenCode] {
             w.act(Msg::Guess(e, Guess::Skip));
             w.act(Msg::Reveal(e));
             p = ticks(&w, &p);
         }
-        assert_eq!(p, [true, false, false, false]);
+        assert_eq!(p, [true, false, false, false, false]);
         w.act(Msg::ToggleStepper);
         p = ticks(&w, &p);
         assert!(!p[1], "step 1 is not the end");
@@ -121,12 +122,20 @@ mod tests {
         w.act(Msg::Step(RuleId(1), false));
         w.act(Msg::Reverse);
         p = ticks(&w, &p);
-        assert_eq!(p, [true, true, true, false]);
+        assert_eq!(p, [true, true, true, false, false]);
         let b = w.source_of("l-b").unwrap();
         w.act(Msg::Source(b));
         w.act(Msg::Reverse);
         p = ticks(&w, &p);
-        assert_eq!(p, [true, true, true, true]);
+        assert_eq!(
+            p,
+            [true, true, true, true, false],
+            "reversed, but b's verdict is not revealed yet"
+        );
+        w.act(Msg::Guess(EngineId::OpenCode, Guess::Skip));
+        w.act(Msg::Reveal(EngineId::OpenCode));
+        p = ticks(&w, &p);
+        assert_eq!(p, [true; 5]);
     }
 
     #[test]

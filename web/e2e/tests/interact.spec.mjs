@@ -188,6 +188,12 @@ for (const lang of ['zh', 'en']) {
     await expect(c.locator('.pl-task').nth(2)).toHaveAttribute('data-done', 'false');
     await c.locator('.pl-preset', { hasText: t.aws }).click();
     await c.locator('.pl-reverse').click();
+    // Reversed, but the yellow box is still locked: the task asks to read it, so not yet.
+    await expect(c.locator('.pl-log-entry')).not.toHaveCount(0);
+    await expect(c.locator('.pl-task').nth(2)).toHaveAttribute('data-done', 'false');
+    await skipReveal(c, 'claude-code');
+    await expect(c.locator('.pl-task').nth(2)).toHaveAttribute('data-done', 'false');
+    await skipReveal(c, 'opencode');
     await expect(c.locator('.pl-task').nth(2)).toHaveAttribute('data-done', 'true');
     expect(problems).toEqual([]);
   });

@@ -406,8 +406,8 @@ pub enum Check {
         /// The presets' ids.
         known: Vec<String>,
     },
-    /// A task check with other than one condition (how many).
-    OneCondition(usize),
+    /// A task check with no condition (only a `preset`, or nothing).
+    NoCondition,
     /// A task checks an engine the lesson does not show.
     EngineNotShown(String),
     /// A task names a rule number no preset has.

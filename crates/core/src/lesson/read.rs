@@ -863,7 +863,7 @@ fn read_check(
             Expect::TaskCheck,
             None,
             format!(
-                "missing or not an object: write one of {{{KINDS}}}, with an optional \"preset\""
+                "missing or not an object: write one or more of {{{KINDS}}}, with an optional \"preset\""
             ),
         );
         return None;
@@ -905,18 +905,33 @@ fn read_check(
         .into_iter()
         .filter(|k| v.get(k).is_some())
         .collect();
-    if kinds.len() != 1 {
+    if kinds.is_empty() {
         c.error_as(
             at,
-            Check::OneCondition(kinds.len()),
-            format!(
-                "give exactly one condition: {KINDS} (found {})",
-                kinds.len()
-            ),
+            Check::NoCondition,
+            format!("give at least one condition: {KINDS}"),
         );
         return None;
     }
-    let key = kinds[0];
+    // Every condition is read (each says where it is wrong); the task counts when all hold.
+    let all: Vec<Option<CheckKind>> = kinds
+        .into_iter()
+        .map(|key| read_condition(c, v, at, key, engines, presets, preset.as_deref()))
+        .collect();
+    let all = all.into_iter().collect::<Option<Vec<_>>>()?;
+    Some(TaskCheck { preset, all })
+}
+
+/// One condition of a task's check (`key` is present in `v`).
+fn read_condition(
+    c: &mut Ctx,
+    v: &Value,
+    at: &str,
+    key: &str,
+    engines: &[EngineId],
+    presets: &[Preset],
+    preset: Option<&str>,
+) -> Option<CheckKind> {
     let path = format!("{at}.{key}");
     let val = v.get(key)?;
     let count = |c: &mut Ctx, what: &str| -> Option<u32> {
@@ -973,8 +988,8 @@ fn read_check(
         "last" => {
             let n = count(c, "a rule's number")?;
             let has = |p: &Preset| p.table.rules().iter().any(|r| r.id == RuleId(n));
-            let ok = match &preset {
-                Some(id) => presets.iter().filter(|p| &p.id == id).all(has),
+            let ok = match preset {
+                Some(id) => presets.iter().filter(|p| p.id == id).all(has),
                 None => presets.iter().any(has),
             };
             if !ok {
@@ -984,7 +999,6 @@ fn read_check(
                     format!(
                         "no rule #{n} in the preset{}: rules are numbered from 1 in written order",
                         preset
-                            .as_ref()
                             .map(|p| format!(" \"{p}\""))
                             .unwrap_or_else(|| "s".into())
                     ),
@@ -995,5 +1009,5 @@ fn read_check(
         }
         _ => CheckKind::Reversed(count(c, "how many reversals")? as usize),
     };
-    Some(TaskCheck { preset, kind })
+    Some(kind)
 }

@@ -16,7 +16,8 @@
 //!                                     {"tool": "bash", "pattern": "ls", "action": "allow"}],
 //!                "calls": [{"tool": "bash", "input": "ls"}]}],
 //!   "tasks": [{"text": "Move #1 last", "check": {"last": 1}},
-//!             {"text": "Reveal OpenCode", "check": {"revealed": ["opencode"]}}]}"#)
+//!             {"text": "Reveal OpenCode", "check": {"revealed": ["opencode"]}},
+//!             {"text": "Reverse, then reveal", "check": {"reversed": 1, "revealed": ["opencode"]}}]}"#)
 //! .lesson
 //! .unwrap();
 //! let order = [RuleId(2), RuleId(1)];
@@ -25,6 +26,9 @@
 //! assert!(!l.tasks[1].check.done(&s));
 //! let s = TaskState { revealed: &[EngineId::OpenCode], ..s };
 //! assert!(l.tasks[1].check.done(&s));
+//! // Two conditions: both must hold.
+//! assert!(!l.tasks[2].check.done(&s));
+//! assert!(l.tasks[2].check.done(&TaskState { reverses: 1, ..s }));
 //! ```
 
 use super::Text;
@@ -40,14 +44,16 @@ pub struct Task {
     pub check: TaskCheck,
 }
 
-/// What has to be true for a task to be done. Every kind may name a preset (`"preset": "aws"`):
-/// then it counts only while that preset is the table shown.
+/// What has to be true for a task to be done: every one of its conditions (`{"reversed": 1,
+/// "revealed": ["opencode"]}`: reversed, and OpenCode's verdict revealed — "look at the verdict
+/// after the reverse" is two things). A check may name a preset (`"preset": "aws"`): then it
+/// counts only while that preset is the table shown.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TaskCheck {
     /// The preset the check is about, if any (its `id`).
     pub preset: Option<String>,
-    /// The condition.
-    pub kind: CheckKind,
+    /// The conditions (at least one), all of which must hold.
+    pub all: Vec<CheckKind>,
 }
 
 /// The conditions a task can check.
@@ -84,7 +90,14 @@ impl TaskCheck {
         if self.preset.as_deref().is_some_and(|p| p != s.preset) {
             return false;
         }
-        match &self.kind {
+        self.all.iter().all(|kind| kind.holds(s))
+    }
+}
+
+impl CheckKind {
+    /// Whether this one condition holds in `s`.
+    fn holds(&self, s: &TaskState<'_>) -> bool {
+        match self {
             CheckKind::Revealed(es) => es.iter().all(|e| s.revealed.contains(e)),
             CheckKind::SteppedToEnd => s.stepper_end,
             CheckKind::Last(id) => s.order.last() == Some(id),
@@ -117,7 +130,8 @@ mod tests {
             r#"[{"text": {"zh": "揭示", "en": "Reveal"}, "check": {"revealed": ["opencode"], "preset": "p"}},
                 {"text": "step", "check": {"stepped": "last"}},
                 {"text": "last", "check": {"last": 1}},
-                {"text": "rev", "check": {"reversed": 1}}]"#,
+                {"text": "rev", "check": {"reversed": 1}},
+                {"text": "both", "check": {"reversed": 1, "revealed": ["opencode"], "preset": "p"}}]"#,
         );
         assert!(p.is_empty(), "{p:?}");
     }
@@ -129,8 +143,9 @@ mod tests {
                 {"text": "b", "check": {"last": 9}},
                 {"text": "c", "check": {"reversed": 1, "preset": "nope"}},
                 {"text": "d", "check": {"stepped": "first"}},
-                {"check": {"last": 1, "reversed": 2}},
-                {"text": "e", "check": {"flipped": 1}}]"#,
+                {"check": {"preset": "p"}},
+                {"text": "e", "check": {"flipped": 1}},
+                {"text": "f", "check": {"last": 9, "reversed": 0}}]"#,
         );
         let has = |path: &str, word: &str| p.iter().any(|m| m.contains(path) && m.contains(word));
         assert!(has("tasks[0].check.revealed[0]", "does not show"), "{p:?}");
@@ -138,8 +153,11 @@ mod tests {
         assert!(has("tasks[2].check.preset", "no preset"), "{p:?}");
         assert!(has("tasks[3].check.stepped", "\"last\""), "{p:?}");
         assert!(has("tasks[4].text", "missing"), "{p:?}");
-        assert!(has("tasks[4].check", "exactly one"), "{p:?}");
+        assert!(has("tasks[4].check", "at least one condition"), "{p:?}");
         assert!(has("tasks[5].check.flipped", "unknown key"), "{p:?}");
+        // Each condition of a check is read, and each says where it is wrong.
+        assert!(has("tasks[6].check.last", "no rule #9"), "{p:?}");
+        assert!(has("tasks[6].check.reversed", "whole number"), "{p:?}");
         assert!(lesson("{}")
             .iter()
             .any(|m| m.contains("expected an array of tasks")));
