@@ -293,6 +293,11 @@ impl Lab {
         }
     }
 
+    /// Whether there is anything for "try again" to clear: a guess made or a verdict revealed.
+    pub fn answered_any(&self) -> bool {
+        !self.guesses.is_empty() || !self.revealed.is_empty()
+    }
+
     /// "Try again": clears guesses and reveals only — the order and the log stay.
     pub fn try_again(&mut self) {
         self.guesses.clear();

@@ -104,17 +104,31 @@ pub struct Translation {
 
 impl Translation {
     /// The `settings.json` text: `{"permissions": {"allow": […], "ask": […], "deny": […]}}`.
+    /// A rule string two rows both become (`read_file *` and `list_dir *` are both `Read`) is
+    /// written once per list: Claude Code reads each list as a set (deny → ask → allow, order
+    /// within a list never matters), so the copy would change nothing and only puzzle a reader.
+    ///
+    /// ```
+    /// use permlab_core::{Action, RuleTable};
+    /// let t = RuleTable::new([("read_file", "*", Action::Allow), ("list_dir", "*", Action::Allow)]);
+    /// let json = permlab_core::claude_code::translate(&t).to_settings_json();
+    /// assert_eq!(json.matches("\"Read\"").count(), 1, "{json}");
+    /// ```
     pub fn to_settings_json(&self) -> String {
         let mut out = String::from("{\n  \"permissions\": {");
         let mut first = true;
         for action in [Action::Allow, Action::Ask, Action::Deny] {
-            let list: Vec<&str> = self
+            let mut list: Vec<&str> = Vec::new();
+            for (r, _) in self
                 .rules
                 .iter()
                 .zip(&self.actions)
                 .filter(|(_, a)| **a == action)
-                .filter_map(|(r, _)| r.as_deref())
-                .collect();
+            {
+                if let Some(r) = r.as_deref().filter(|r| !list.contains(r)) {
+                    list.push(r);
+                }
+            }
             if list.is_empty() {
                 continue;
             }

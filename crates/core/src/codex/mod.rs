@@ -62,7 +62,7 @@ mod syntax;
 
 pub use diag::{LoadError, LoadErrorKind};
 pub use eval::Limits;
-pub use export::{starlark_string, to_rules};
+pub use export::{starlark_string, to_rules, to_rules_worded, Comments};
 #[cfg(feature = "rules-files")]
 pub(crate) use load::RuleCall;
 pub use policy::{

@@ -419,6 +419,12 @@ impl Widget {
         self.restore_texts(snap, fx);
     }
 
+    /// Whether "try again" is offered: a quiz with a guess or a reveal to clear (before any,
+    /// there is nothing to try again).
+    pub fn can_try_again(&self) -> bool {
+        !self.explore() && self.lab.answered_any()
+    }
+
     /// Whether the lesson is for exploring: every verdict shows at once, nothing to guess.
     pub fn explore(&self) -> bool {
         self.course

@@ -600,3 +600,16 @@ fn an_import_shows_neither_the_lessons_question_nor_its_tasks() {
     w.act(Msg::Source(Source::Lesson(0)));
     assert!(w.lesson_text("question").is_some());
 }
+
+#[test]
+fn try_again_is_offered_only_once_there_is_a_guess_or_a_reveal_to_clear() {
+    let mut w = widget("");
+    assert!(!w.can_try_again(), "nothing guessed yet");
+    w.act(Msg::Guess(EngineId::OpenCode, Guess::Skip));
+    assert!(w.can_try_again());
+    w.act(Msg::TryAgain);
+    assert!(!w.can_try_again(), "cleared: nothing left to try again");
+    w.act(Msg::Guess(EngineId::FirstMatch, Guess::Skip));
+    w.act(Msg::Reveal(EngineId::FirstMatch));
+    assert!(w.can_try_again());
+}

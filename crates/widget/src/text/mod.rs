@@ -7,4 +7,5 @@ pub mod error_text;
 pub mod i18n;
 pub mod lesson_error;
 pub mod lint_text;
+pub mod spans;
 pub mod warning_text;

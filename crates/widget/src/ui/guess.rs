@@ -22,6 +22,7 @@ pub(crate) fn Guesses(ctx: Ctx) -> impl IntoView {
         })
     });
     let shown = Memo::new(move |_| ctx.read(Region::Engines, Widget::shown));
+    let again = Memo::new(move |_| ctx.read(Region::EnginePanel, Widget::can_try_again));
     view! {
         <section class="pl-guesses">
             <h3>{move || lang.s(if head.get().0 { S::Verdicts } else { S::GuessTitle })}</h3>
@@ -29,7 +30,7 @@ pub(crate) fn Guesses(ctx: Ctx) -> impl IntoView {
             <div class="pl-engines">
                 <For each=move || shown.get() key=|e| *e children=move |id| view! { <EnginePanel ctx id/> }/>
             </div>
-            <Show when=move || !head.get().0>
+            <Show when=move || again.get()>
                 <button type="button" class="pl-try-again pl-controls" on:click=move |_| { act(ctx, Msg::TryAgain); }>
                     "↺ "{lang.s(S::TryAgain)}</button>
             </Show>
@@ -198,7 +199,7 @@ pub(crate) fn ReorderLog(ctx: Ctx) -> impl IntoView {
             <ol class="pl-log-list">
                 <For each=move || { entries.get().into_iter().enumerate().collect::<Vec<_>>() }
                     key=|e: &(usize, String)| e.clone()
-                    children=|(_, t): (usize, String)| view! { <li class="pl-log-entry">{t}</li> }/>
+                    children=|(_, t): (usize, String)| view! { <li class="pl-log-entry"><super::marked::Marked text=t/></li> }/>
             </ol>
         </section>
     }

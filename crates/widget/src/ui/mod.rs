@@ -39,6 +39,7 @@ mod guess;
 mod import;
 mod legend;
 mod lesson_error;
+mod marked;
 mod more;
 mod panels;
 mod roving;

@@ -222,7 +222,14 @@ pub(crate) fn Translations(ctx: Ctx) -> impl IntoView {
             );
             cc_flags.sort_by_key(|f| f.0);
             let (oc, oc_flags) = presets::opencode_permission(t);
-            let (cx, cx_flags) = codex::to_rules(t);
+            let why = |w: &codex::NoPrefix| lang.untranslated(Untranslated::Codex(w));
+            let words = codex::Comments {
+                header: lang.s(S::CodexHeader),
+                row: lang.s(S::CodexRow),
+                not_expressible: lang.s(S::CodexNotExpressible),
+                why: &why,
+            };
+            let (cx, cx_flags) = codex::to_rules_worded(t, &words);
             let rows = |flags: Vec<(usize, String)>| {
                 flags
                     .into_iter()
@@ -274,7 +281,7 @@ pub(crate) fn Translations(ctx: Ctx) -> impl IntoView {
                     <pre><code>{text}</code></pre>
                     <ul class="pl-flags">
                         {flags.into_iter().map(|(row, r, why)| view! {
-                            <li class="pl-flag" data-row=(row + 1).to_string()><span aria-hidden="true">"⚠ "</span><code>{r}</code>" — "{why}</li>
+                            <li class="pl-flag" data-row=(row + 1).to_string()><span aria-hidden="true">"⚠ "</span><code>{r}</code>" — "<super::marked::Marked text=why/></li>
                         }).collect_view()}
                     </ul>
                 </div>
