@@ -281,3 +281,21 @@ test('timeline, replay, codex-approvals, comparison, opencode-lifecycle: screens
     }
   });
 });
+
+test('codex-approvals: the columns keep their widths when every call is revealed (the commands are never squeezed)', async ({ page, problems }) => {
+  const s = await open(page, 'codex-approvals');
+  const widths = () => s.locator('.pl-ca-calls thead th').evaluateAll((ths) => ths.map((th) => Math.round(th.getBoundingClientRect().width)));
+  const before = await widths();
+  await s.locator('.pl-ca-show-all').click();
+  await expect(s.locator('tr[data-revealed="true"]')).toHaveCount(8);
+  expect(await widths()).toEqual(before);
+  // No command breaks inside a word: each line of a command cell is a whole word or more.
+  const code = row(s, 'forbidden-rule').locator('th code');
+  const lines = await code.evaluate((el) => {
+    const r = document.createRange();
+    r.selectNodeContents(el);
+    return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
+  });
+  expect(lines).toBeLessThanOrEqual(3);
+  expect(problems).toEqual([]);
+});

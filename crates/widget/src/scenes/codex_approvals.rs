@@ -473,11 +473,21 @@ fn call_row(
                 && c.facts.requests_escalation
                 && m.policy != Policy::Named(ApprovalPolicy::OnRequest))
             .then(|| view! { <p class="pl-ca-note">{t(T::EscalationNote)}</p> });
+            // The lesson's "on-request asks at the edge" against the product, where they part.
+            let differs = (v.outcome == Outcome::SandboxDenied
+                && m.policy == Policy::Named(ApprovalPolicy::OnRequest))
+            .then(|| {
+                view! {
+                    <p class="pl-ca-surprise pl-ca-differs">
+                        <span aria-hidden="true">"⚠ "</span>{t(T::OnRequestDiffers)}
+                    </p>
+                }
+            });
             view! {
                 <td class="pl-ca-outcome" data-outcome=v.outcome.slug() data-verdict=d.as_str()>
                     {ui::verdict(d, guess_word(lang, d))}" "{mark}
                     <p>{outcome_text(lang, v)}</p>
-                    {reason}{surprise}{escalation}
+                    {reason}{surprise}{differs}{escalation}
                 </td>
             }
             .into_any()
@@ -559,6 +569,25 @@ mod tests {
         assert!(row(&html, "build").contains("data-outcome=\"ask\""));
         assert!(row(&html, "escalate").contains("data-outcome=\"reject\""));
         assert!(row(&html, "escalate").contains("pl-ca-note"));
+    }
+
+    #[test]
+    fn on_request_says_where_the_product_parts_from_the_lesson_s_ask_at_the_edge() {
+        let mut s = CodexApprovals::new(Lang::Zh);
+        s.show(2);
+        let html = render(&s);
+        let outside = row(&html, "outside");
+        assert!(
+            outside.contains("data-outcome=\"sandbox-denied\""),
+            "{outside}"
+        );
+        assert!(outside.contains("pl-ca-differs"));
+        assert!(outside.contains("和课程的说法不同") && outside.contains("Codex 0.171.0"));
+        // Nowhere else, and not under another policy.
+        assert_eq!(html.matches("pl-ca-differs").count(), 1);
+        s.set_policy(Policy::Named(ApprovalPolicy::Never));
+        s.show_all();
+        assert!(!render(&s).contains("pl-ca-differs"));
     }
 
     #[test]
