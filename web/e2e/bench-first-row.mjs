@@ -19,6 +19,7 @@
 // Needs only playwright-core (found by Node's resolution from this file, or NODE_PATH, or the
 // PLAYWRIGHT_CORE variable below / environment variable) and node built-ins.
 import { createServer } from 'node:http';
+import { types as TYPES } from './serve.mjs';
 import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import { readFile, stat } from 'node:fs/promises';
@@ -90,19 +91,6 @@ try {
 }
 
 // ---- static server: the files as they are (or gzip -6 with --gzip, as a static host sends them) ----
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.txt': 'text/plain; charset=utf-8',
-  '.woff2': 'font/woff2',
-};
 
 function serve(dir) {
   const root = resolve(dir);
