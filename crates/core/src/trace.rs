@@ -104,8 +104,90 @@ pub struct TraceCall {
 pub struct Malformed {
     /// The 1-based line.
     pub line: usize,
-    /// What is wrong with it, and what was expected.
+    /// What is wrong with it, and what was expected, in English (the CLI's text).
     pub message: String,
+    /// The same as data, so a page words it in its learner's language.
+    pub why: Bad,
+}
+
+impl Malformed {
+    fn new(line: usize, why: Bad) -> Self {
+        Malformed {
+            line,
+            message: why.to_string(),
+            why,
+        }
+    }
+}
+
+/// Why a trace line could not be read. `Display` says it in English.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Bad {
+    /// The line is longer than [`Limits::line_bytes`] (its length, the limit).
+    TooLong(usize, usize),
+    /// The trace has more calls than [`Limits::calls`] (the limit): reading stopped here.
+    TooManyCalls(usize),
+    /// Not JSON.
+    Json(json::SyntaxError),
+    /// JSON, but not an object (what it is).
+    NotObject(&'static str),
+    /// A call line whose `tool` is not a string (what it is).
+    ToolNotString(&'static str),
+    /// A call line without `input`.
+    NoInput,
+    /// A call line whose `input` is neither a string nor an object (what it is).
+    InputType(&'static str),
+    /// A Codex `response_item` without `payload`.
+    NoPayload,
+    /// A Claude Code `assistant` line without `message.content`.
+    NoContent,
+    /// A Claude Code `tool_use` (its index in `message.content`) without a `name` string.
+    ToolUseNoName(usize),
+    /// A Codex item (its type) without a `name` string.
+    NoName(String),
+    /// A Codex `function_call` (its name) whose `arguments` string is not JSON.
+    ArgumentsNotJson(String, json::SyntaxError),
+    /// A Codex `local_shell_call` without `action.command`.
+    NoShellCommand,
+}
+
+impl fmt::Display for Bad {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Bad::TooLong(bytes, limit) => write!(
+                f,
+                "this line is {bytes} bytes, more than permlab's limit of {limit} bytes for one trace line \
+                 (trace::Limits::line_bytes): it was not read; raise the limit to read it"
+            ),
+            Bad::TooManyCalls(limit) => write!(
+                f,
+                "stopped reading here: the trace has more than {limit} calls, permlab's limit \
+                 (trace::Limits::calls); split the trace, stream it with trace::lines, or raise the limit"
+            ),
+            Bad::Json(e) => write!(f, "invalid JSON at column {}: {}", e.position.column, e.message),
+            Bad::NotObject(kind) => write!(f, "expected a JSON object per line, found {kind}"),
+            Bad::ToolNotString(kind) => write!(f, "\"tool\" must be a string, found {kind}"),
+            Bad::NoInput => f.write_str(
+                "a call line needs \"input\" (a string or an object), e.g. {\"tool\": \"bash\", \"input\": \"git status\"}",
+            ),
+            Bad::InputType(kind) => {
+                write!(f, "\"input\" must be a string or an object, found {kind}")
+            }
+            Bad::NoPayload => f.write_str("a response_item line without \"payload\""),
+            Bad::NoContent => f.write_str("an assistant line without message.content"),
+            Bad::ToolUseNoName(k) => {
+                write!(f, "message.content[{k}]: a tool_use without a \"name\" string")
+            }
+            Bad::NoName(kind) => write!(f, "a {kind} without a \"name\" string"),
+            Bad::ArgumentsNotJson(name, e) => write!(
+                f,
+                "{name}: \"arguments\" is not JSON (column {}: {})",
+                e.position.column, e.message
+            ),
+            Bad::NoShellCommand => f.write_str("a local_shell_call without action.command"),
+        }
+    }
 }
 
 impl fmt::Display for Malformed {
@@ -222,19 +304,14 @@ impl Iterator for Lines<'_> {
                 continue;
             }
             if raw.len() > self.limits.line_bytes {
-                return Some(Line::Malformed(Malformed {
+                return Some(Line::Malformed(Malformed::new(
                     line,
-                    message: format!(
-                        "this line is {} bytes, more than permlab's limit of {} bytes for one trace line \
-                         (trace::Limits::line_bytes): it was not read; raise the limit to read it",
-                        raw.len(),
-                        self.limits.line_bytes
-                    ),
-                }));
+                    Bad::TooLong(raw.len(), self.limits.line_bytes),
+                )));
             }
             let mut found = Vec::new();
             return Some(match read_line(raw, &self.names, &mut found) {
-                Err(message) => Line::Malformed(Malformed { line, message }),
+                Err(why) => Line::Malformed(Malformed::new(line, why)),
                 Ok(()) if found.is_empty() => Line::Skipped,
                 Ok(()) => Line::Calls(
                     found
@@ -272,14 +349,9 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Trace {
                     let line = calls[0].line;
                     calls.truncate(limits.calls - trace.calls.len());
                     trace.calls.extend(calls);
-                    trace.malformed.push(Malformed {
-                        line,
-                        message: format!(
-                            "stopped reading here: the trace has more than {} calls, permlab's limit \
-                             (trace::Limits::calls); split the trace, stream it with trace::lines, or raise the limit",
-                            limits.calls
-                        ),
-                    });
+                    trace
+                        .malformed
+                        .push(Malformed::new(line, Bad::TooManyCalls(limits.calls)));
                     break;
                 }
                 trace.calls.extend(calls);
@@ -291,32 +363,18 @@ pub fn parse_with_limits(text: &str, limits: &Limits) -> Trace {
 
 type Found = Vec<(Format, String, Call)>;
 
-fn read_line(raw: &str, names: &NameMap, found: &mut Found) -> Result<(), String> {
-    let value = json::parse(raw).map_err(|e| {
-        format!(
-            "invalid JSON at column {}: {}",
-            e.position.column, e.message
-        )
-    })?;
+fn read_line(raw: &str, names: &NameMap, found: &mut Found) -> Result<(), Bad> {
+    let value = json::parse(raw).map_err(Bad::Json)?;
     if value.as_object().is_none() {
-        return Err(format!(
-            "expected a JSON object per line, found {}",
-            value.kind()
-        ));
+        return Err(Bad::NotObject(value.kind()));
     }
     if let Some(tool) = value.get("tool") {
         let tool = tool
             .as_str()
-            .ok_or_else(|| format!("\"tool\" must be a string, found {}", tool.kind()))?;
-        let input = value.get("input").ok_or_else(|| {
-            "a call line needs \"input\" (a string or an object), e.g. {\"tool\": \"bash\", \"input\": \"git status\"}"
-                .to_string()
-        })?;
+            .ok_or_else(|| Bad::ToolNotString(tool.kind()))?;
+        let input = value.get("input").ok_or(Bad::NoInput)?;
         if !matches!(input, Value::String(_) | Value::Object(_)) {
-            return Err(format!(
-                "\"input\" must be a string or an object, found {}",
-                input.kind()
-            ));
+            return Err(Bad::InputType(input.kind()));
         }
         found.push((
             Format::Calls,
@@ -329,7 +387,7 @@ fn read_line(raw: &str, names: &NameMap, found: &mut Found) -> Result<(), String
         Some("assistant") => claude_code_line(&value, names, found),
         Some("response_item") => match value.get("payload") {
             Some(payload) => codex_item(payload, names, found),
-            None => Err("a response_item line without \"payload\"".into()),
+            None => Err(Bad::NoPayload),
         },
         // Older rollouts wrote the response items bare, one per line.
         Some("function_call" | "custom_tool_call" | "local_shell_call") => {
@@ -339,9 +397,9 @@ fn read_line(raw: &str, names: &NameMap, found: &mut Found) -> Result<(), String
     }
 }
 
-fn claude_code_line(value: &Value, names: &NameMap, found: &mut Found) -> Result<(), String> {
+fn claude_code_line(value: &Value, names: &NameMap, found: &mut Found) -> Result<(), Bad> {
     let Some(content) = value.get("message").and_then(|m| m.get("content")) else {
-        return Err("an assistant line without message.content".into());
+        return Err(Bad::NoContent);
     };
     // A plain-text assistant message may carry its content as a string.
     let Some(items) = content.as_array() else {
@@ -354,7 +412,7 @@ fn claude_code_line(value: &Value, names: &NameMap, found: &mut Found) -> Result
         let name = item
             .get("name")
             .and_then(Value::as_str)
-            .ok_or_else(|| format!("message.content[{k}]: a tool_use without a \"name\" string"))?;
+            .ok_or(Bad::ToolUseNoName(k))?;
         let input = item.get("input").cloned().unwrap_or(Value::Object(vec![]));
         found.push((
             Format::ClaudeCode,
@@ -365,13 +423,13 @@ fn claude_code_line(value: &Value, names: &NameMap, found: &mut Found) -> Result
     Ok(())
 }
 
-fn codex_item(payload: &Value, names: &NameMap, found: &mut Found) -> Result<(), String> {
+fn codex_item(payload: &Value, names: &NameMap, found: &mut Found) -> Result<(), Bad> {
     let kind = payload.get("type").and_then(Value::as_str);
     let name = || {
         payload
             .get("name")
             .and_then(Value::as_str)
-            .ok_or_else(|| format!("a {} without a \"name\" string", kind.unwrap_or("call")))
+            .ok_or_else(|| Bad::NoName(kind.unwrap_or("call").to_string()))
     };
     let mut push = |native: &str, call: Call| {
         found.push((Format::CodexRollout, native.to_string(), call));
@@ -380,12 +438,9 @@ fn codex_item(payload: &Value, names: &NameMap, found: &mut Found) -> Result<(),
         Some("function_call") => {
             let name = name()?;
             let arguments = match payload.get("arguments") {
-                Some(Value::String(s)) => json::parse(s).map_err(|e| {
-                    format!(
-                        "{name}: \"arguments\" is not JSON (column {}: {})",
-                        e.position.column, e.message
-                    )
-                })?,
+                Some(Value::String(s)) => {
+                    json::parse(s).map_err(|e| Bad::ArgumentsNotJson(name.to_string(), e))?
+                }
                 Some(other) => other.clone(),
                 None => Value::Object(vec![]),
             };
@@ -415,7 +470,7 @@ fn codex_item(payload: &Value, names: &NameMap, found: &mut Found) -> Result<(),
             let command = payload
                 .get("action")
                 .and_then(|a| a.get("command"))
-                .ok_or_else(|| "a local_shell_call without action.command".to_string())?;
+                .ok_or(Bad::NoShellCommand)?;
             push("local_shell_call", Call::new("bash", shell_text(command)));
         }
         _ => {}

@@ -80,7 +80,11 @@ test('design (zh): the seed decide() on the ticket agent, then unattended; naive
 
   expect(await revealAll(s)).toEqual(['allow', 'allow', 'ask', 'ask', 'deny', 'ask']);
   await expect(s.locator('.pl-dz-summary-line')).toHaveAttribute('data-closest', 'first-match');
-  await expect(s.locator('.pl-dz-summary-line')).toHaveText('6 个调用里,你的设计最像 first-match(6/6 一致)');
+  // Every engine tied at the top is named; that the design is built like Claude Code yet agrees
+  // most with first-match and OpenCode is said right under the headline, before the counts.
+  await expect(s.locator('.pl-dz-summary-line')).toHaveText('6 个调用里,你的设计最像 first-match、OpenCode(6/6 一致)');
+  await expect(s.locator('.pl-dz-summary-line + .pl-dz-structure')).toContainText('按结构,你的设计用 Claude Code 的顺序读表');
+  await expect(s.locator('.pl-dz-structure + .pl-dz-note')).toContainText('Claude Code 的规则只能写它自己的工具');
   await expect(call(s, 0).locator('.pl-dz-engines li[data-engine="claude-code"]')).toHaveAttribute('data-agrees', 'false');
 
   // Evaluator #2: the same design in an unattended session — ask_or_deny turns asks into denies.
@@ -141,7 +145,7 @@ test('design (en): a fallback deny nobody shares, then grouped with the mode sta
   await expect(escalate.locator('.pl-dz-closest')).toHaveAttribute('data-engine', 'none');
   await expect(escalate.locator('.pl-dz-closest')).toHaveText('none of the five real engines decides this way');
   expect(await revealAll(s)).toEqual(['allow', 'allow', 'ask', 'ask', 'deny', 'deny']);
-  await expect(s.locator('.pl-dz-summary-line')).toHaveText('Over the 6 calls your design behaves most like first-match (5/6 agree)');
+  await expect(s.locator('.pl-dz-summary-line')).toHaveText('Over the 6 calls your design behaves most like first-match, OpenCode (5/6 agree)');
   await expect(s.locator('.pl-dz-note')).toContainText('Why Claude Code and Codex ask for every ticket call');
 
   // Evaluator #2: on miniagent, back to the seed's design, in a read-only session: ③ asks the edit.

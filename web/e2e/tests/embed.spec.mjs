@@ -446,6 +446,9 @@ test.describe('single-file offline page', () => {
       await expect(naive.locator('.pl-matrix [data-verdict]').first()).toBeAttached();
       // The self-check is hidden offline (its worker cannot start from file://).
       await expect(page.locator('.pl-run-check')).toHaveCount(0);
+      // …and the folded menu's list does not promise it.
+      await expect(naive.locator('.pl-more-list')).not.toContainText(lang === 'zh' ? '自检' : 'self-check');
+      await expect(naive.locator('.pl-more-list')).toContainText(lang === 'zh' ? '翻译' : 'translations');
       await core.locator('.pl-reverse').click();
       expect(await order(core)).toEqual([2, 1]);
       expect(await order(naive)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);

@@ -370,7 +370,7 @@ test('replay: a real Claude Code trace from the corpus, pasted; torn lines liste
   await expect(area).toBeFocused();
   await expect(s.locator('.pl-rp-summary')).toHaveAttribute('data-malformed', '1');
   await expect(s.locator('.pl-rp-bad-list li')).toHaveAttribute('data-line', String(text.split('\n').length + 1)); // the file ends with a newline
-  await expect(s.locator('.pl-rp-bad-list li')).toContainText('invalid JSON');
+  await expect(s.locator('.pl-rp-bad-list li')).toContainText('不是合法的 JSON');
   await page.keyboard.type('}');
   await expect(s.locator('.pl-rp-summary')).toHaveAttribute('data-calls', '9');
   await expect(s.locator('.pl-rp-summary')).toHaveAttribute('data-malformed', '0');

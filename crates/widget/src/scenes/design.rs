@@ -369,16 +369,44 @@ impl Lab {
             .then(|| agreement(self.design, comparisons))
     }
 
-    /// "Over the 6 calls your design behaves most like OpenCode (6/6 agree)".
+    /// "Over the 6 calls your design behaves most like first-match, OpenCode (6/6 agree)":
+    /// every engine tied at the top is named (naming one would pick among equals).
     pub fn summary_line(&self, ranked: &[(EngineId, usize)], n: usize) -> String {
         match ranked.first() {
-            Some(&(e, k)) if k > 0 => self
+            Some(&(_, k)) if k > 0 => self
                 .t(T::SummaryLine)
                 .replace("{n}", &n.to_string())
-                .replace("{e}", self.lang.engine(e))
+                .replace("{e}", &self.top_names(ranked))
                 .replace("{k}", &k.to_string()),
             _ => self.t(T::SummaryNone).replace("{n}", &n.to_string()),
         }
+    }
+
+    /// The engines tied at the top of `ranked`, in words.
+    fn top_names(&self, ranked: &[(EngineId, usize)]) -> String {
+        let top = ranked.first().map_or(0, |r| r.1);
+        ranked
+            .iter()
+            .take_while(|r| r.1 == top)
+            .map(|r| self.lang.engine(r.0))
+            .collect::<Vec<_>>()
+            .join(self.t(T::ListSep))
+    }
+
+    /// When the engine the design copies by construction is not among the ones its verdicts
+    /// agree with most, says so next to the headline (a learner reads "behaves like
+    /// first-match" as "is built like first-match" otherwise).
+    pub fn structure_vs_verdicts(&self, ranked: &[(EngineId, usize)]) -> Option<String> {
+        let top = ranked.first().filter(|r| r.1 > 0)?.1;
+        let built = likeness(self.design).engine;
+        if ranked.iter().any(|r| r.1 == top && r.0 == built) {
+            return None;
+        }
+        Some(
+            self.t(T::StructureVsVerdicts)
+                .replace("{s}", self.lang.engine(built))
+                .replace("{e}", &self.top_names(ranked)),
+        )
     }
 
     /// The design's likeness by construction ([`likeness`]), in words.
@@ -859,8 +887,12 @@ fn Summary(
                 })
                 .collect_view();
             let ticket = model.with(|m| m.bench == Bench::Ticket);
+            let structure = model.with(|m| m.structure_vs_verdicts(&ranked));
+            // The headline's caveats come right under it, before the table of counts.
             view! {
                 <p class="pl-live pl-dz-summary-line" data-closest=top data-live="">{move || summary_line.get()}</p>
+                {structure.map(|s| view! { <p class="pl-dz-structure">{s}</p> })}
+                {ticket.then(|| view! { <p class="pl-hint pl-dz-note">{t(T::TicketNote)}</p> })}
                 <Scroll label=t(T::AgreeCaption)>
                     <table class="pl-dz-agree">
                         <caption>{t(T::AgreeCaption)}</caption>
@@ -868,7 +900,6 @@ fn Summary(
                         <tbody>{rows}</tbody>
                     </table>
                 </Scroll>
-                {ticket.then(|| view! { <p class="pl-hint pl-dz-note">{t(T::TicketNote)}</p> })}
             }
             .into_any()
         }
@@ -938,8 +969,19 @@ mod tests {
         let html = render(&l);
         assert!(html.contains("data-ready=\"true\""));
         assert!(
-            html.contains("6 个调用里,你的设计最像 first-match(6/6 一致)"),
+            html.contains("6 个调用里,你的设计最像 first-match、OpenCode(6/6 一致)"),
             "{html}"
+        );
+        // Built like Claude Code (grouped), agreeing most with first-match and OpenCode: said
+        // under the headline, with the ticket table's note, before the counts.
+        let head = &html[html.find("pl-dz-summary-line").unwrap()..];
+        let structure = head
+            .find("按结构,你的设计用 Claude Code 的顺序读表")
+            .unwrap();
+        let note = head.find("pl-dz-note").unwrap();
+        assert!(
+            structure < note && note < head.find("pl-dz-agree").unwrap(),
+            "{head}"
         );
         assert!(html.contains("data-closest=\"first-match\""));
         // query_ticket: Claude Code cannot write the rule and asks; the reason is said.

@@ -77,6 +77,8 @@ texts! {
     Summary => "总的来看", "Overall";
     SummaryWait => "揭示全部调用后,这里统计每家真实求值器和你的设计一致几次。", "Once every call is revealed, this counts how often each real engine agrees with your design.";
     SummaryLine => "{n} 个调用里,你的设计最像 {e}({k}/{n} 一致)", "Over the {n} calls your design behaves most like {e} ({k}/{n} agree)";
+    ListSep => "、", ", ";
+    StructureVsVerdicts => "按结构,你的设计用 {s} 的顺序读表;按这张表上逐个调用的裁决,它和 {e} 最一致。两者不必相同:这张表碰不到的分支(例如同一工具的两条规则谁先谁后),裁决里看不出来。", "By construction your design reads the table in {s}'s order; by its verdicts on this table it agrees most with {e}. The two need not be the same: a branch this table never reaches (say, which of two rules for one tool comes first) does not show in the verdicts.";
     SummaryNone => "{n} 个调用里,没有一家真实求值器和你的设计一致过", "Over the {n} calls no real engine agrees with your design even once";
     ColEngine => "真实求值器", "Real engine";
     ColAgree => "一致的调用", "Calls that agree";

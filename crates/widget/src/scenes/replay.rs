@@ -195,7 +195,8 @@ pub fn ReplayScene(
                     .iter()
                     .map(|b| {
                         let line = t(T::Line).replace("{n}", &b.line.to_string());
-                        view! { <li data-line=b.line><strong>{line}</strong>": "{b.message.clone()}</li> }
+                        let why = lang.bad_trace_line(&b.why);
+                        view! { <li data-line=b.line><strong>{line}</strong>": "{why}</li> }
                     })
                     .collect_view();
                 view! {
@@ -482,6 +483,17 @@ mod tests {
         assert_eq!(lane("pi-gate", "ui"), [9, 1, 0, 0]);
         assert_eq!(lane("pi-gate", "no-ui"), [9, 0, 1, 0]);
         assert!(html.contains("<li data-engine=\"pi-gate\" data-caught=\"1\">"));
+    }
+
+    #[test]
+    fn a_zh_replay_words_unreadable_lines_in_chinese() {
+        let mut r = Replay::new(Lang::Zh, None);
+        r.set_trace("{oops\n[1]\n{\"tool\": \"bash\"}\n".into());
+        let html = render(&r);
+        assert!(html.contains("不是合法的 JSON(第 2 列)"), "{html}");
+        assert!(html.contains("每行应当是一个 JSON 对象,实际是数组。"));
+        assert!(html.contains("调用行需要 \"input\""));
+        assert!(!html.contains("invalid JSON") && !html.contains("a call line needs"));
     }
 
     #[test]

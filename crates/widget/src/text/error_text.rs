@@ -5,6 +5,7 @@
 
 use permlab_core::codex::LoadErrorKind;
 use permlab_core::error::{CallProblem, Expected, Problem};
+use permlab_core::trace::Bad;
 use permlab_core::ErrorKind;
 
 use crate::protocol::WorkerError;
@@ -195,6 +196,53 @@ pub(crate) fn expected_zh(e: Expected) -> &'static str {
         Expected::Strings => "字符串数组",
         Expected::Bool => "true 或 false",
         _ => "另一种值",
+    }
+}
+
+impl Lang {
+    /// Why a line of a pasted trace (the replay scene) could not be read, from the core's data.
+    ///
+    /// ```
+    /// use permlab_widget::text::i18n::Lang;
+    /// let t = permlab_core::trace::parse("{oops\n{\"tool\": \"bash\"}\n");
+    /// assert_eq!(Lang::Zh.bad_trace_line(&t.malformed[1].why), "调用行需要 \"input\"(字符串或对象),例如 {\"tool\": \"bash\", \"input\": \"git status\"}");
+    /// assert!(Lang::Zh.bad_trace_line(&t.malformed[0].why).starts_with("不是合法的 JSON(第 2 列):"));
+    /// assert_eq!(Lang::En.bad_trace_line(&t.malformed[1].why), t.malformed[1].message);
+    /// ```
+    pub fn bad_trace_line(self, b: &Bad) -> String {
+        if self == Lang::En {
+            return b.to_string();
+        }
+        match b {
+            Bad::TooLong(bytes, limit) => format!(
+                "这一行有 {bytes} 字节,超过了 permlab 对一行轨迹的上限 {limit} 字节:没有读它。"
+            ),
+            Bad::TooManyCalls(limit) => {
+                format!("从这里起不再读:轨迹里的调用超过了 permlab 的上限 {limit} 个;把轨迹拆开再试。")
+            }
+            Bad::Json(e) => format!(
+                "不是合法的 JSON(第 {} 列):{}",
+                e.position.column,
+                self.syntax(&e.kind)
+            ),
+            Bad::NotObject(kind) => format!("每行应当是一个 JSON 对象,实际是{}。", found_zh(kind)),
+            Bad::ToolNotString(kind) => format!("\"tool\" 应当是字符串,实际是{}。", found_zh(kind)),
+            Bad::NoInput => "调用行需要 \"input\"(字符串或对象),例如 {\"tool\": \"bash\", \"input\": \"git status\"}".into(),
+            Bad::InputType(kind) => {
+                format!("\"input\" 应当是字符串或对象,实际是{}。", found_zh(kind))
+            }
+            Bad::NoPayload => "response_item 行缺少 \"payload\"。".into(),
+            Bad::NoContent => "assistant 行缺少 message.content。".into(),
+            Bad::ToolUseNoName(k) => format!("message.content[{k}]:tool_use 缺少字符串 \"name\"。"),
+            Bad::NoName(kind) => format!("{kind} 缺少字符串 \"name\"。"),
+            Bad::ArgumentsNotJson(name, e) => format!(
+                "{name}:\"arguments\" 不是合法的 JSON(第 {} 列):{}",
+                e.position.column,
+                self.syntax(&e.kind)
+            ),
+            Bad::NoShellCommand => "local_shell_call 缺少 action.command。".into(),
+            _ => b.to_string(),
+        }
     }
 }
 

@@ -159,6 +159,7 @@ strings! {
     TasksAllDone => "全部完成!", "All done!";
     More => "更多", "More";
     MoreList => "公式 · 实验矩阵 · 翻译 · 自检 · 编辑 JSON · 导入配置", "formula · lab matrix · translations · self-check · JSON editor · import";
+    MoreListNoCheck => "公式 · 实验矩阵 · 翻译 · 编辑 JSON · 导入配置", "formula · lab matrix · translations · JSON editor · import";
     Legend => "图例", "Legend";
     LegendCursor => "光标", "cursor";
     LegendDecisive => "决定裁决的规则:", "the rule that decided:";

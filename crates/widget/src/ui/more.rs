@@ -13,10 +13,16 @@ use crate::text::i18n::S;
 pub(crate) fn More(ctx: Ctx, children: Children) -> impl IntoView {
     let lang = ctx.lang;
     let lesson = ctx.peek(|w| w.course().lesson.is_some() || w.waiting().lesson.is_some());
+    // A page without the self-check (an offline file made without the worker) does not list it.
+    let list = if ctx.peek(|w| w.config().selfcheck == "none") {
+        S::MoreListNoCheck
+    } else {
+        S::MoreList
+    };
     if lesson {
         view! {
             <details class="pl-more">
-                <summary>{lang.s(S::More)}<span class="pl-more-list">": "{lang.s(S::MoreList)}</span></summary>
+                <summary>{lang.s(S::More)}<span class="pl-more-list">": "{lang.s(list)}</span></summary>
                 {children()}
             </details>
         }
