@@ -58,17 +58,17 @@ export function load() {
 async function glue() {
   // The wasm's request starts before the glue's import, not after it: on a slow link the two
   // round trips overlap (the glue then compiles the wasm as it streams in).
-  const wasm = fetch(here(BUILD.wasm));
-  wasm.catch(() => {}); // reported below, after the glue
-  const g = await import(here(BUILD.glue));
-  const response = await wasm;
-  // Our own fetch: a 404 becomes a plain error, not a compile error on an HTML error page.
-  if (!response.ok) {
-    // Read the error page to its end: a response left unread is reported as an aborted request.
+  // Our own fetch: a 404 becomes a plain error, not a compile error on an HTML error page. The
+  // error page is read to its end as soon as it comes (a response left unread while the glue
+  // loads is reported as an aborted request).
+  const wasm = fetch(here(BUILD.wasm)).then(async (response) => {
+    if (response.ok) return response;
     await response.arrayBuffer().catch(() => {});
     throw new Error(`${BUILD.wasm}: HTTP ${response.status}`);
-  }
-  await g.default({ module_or_path: response });
+  });
+  wasm.catch(() => {}); // reported below, after the glue
+  const g = await import(here(BUILD.glue));
+  await g.default({ module_or_path: await wasm });
   return g;
 }
 // ---- end of fetching ----
