@@ -26,7 +26,7 @@ fn exit_status_says_clean_findings_or_unreadable() {
     assert!(s.contains("fix: move"), "{s}");
 
     let broken = temp_file(
-        "settings.json",
+        "broken/settings.json",
         "{\"permissions\": {\"allow\": [\"Bash(ls)\",]}}",
     );
     let out = permlab(&["lint", &broken]);

@@ -39,7 +39,12 @@ pub fn temp_file(name: &str, content: &str) -> String {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let path = temp_dir().join(name);
-    let aside = temp_dir().join(format!(".{name}.{}", NEXT.fetch_add(1, Ordering::Relaxed)));
+    // A name may have a directory (`broken/settings.json`): two tests that need the same file
+    // name with different contents each take their own directory (tests run in parallel).
+    let dir = path.parent().unwrap().to_path_buf();
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = path.file_name().unwrap().to_string_lossy();
+    let aside = dir.join(format!(".{file}.{}", NEXT.fetch_add(1, Ordering::Relaxed)));
     std::fs::write(&aside, content).unwrap();
     std::fs::rename(&aside, &path).unwrap();
     path.to_string_lossy().into_owned()
