@@ -363,8 +363,7 @@ export function bundle(page, { dist = 'dist', root, worker, links = {}, notes = 
   let loaderAt = null; // the first loader tag (the widget goes there)
   let firstModule = null;
   let usesLoader = false; // a loader tag or a page script importing it
-  let tablePlaceholders = 0;
-  let scenePlaceholders = 0;
+  let placeholders = 0; // table widgets and scenes alike (one wasm)
   let widgetCssLinked = false;
   let csp = null;
   const codexLessons = [];
@@ -372,8 +371,7 @@ export function bundle(page, { dist = 'dist', root, worker, links = {}, notes = 
   for (const t of all) {
     const where = at(t);
     if (t.attrs.has('data-permlab')) {
-      if (t.attrs.has('data-scene')) scenePlaceholders++;
-      else tablePlaceholders++;
+      placeholders++;
       const lesson = t.attrs.get('data-lesson');
       if (lesson && lesson.startsWith('#')) {
         const id = lesson.slice(1);
@@ -467,8 +465,8 @@ export function bundle(page, { dist = 'dist', root, worker, links = {}, notes = 
   const workerWanted = worker ?? codexLessons.length > 0;
   if (worker === undefined && codexLessons.length) note(`${codexLessons.join(', ')}: a lesson with a Codex .rules preset: the worker that reads it is inlined (and with it the self-check).`);
   if (worker === false && codexLessons.length) note(`${codexLessons.join(', ')}: a lesson with a Codex .rules preset, but --no-worker: the widget will say it needs the worker.`);
-  if (tablePlaceholders + scenePlaceholders > 0 && !usesLoader) {
-    note(`${at({ start: 0 })}: the page has ${tablePlaceholders + scenePlaceholders} [data-permlab] placeholder(s) but loads no permlab.js: the loader is added.`);
+  if (placeholders > 0 && !usesLoader) {
+    note(`${at({ start: 0 })}: the page has ${placeholders} [data-permlab] placeholder(s) but loads no permlab.js: the loader is added.`);
   }
   if (problems.length) throw new BundleError(problems);
 

@@ -85,7 +85,7 @@ impl Widget {
             };
         } else if snap.import_error && self.import.error.is_none() && self.waiting.import.is_none()
         {
-            if self.config.selfcheck == "none" {
+            if !self.config.has_worker() {
                 self.import.error = Some(super::ImportError::NeedsWorker);
             } else {
                 // The `.rules` text goes to the worker again, for its message only.

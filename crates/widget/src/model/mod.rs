@@ -1183,7 +1183,7 @@ impl Widget {
                     // The page's wasm has no Starlark: the worker reads the file (and the table
                     // shown meanwhile stays). An offline page has no worker file to start.
                     self.import.summary = None;
-                    if self.config.selfcheck == "none" {
+                    if !self.config.has_worker() {
                         self.import.error = Some(ImportError::NeedsWorker);
                     } else {
                         self.import.error = None;
@@ -1244,7 +1244,7 @@ impl Widget {
     fn ask_lint(&mut self, format: Format, fx: &mut Vec<Effect>) {
         *self.lint = Lint::default();
         self.waiting.lint = None;
-        if self.config.selfcheck == "none" {
+        if !self.config.has_worker() {
             self.lint.findings = Some(Err(self.config.lang.s(S::LintNeedsWorker).to_string()));
         } else {
             let request = Request::Lint {

@@ -46,6 +46,14 @@ pub struct Config {
     pub lesson_from: Option<String>,
 }
 
+impl Config {
+    /// Whether the page has the worker: `data-selfcheck="none"` (an offline file made without
+    /// it) means no self-check, no Codex `.rules` reader and no lint of pasted configs.
+    pub fn has_worker(&self) -> bool {
+        self.selfcheck != "none"
+    }
+}
+
 /// Where the table comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {

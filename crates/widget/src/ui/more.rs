@@ -14,7 +14,7 @@ pub(crate) fn More(ctx: Ctx, children: Children) -> impl IntoView {
     let lang = ctx.lang;
     let lesson = ctx.peek(|w| w.course().lesson.is_some() || w.waiting().lesson.is_some());
     // A page without the self-check (an offline file made without the worker) does not list it.
-    let list = if ctx.peek(|w| w.config().selfcheck == "none") {
+    let list = if ctx.peek(|w| !w.config().has_worker()) {
         S::MoreListNoCheck
     } else {
         S::MoreList

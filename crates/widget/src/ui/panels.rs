@@ -294,7 +294,7 @@ pub(crate) fn Translations(ctx: Ctx) -> impl IntoView {
 #[component]
 pub(crate) fn SelfCheck(ctx: Ctx) -> impl IntoView {
     let lang = ctx.lang;
-    let offline = ctx.peek(|w| w.config().selfcheck == "none");
+    let offline = ctx.peek(|w| !w.config().has_worker());
     let running = Memo::new(move |_| ctx.read(Region::SelfCheck, |w| w.selfcheck().running));
     let results = Memo::new(move |_| ctx.read(Region::SelfCheck, |w| w.selfcheck().checks.clone()));
     let run = move |_| {
