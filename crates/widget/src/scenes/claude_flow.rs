@@ -21,6 +21,7 @@ use permlab_core::{Action, Decision};
 use leptos::prelude::*;
 
 use super::claude_flow_text::T;
+use super::keep::{Kept, Read};
 use super::ui::{self, Checkbox, ChoiceButtons, Choices, Move, Stepper};
 use crate::text::i18n::Lang;
 
@@ -37,11 +38,21 @@ pub enum Pick {
 }
 
 impl Pick {
-    /// The request's `<option value>` (`s0`…, `b0`…: a hook for tests, never read back).
+    /// The request's `<option value>` and its kept form (`s0`…, `b0`…).
     fn slug(self) -> String {
         match self {
             Pick::Seed(i) => format!("s{i}"),
             Pick::Boundary(i) => format!("b{i}"),
+        }
+    }
+
+    /// Reads [`Pick::slug`] back.
+    fn from_slug(s: &str) -> Option<Pick> {
+        let n = s.get(1..)?.parse().ok()?;
+        match s.as_bytes().first()? {
+            b's' => Some(Pick::Seed(n)),
+            b'b' => Some(Pick::Boundary(n)),
+            _ => None,
         }
     }
 }
@@ -296,6 +307,36 @@ impl ClaudeFlow {
         self.step = m.apply(self.step, LAST);
     }
 
+    /// What a reload keeps: the mode, the sandbox switches, the request and the stage shown.
+    pub fn kept(&self) -> String {
+        Kept::default()
+            .put("mode", self.mode.as_str())
+            .flag("sandbox", self.sandbox)
+            .flag("auto-allow", self.auto_allow)
+            .put("request", self.pick.slug())
+            .put("step", self.step)
+            .text()
+    }
+
+    /// Takes back [`ClaudeFlow::kept`] (what it cannot read stays as it is).
+    pub fn restore(&mut self, r: &Read) {
+        if let Some(m) = r.get("mode").and_then(Mode::parse) {
+            self.set_mode(m);
+        }
+        if let Some(on) = r.flag("sandbox") {
+            self.set_sandbox(on);
+        }
+        if let Some(on) = r.flag("auto-allow") {
+            self.set_auto_allow(on);
+        }
+        if let Some(p) = r.get("request").and_then(Pick::from_slug) {
+            self.set_pick(p);
+        }
+        if let Some(i) = r.number("step") {
+            self.step = i.min(LAST);
+        }
+    }
+
     /// "第 2 / 7 关:deny 规则 — 在这里定案: 拒绝" (the stepper's line, announced).
     pub fn now(&self, f: &Flow) -> String {
         let kind = StageKind::ORDER[self.step.min(LAST)];
@@ -328,6 +369,7 @@ pub fn ClaudeFlowScene(
     let t = move |k: T| k.get(lang);
     let settings_text = init.settings_text.clone();
     let model = RwSignal::new(init);
+    super::keep::choices(model, "choices", ClaudeFlow::kept, ClaudeFlow::restore);
     let flowed = Memo::new(move |_| model.with(ClaudeFlow::flow));
     let step = Memo::new(move |_| model.with(|m| m.step));
     let now = Memo::new(move |_| {
@@ -682,6 +724,36 @@ fn result_view(m: &ClaudeFlow, f: &Flow) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reload_brings_back_the_mode_the_switches_the_request_and_the_stage() {
+        let mut s = ClaudeFlow::new(Lang::Zh);
+        s.set_mode(Mode::Plan);
+        s.set_sandbox(false);
+        s.set_auto_allow(true);
+        s.set_pick(Pick::Boundary(1));
+        s.step(Move::Next);
+        s.step(Move::Next);
+        let mut again = ClaudeFlow::new(Lang::Zh);
+        again.restore(&Read::new(&s.kept()));
+        assert_eq!(
+            (
+                again.mode,
+                again.sandbox,
+                again.auto_allow,
+                again.pick,
+                again.step
+            ),
+            (Mode::Plan, false, true, Pick::Boundary(1), 2)
+        );
+        let mut odd = ClaudeFlow::new(Lang::Zh);
+        odd.restore(&Read::new("mode=yolo\nrequest=b999\nsandbox=maybe"));
+        let fresh = ClaudeFlow::new(Lang::Zh);
+        assert_eq!(
+            (odd.mode, odd.pick, odd.sandbox),
+            (fresh.mode, fresh.pick, fresh.sandbox)
+        );
+    }
 
     fn render(s: &ClaudeFlow) -> String {
         let s = s.clone();

@@ -20,6 +20,7 @@ use permlab_core::{Decision, EngineId};
 use leptos::prelude::*;
 
 use super::codex_approvals_text::T;
+use super::keep::{Kept, Read};
 use super::ui::{self, Checkbox, ChoiceButtons, Choices, Scroll};
 use crate::text::i18n::Lang;
 
@@ -201,6 +202,64 @@ impl CodexApprovals {
         }
     }
 
+    /// What a reload keeps: the setting, and what was done with each call under it.
+    pub fn kept(&self) -> String {
+        let g = self.granular;
+        let picks = self
+            .picks
+            .iter()
+            .map(|p| match p {
+                None => "-",
+                Some(Pick::Shown) => "shown",
+                Some(Pick::Guess(d)) => d.as_str(),
+            })
+            .collect::<Vec<_>>()
+            .join(",");
+        Kept::default()
+            .put("sandbox", self.sandbox.slug())
+            .put("policy", self.policy.slug())
+            .flag("sandbox_approval", g.sandbox_approval)
+            .flag("rules", g.rules)
+            .flag("skill_approval", g.skill_approval)
+            .flag("request_permissions", g.request_permissions)
+            .flag("mcp_elicitations", g.mcp_elicitations)
+            .put("picks", picks)
+            .text()
+    }
+
+    /// Takes back [`CodexApprovals::kept`]: the setting first (a new setting forgets the
+    /// picks), then the picks, if there is one per lesson call.
+    pub fn restore(&mut self, r: &Read) {
+        if let Some(m) = r.get("sandbox").and_then(SandboxMode::from_slug) {
+            self.set_sandbox(m);
+        }
+        if let Some(p) = r
+            .get("policy")
+            .and_then(|s| Policy::ALL.into_iter().find(|p| p.slug() == s))
+        {
+            self.set_policy(p);
+        }
+        for (name, _) in CATEGORIES {
+            if let Some(on) = r.flag(name) {
+                self.set_category(name, on);
+            }
+        }
+        let picks: Option<Vec<Option<Pick>>> = r.get("picks").map(|t| {
+            t.split(',')
+                .map(|p| match p {
+                    "shown" => Some(Pick::Shown),
+                    d => GUESSES
+                        .into_iter()
+                        .find(|g| g.as_str() == d)
+                        .map(Pick::Guess),
+                })
+                .collect()
+        });
+        if let Some(p) = picks.filter(|p| p.len() == self.picks.len()) {
+            self.picks = p;
+        }
+    }
+
     /// How many calls are revealed.
     pub fn revealed(&self) -> usize {
         self.picks.iter().flatten().count()
@@ -320,6 +379,12 @@ pub fn CodexApprovalsScene(
     let lang = init.lang;
     let t = move |k: T| k.get(lang);
     let model = RwSignal::new(init);
+    super::keep::choices(
+        model,
+        "choices",
+        CodexApprovals::kept,
+        CodexApprovals::restore,
+    );
     let verdicts = Memo::new(move |_| model.with(CodexApprovals::verdicts));
     let progress = Memo::new(move |_| model.with(CodexApprovals::progress));
     super::host::announce(Memo::new(move |_| vec![progress.get()]));
@@ -510,6 +575,25 @@ fn call_row(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reload_brings_back_the_setting_and_what_was_done_with_each_call() {
+        let mut s = CodexApprovals::new(Lang::Zh);
+        s.misconception();
+        s.guess(0, Decision::Ask);
+        s.show(2);
+        let mut again = CodexApprovals::new(Lang::Zh);
+        again.restore(&Read::new(&s.kept()));
+        assert_eq!(again.sandbox, s.sandbox);
+        assert_eq!(again.policy, Policy::Granular);
+        assert!(!again.granular.sandbox_approval && again.granular.rules);
+        assert_eq!(again.picks, s.picks);
+        // Picks for another number of calls (another version's lesson) are not taken back.
+        let mut odd = CodexApprovals::new(Lang::Zh);
+        odd.restore(&Read::new("policy=never\npicks=ask"));
+        assert_eq!(odd.policy, Policy::Named(ApprovalPolicy::Never));
+        assert!(odd.picks.iter().all(Option::is_none));
+    }
 
     fn render(s: &CodexApprovals) -> String {
         let s = s.clone();

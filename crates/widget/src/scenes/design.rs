@@ -16,6 +16,7 @@ use permlab_core::{Action, Call, Decision, EngineId, RuleTable};
 use leptos::prelude::*;
 
 use super::design_text::T;
+use super::keep::{Kept, Read};
 use super::ui::{self, Checkbox, ChoiceButtons, Choices, Scroll};
 use crate::text::i18n::Lang;
 
@@ -67,6 +68,14 @@ impl Start {
         }
     }
 }
+
+/// Every verdict a design or an engine gives (the kept text's words for them).
+const DECISIONS: [Decision; 4] = [
+    Decision::Allow,
+    Decision::Ask,
+    Decision::Deny,
+    Decision::Unavailable,
+];
 
 /// What the learner did with a call's question.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -281,6 +290,93 @@ impl Lab {
         if let Some(slot @ None) = self.guesses.get_mut(i) {
             *slot = Some(g);
             self.last = Some(i);
+        }
+    }
+
+    /// What a reload keeps: the bench, the design, the session, the answers given and the
+    /// verdicts before the last change.
+    pub fn kept(&self) -> String {
+        let d = self.design;
+        let guesses = self
+            .guesses
+            .iter()
+            .map(|g| match g {
+                None => "-",
+                Some(Guess::Skipped) => "skip",
+                Some(Guess::Said(d)) => d.as_str(),
+            })
+            .collect::<Vec<_>>()
+            .join(",");
+        let previous = self.previous.as_ref().map_or(String::from("-"), |p| {
+            p.iter().map(|d| d.as_str()).collect::<Vec<_>>().join(",")
+        });
+        Kept::default()
+            .put("bench", self.bench.slug())
+            .put("order", d.order.slug())
+            .put("fallback", d.fallback)
+            .flag("mode-stage", d.mode_stage)
+            .flag("unattended-denies", d.unattended_denies)
+            .flag("readonly", self.session.readonly)
+            .flag("unattended", self.session.unattended)
+            .put("guesses", guesses)
+            .put(
+                "last",
+                self.last.map_or(String::from("-"), |i| i.to_string()),
+            )
+            .put("previous", previous)
+            .text()
+    }
+
+    /// Takes back [`Lab::kept`]: the bench, design and session first (each clears the
+    /// answers), then the answers if there is one per call of the bench.
+    pub fn restore(&mut self, r: &Read) {
+        if let Some(b) = [Bench::Ticket, Bench::Miniagent]
+            .into_iter()
+            .find(|b| r.get("bench") == Some(b.slug()))
+        {
+            self.set_bench(b);
+        }
+        if let Some(o) = r.get("order").and_then(Order::from_slug) {
+            self.design.order = o;
+        }
+        if let Some(a) = r.get("fallback").and_then(|a| a.parse().ok()) {
+            self.design.fallback = a;
+        }
+        if let Some(on) = r.flag("mode-stage") {
+            self.design.mode_stage = on;
+        }
+        if let Some(on) = r.flag("unattended-denies") {
+            self.design.unattended_denies = on;
+        }
+        if let Some(on) = r.flag("readonly") {
+            self.session.readonly = on;
+        }
+        if let Some(on) = r.flag("unattended") {
+            self.session.unattended = on;
+        }
+        let guesses: Option<Vec<Option<Guess>>> = r.get("guesses").map(|t| {
+            t.split(',')
+                .map(|g| match g {
+                    "skip" => Some(Guess::Skipped),
+                    d => DECISIONS
+                        .into_iter()
+                        .find(|x| x.as_str() == d)
+                        .map(Guess::Said),
+                })
+                .collect()
+        });
+        // The verdicts before the last change (each revealed card says what changed).
+        let previous: Option<Vec<Decision>> = r.get("previous").and_then(|t| {
+            t.split(',')
+                .map(|d| DECISIONS.into_iter().find(|x| x.as_str() == d))
+                .collect()
+        });
+        self.previous = previous.filter(|p| p.len() == self.guesses.len());
+        if let Some(g) = guesses.filter(|g| g.len() == self.guesses.len()) {
+            self.guesses = g;
+            self.last = r
+                .number("last")
+                .filter(|&i| self.guesses.get(i).is_some_and(Option::is_some));
         }
     }
 
@@ -545,6 +641,7 @@ pub fn DesignScene(
     let lang = init.lang;
     let t = move |k: T| k.get(lang);
     let model = RwSignal::new(init);
+    super::keep::choices(model, "choices", Lab::kept, Lab::restore);
     let comparisons = Memo::new(move |_| model.with(Lab::comparisons));
     let cards = Memo::new(move |_| comparisons.with(|c| model.with(|m| m.cards(c))));
     let summary = Memo::new(move |_| comparisons.with(|c| model.with(|m| m.summary(c))));
@@ -915,6 +1012,31 @@ fn Summary(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reload_brings_back_the_design_the_session_and_the_answers() {
+        let mut l = Lab::new(Lang::Zh);
+        l.set_bench(Bench::Miniagent);
+        l.preset(Start::Naive);
+        l.set_fallback(Action::Deny);
+        l.set_unattended(true);
+        l.guess(1, Guess::Said(Decision::Deny));
+        l.guess(0, Guess::Skipped);
+        let mut again = Lab::new(Lang::Zh);
+        again.restore(&Read::new(&l.kept()));
+        assert_eq!(
+            (again.bench, again.design, again.session),
+            (l.bench, l.design, l.session)
+        );
+        assert_eq!(again.guesses, l.guesses);
+        assert_eq!(again.last, Some(0));
+        assert_eq!(again.previous, l.previous);
+        assert!(again.previous.is_some());
+        let mut odd = Lab::new(Lang::Zh);
+        odd.restore(&Read::new("order=sideways\nguesses=deny\nlast=0"));
+        assert_eq!(odd.design, Design::SEED_001);
+        assert!(odd.guesses.iter().all(Option::is_none) && odd.last.is_none());
+    }
 
     fn render(l: &Lab) -> String {
         let l = l.clone();

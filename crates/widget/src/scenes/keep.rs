@@ -16,6 +16,10 @@
 //! [`crate::persist::store::FIELD_LIMIT`] stays in the field but is not stored, and the scene's frame
 //! says so; an unreadable item is ignored with a note. Natively (the scenes' unit tests) there
 //! is no store in context and `text` does nothing.
+//!
+//! A scene's choices (a stage, a mode, the guesses made) are kept the same way, as one field
+//! written by [`Kept`] and read by [`Read`] ([`choices`]): the scene's model says what it
+//! keeps (`kept`) and takes it back (`restore`), both plain methods tested natively.
 
 use leptos::prelude::*;
 
@@ -98,4 +102,81 @@ pub fn text<M: Send + Sync + 'static>(
         }
         now
     });
+}
+
+/// A scene's choices as one stored text: `key=value` pairs, one per line. Values are slugs,
+/// numbers and flags (never a newline), so no escaping is needed.
+///
+/// ```
+/// use permlab_widget::scenes::keep::{Kept, Read};
+/// let text = Kept::default().put("stage", 3).flag("sandbox", true).text();
+/// let r = Read::new(&text);
+/// assert_eq!(r.number("stage"), Some(3));
+/// assert_eq!(r.flag("sandbox"), Some(true));
+/// assert_eq!(r.get("mode"), None);
+/// ```
+#[derive(Default)]
+pub struct Kept(Vec<(&'static str, String)>);
+
+impl Kept {
+    /// Adds `key=value`.
+    pub fn put(mut self, key: &'static str, value: impl ToString) -> Kept {
+        self.0.push((key, value.to_string()));
+        self
+    }
+
+    /// Adds a flag (`1` or `0`).
+    pub fn flag(self, key: &'static str, on: bool) -> Kept {
+        self.put(key, if on { "1" } else { "0" })
+    }
+
+    /// The stored text.
+    pub fn text(&self) -> String {
+        self.0
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// Stored choices, read back; a key that is missing or unreadable is `None` (the scene keeps
+/// its own value: a text from another version is never an error).
+pub struct Read<'a>(Vec<(&'a str, &'a str)>);
+
+impl<'a> Read<'a> {
+    /// Reads `text` (lines that are not `key=value` are skipped).
+    pub fn new(text: &'a str) -> Read<'a> {
+        Read(text.lines().filter_map(|l| l.split_once('=')).collect())
+    }
+
+    /// The value of `key`.
+    pub fn get(&self, key: &str) -> Option<&'a str> {
+        self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+    }
+
+    /// A number.
+    pub fn number(&self, key: &str) -> Option<usize> {
+        self.get(key)?.parse().ok()
+    }
+
+    /// A flag.
+    pub fn flag(&self, key: &str) -> Option<bool> {
+        match self.get(key)? {
+            "1" => Some(true),
+            "0" => Some(false),
+            _ => None,
+        }
+    }
+}
+
+/// Keeps a scene's choices across a reload as the field `name`: `kept` writes them (see
+/// [`Kept`]), `restore` takes them back before the view first reads the model.
+pub fn choices<M: Send + Sync + 'static>(
+    model: RwSignal<M>,
+    name: &'static str,
+    kept: impl Fn(&M) -> String + 'static,
+    restore: impl Fn(&mut M, &Read) + 'static,
+) {
+    text(model, name, kept, move |m, t| restore(m, &Read::new(&t)));
 }

@@ -16,6 +16,7 @@ use permlab_core::Decision;
 
 use leptos::prelude::*;
 
+use super::keep::{Kept, Read};
 use super::timeline_text::T;
 use super::ui::{self, Field, Move, Scroll, Stepper};
 use crate::presets::Preset;
@@ -119,6 +120,18 @@ impl Timeline {
         self.stage = m.apply(self.stage, Self::LAST);
     }
 
+    /// What a reload keeps besides the command: the stage shown.
+    pub fn kept(&self) -> String {
+        Kept::default().put("stage", self.stage).text()
+    }
+
+    /// Takes back [`Timeline::kept`].
+    pub fn restore(&mut self, r: &Read) {
+        if let Some(i) = r.number("stage") {
+            self.go(i);
+        }
+    }
+
     /// The learner's command, as typed.
     pub fn set_command(&mut self, text: String) {
         self.command = text;
@@ -199,6 +212,7 @@ pub fn TimelineScene(
         |m| m.command.clone(),
         Timeline::set_command,
     );
+    super::keep::choices(model, "choices", Timeline::kept, Timeline::restore);
     let stage = Memo::new(move |_| model.with(|m| m.stage));
     let now = Memo::new(move |_| model.with(Timeline::now));
     let command = Memo::new(move |_| model.with(|m| m.command.clone()));
@@ -572,6 +586,20 @@ fn Lab(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reload_brings_back_the_stage_shown_and_ignores_an_unreadable_one() {
+        let mut t = Timeline::new(Lang::Zh);
+        t.go(4);
+        let mut again = Timeline::new(Lang::Zh);
+        again.restore(&Read::new(&t.kept()));
+        assert_eq!(again.stage, 4);
+        let mut odd = Timeline::new(Lang::Zh);
+        odd.restore(&Read::new("stage=99"));
+        assert_eq!(odd.stage, Timeline::LAST);
+        odd.restore(&Read::new("stage=two\nnonsense"));
+        assert_eq!(odd.stage, Timeline::LAST);
+    }
 
     fn render(t: &Timeline) -> String {
         let t = t.clone();
