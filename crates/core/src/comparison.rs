@@ -493,9 +493,9 @@ pub fn cells() -> Vec<Cell> {
             dimension: D::DenyOverride,
             product: P::OpenCode,
             claim_zh: "configured DENY 优先",
-            code: "Saved rules come after configured ones in the same findLast list, so a saved allow beats a configured deny — with the seed's own five rules the bash tool first asks about /tmp, a directory outside the project (by `* * ask`), then allows rm -rf /tmp/cache by #4, never by the configured deny; inside the project, rm -rf build is allowed by #4 at once.",
-            status: Status::Wrong,
-            source: "opencode permission evaluate over [...configured, ...approved] (reference opencode.md §6: approvals beat config denies)",
+            code: "On the classic runtime (the TUI, `opencode run`, the web app) saved rules come after configured ones in the same findLast list, so a saved allow beats a configured deny — with the seed's own five rules the bash tool first asks about /tmp, a directory outside the project (by `* * ask`), then allows rm -rf /tmp/cache by #4, never by the configured deny; inside the project, rm -rf build is allowed by #4 at once. Only the v2 runtime shipped alongside (reached by POST /api/session/:id/prompt alone) checks the configured rules alone first, where any deny wins: the seed describes that one.",
+            status: Status::Partly,
+            source: "opencode permission evaluate over [...configured, ...approved] (reference opencode.md §6: approvals beat config denies); v2: reference opencode-lifecycle.md §9",
             demos: vec![
                 table(OC, &SEED_RULES, SEED_CALL, Decision::Ask),
                 table(OC, &SEED_RULES, ("bash", "rm -rf build"), Decision::Allow),
@@ -743,7 +743,7 @@ mod tests {
             assert_eq!(c.demos.is_empty(), c.status == Status::NotChecked, "{c:?}");
         }
         let wrong = cs.iter().filter(|c| c.status == Status::Wrong).count();
-        assert_eq!(wrong, 7);
+        assert_eq!(wrong, 6);
     }
 
     #[test]

@@ -179,10 +179,14 @@ for (const lang of ['zh', 'en']) {
     const s = await open(page, 'comparison', lang);
     await expect(s.locator('.pl-cmp-cell')).toHaveCount(21);
     await expect(s.locator('.pl-cmp-overview tbody td')).toHaveCount(21);
-    await expect(s.locator('.pl-cmp-cell[data-status="wrong"]')).toHaveCount(7);
+    await expect(s.locator('.pl-cmp-cell[data-status="wrong"]')).toHaveCount(6);
     await expect(s.locator('.pl-cmp-result')).toHaveCount(0);
-    // OpenCode's "configured DENY comes first": the seed's own five rules allow the call by #4.
+    // OpenCode's "configured DENY comes first": the seed's own five rules allow the call by #4 on
+    // the classic runtime; only the v2 runtime checks configured rules first (as the lifecycle
+    // scene says): partly.
     const deny = s.locator('.pl-cmp-cell[data-dimension="deny-override"][data-product="opencode"]');
+    await expect(deny).toHaveAttribute('data-status', 'partly');
+    await expect(deny).toContainText(lang === 'zh' ? '新运行时 v2' : 'v2 runtime');
     await expect(deny.locator('q.pl-cmp-claim')).toHaveText(lang === 'zh' ? 'configured DENY 优先' : 'a configured DENY comes first');
     const first = deny.locator('.pl-cmp-demo[data-demo="0"]');
     await expect(first).toContainText('bash: rm -rf /tmp/cache');
@@ -222,17 +226,27 @@ for (const lang of ['zh', 'en']) {
     await expect(dir).toHaveAttribute('aria-current', 'step');
     await expect(dir.locator('.pl-lc-answer').first()).toBeFocused();
     await expect(dir.locator('.pl-lc-here')).toBeVisible();
-    // A later step says so too.
-    await s.locator('.pl-scene-step[data-arg="1"]').click();
-    const cmd = s.locator('li.pl-flow-stage[data-stage="command"]');
-    await expect(cmd).toHaveAttribute('data-status', 'not-reached');
-    await expect(cmd.locator('.pl-lc-answer-at')).toBeVisible();
-    await cmd.locator('.pl-lc-goto').click();
+    // The call waits here, and so does the stepper: no later step is shown, none says "not
+    // reached" over and over; "Next" and "Last" are at their end.
+    const next = s.locator('.pl-scene-step[data-arg="1"]');
+    await expect(next).toHaveAttribute('aria-disabled', 'true');
+    await expect(s.locator('.pl-scene-step[data-arg="2"]')).toHaveAttribute('aria-disabled', 'true');
+    await next.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('End');
     await expect(dir).toHaveAttribute('aria-current', 'step');
+    await expect(s.locator('li.pl-flow-stage[data-status="not-reached"]:visible')).toHaveCount(0);
+    await expect(s.locator('.pl-lc-goto')).toHaveCount(1);
     await dir.locator('.pl-lc-answer[data-answer="once"]').click();
     await expect(s.locator('.pl-lc-result')).toHaveAttribute('data-end', 'completed');
     await expect(s.locator('.pl-lc-goto')).toHaveCount(0);
+    // Answered, the walk goes on to the end.
+    await expect(next).toHaveAttribute('aria-disabled', 'false');
+    await next.click();
+    await expect(s.locator('li.pl-flow-stage[data-stage="command"]')).toHaveAttribute('aria-current', 'step');
     await expect(s.locator('li.pl-flow-stage[data-stage="execution"]')).toHaveAttribute('data-status', 'pass');
+    // What "Always" would save here, beside the lesson's claim about it.
+    await expect(s.locator('li[data-claim="saved-pattern-rm-rf-star"] .pl-lc-always code')).toHaveText('bash rm *');
     expect(problems).toEqual([]);
   });
 }

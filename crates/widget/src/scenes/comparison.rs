@@ -297,7 +297,7 @@ mod tests {
         for c in cells() {
             assert!(html.contains(c.claim_zh), "{}", c.claim_zh);
         }
-        assert!(html.contains("21 个单元格里 7 个与代码不符"));
+        assert!(html.contains("21 个单元格里 6 个与代码不符"));
         // Nothing is run before its button: no verdict is shown.
         assert!(!html.contains("pl-cmp-result"));
         let (_, n) = s.progress();

@@ -117,8 +117,8 @@ const CODE: [(&str, &str); 21] = [
         "One sandbox_mode and approval_policy per session (config profiles switch both). Not ported.",
     ),
     (
-        "保存的规则排在配置规则后面,在同一个 findLast 列表里,所以保存的 allow 胜过配置的 deny——课程自己那五条规则,rm -rf /tmp/cache 由 #4 放行。",
-        "Saved rules come after configured ones in the same findLast list, so a saved allow beats a configured deny — the lesson's own five rules allow rm -rf /tmp/cache by #4.",
+        "经典运行时(TUI、opencode run、web 都走它)把保存的规则排在配置规则后面,在同一个 findLast 列表里,所以保存的 allow 胜过配置的 deny——课程自己那五条规则:rm -rf /tmp/cache 先因 /tmp 在项目外问人(* * ask),再由 #4 放行,配置的 deny 不起作用。只有同时附带的新运行时 v2(只有 POST /api/session/:id/prompt 走它)先单独查配置的规则,任何 deny 都赢:课程描述的是它。",
+        "The classic runtime (the TUI, opencode run, the web app) puts saved rules after configured ones in the same findLast list, so a saved allow beats a configured deny — the lesson's own five rules: rm -rf /tmp/cache first asks because /tmp is outside the project (* * ask), then #4 allows it; the configured deny plays no part. Only the v2 runtime shipped alongside (reached by POST /api/session/:id/prompt alone) checks the configured rules alone first, where any deny wins: the lesson describes that one.",
     ),
     (
         "没被允许的交给权限模式:default 权限模式问人;只有 dontAsk 才变成拒绝。任何一条 deny 都不能被 allow 推翻。",

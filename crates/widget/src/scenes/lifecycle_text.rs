@@ -118,7 +118,8 @@ texts! {
     CFindLast => "findLast 从后往前找第一条命中的规则", "findLast takes the last matching rule";
     CConfiguredThenSaved => "规则来源:[...configuredRules, ...savedRules]", "rules are [...configuredRules, ...savedRules]";
     CDenyStays => "configured 中的 DENY 不可被 saved 规则覆盖", "a configured DENY cannot be overridden by a saved rule";
-    CRmRfStar => "saved 里有 bash rm -rf * 这样的规则", "a saved rule bash rm -rf * exists";
+    CRmRfStar => "点「始终允许」存下的是 bash rm -rf * 这样的规则(表里的 #4 是课程举的例子)", "\"Always\" saves a rule like bash rm -rf * (#4 in the list is the lesson's example)";
+    AlwaysHere => "这次调用点「始终允许」,这个运行时存下的是:", "For this call, \"Always\" on this runtime saves:";
     CSqlite => "Always Allow 按项目存在 SQLite 里", "\"Always allow\" is saved per project in SQLite";
     CConfirms => "用户确认后才继续", "the user confirms before it goes on";
     CTimeout => "执行超时 120000 ms", "the run times out after 120000 ms";

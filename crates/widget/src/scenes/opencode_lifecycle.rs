@@ -183,6 +183,7 @@ impl OpencodeLifecycle {
         if r != self.runtime {
             self.runtime = r;
             self.answers.clear();
+            self.keep_step_in_reach();
         }
     }
 
@@ -190,6 +191,17 @@ impl OpencodeLifecycle {
     pub fn set_command(&mut self, text: String) {
         self.command = text;
         self.answers.clear();
+        self.keep_step_in_reach();
+    }
+
+    /// The last stage the stepper reaches: while a prompt waits, the stage that asks (the call
+    /// goes no further until it is answered, so neither does the learner); else the last.
+    pub fn reach(l: &Lifecycle) -> usize {
+        Ask::of(l).map_or(LAST, |a| a.at)
+    }
+
+    fn keep_step_in_reach(&mut self) {
+        self.step = self.step.min(Self::reach(&self.lifecycle()));
     }
 
     /// Back to the seed's command.
@@ -226,16 +238,18 @@ impl OpencodeLifecycle {
     /// Forgets every answer (the call starts again).
     pub fn restart(&mut self) {
         self.answers.clear();
+        self.keep_step_in_reach();
     }
 
-    /// One stepper move.
+    /// One stepper move, up to [`OpencodeLifecycle::reach`].
     pub fn step(&mut self, m: Move) {
-        self.step = m.apply(self.step, LAST);
+        let reach = Self::reach(&self.lifecycle());
+        self.step = m.apply(self.step, reach).min(reach);
     }
 
-    /// Shows stage `i` (clamped).
+    /// Shows stage `i` (up to [`OpencodeLifecycle::reach`]).
     pub fn go(&mut self, i: usize) {
-        self.step = i.min(LAST);
+        self.step = i.min(Self::reach(&self.lifecycle()));
     }
 
     /// "第 4 / 8 步:… — 等待回答" (the stepper's line, announced).
@@ -290,6 +304,7 @@ pub fn LifecycleScene(
     let command_set = RwSignal::new(0u32);
     let life = Memo::new(move |_| model.with(OpencodeLifecycle::lifecycle));
     let step = Memo::new(move |_| model.with(|m| m.step));
+    let reach = Memo::new(move |_| life.with(OpencodeLifecycle::reach));
     let now = Memo::new(move |_| life.with(|l| model.with(|m| m.now(l))));
     let end_line = Memo::new(move |_| life.with(|l| model.with_untracked(|m| m.end_line(l))));
     super::host::announce(Memo::new(move |_| vec![now.get(), end_line.get()]));
@@ -328,7 +343,7 @@ pub fn LifecycleScene(
             l.stages
                 .iter()
                 .enumerate()
-                .map(|(i, s)| stage_view(&m, model, i, s, step, ask, answers_at, to_answers))
+                .map(|(i, s)| stage_view(&m, model, i, s, step, ask, answers_at))
                 .collect_view()
         })
     };
@@ -365,7 +380,7 @@ pub fn LifecycleScene(
         </div>
         <section class="pl-lc-flow" aria-label=t(T::Stages)>
             <h3>{t(T::Stages)}</h3>
-            <Stepper lang label=t(T::Stages) k=step last=LAST now go/>
+            <Stepper lang label=t(T::Stages) k=step last=reach now go/>
             <ol class="pl-flow">{stages}</ol>
         </section>
         {result}
@@ -688,12 +703,29 @@ fn claims_view(m: &OpencodeLifecycle, s: &Stage) -> impl IntoView {
         .iter()
         .map(|c| {
             let holds = c.matches.holds_for(m.runtime);
+            // What "Always" stores is shown beside the claim about it: the rule the learner
+            // sees in the list is the lesson's example, not what a reply would save.
+            let saves = match &s.detail {
+                Some(Detail::Permission(p))
+                    if c.claim == "saved-pattern-rm-rf-star" && !p.request.always.is_empty() =>
+                {
+                    let rules = p
+                        .request
+                        .always
+                        .iter()
+                        .map(|a| format!("{} {a}", p.request.permission))
+                        .collect();
+                    Some(view! { <br/><small class="pl-lc-always">{t(T::AlwaysHere)}" "{codes(rules)}</small> })
+                }
+                _ => None,
+            };
             view! {
                 <li data-claim=c.claim data-matches=c.matches.slug() data-holds=if holds { "true" } else { "false" }>
                     {claim_text(c.claim).map_or(c.claim, t)}" — "{t(match_word(c.matches))}" "
                     <strong class=if holds { "pl-v-allow" } else { "pl-v-deny" }>
                         {t(if holds { T::HoldsHere } else { T::NotHere })}
                     </strong>
+                    {saves}
                 </li>
             }
         })
@@ -754,8 +786,7 @@ fn answer_at(lang: Lang, ask: Ask, to_answers: Callback<usize>) -> impl IntoView
 }
 
 /// Stage `i`; `step` marks the one shown (only its class and `aria-current` follow a step).
-/// The stage that asks carries the answer buttons; the later ones point to it.
-#[allow(clippy::too_many_arguments)]
+/// The stage that asks carries the answer buttons (the stepper stops there until it is answered).
 fn stage_view(
     m: &OpencodeLifecycle,
     model: RwSignal<OpencodeLifecycle>,
@@ -764,7 +795,6 @@ fn stage_view(
     step: Memo<usize>,
     ask: Option<Ask>,
     answers_at: NodeRef<leptos::html::Div>,
-    to_answers: Callback<usize>,
 ) -> impl IntoView {
     let status = s.status.slug();
     let class = move || {
@@ -786,8 +816,6 @@ fn stage_view(
                 </div>
             }
             .into_any()
-        } else if i > a.at {
-            answer_at(lang, a, to_answers).into_any()
         } else {
             ().into_any()
         }
@@ -901,9 +929,16 @@ mod tests {
         assert!(html[next..].contains("回答按钮在「② 目录权限(external_directory)」这一步"));
         assert_eq!(
             html.matches("class=\"pl-lc-goto\"").count(),
-            5,
-            "③ ④ ⑤ ⑥ and the result"
+            1,
+            "the result alone points to the answers"
         );
+        // The stepper stops at the stage that waits, until it is answered.
+        s.step(Move::Last);
+        assert_eq!(s.step, 3);
+        s.step(Move::Next);
+        assert_eq!(s.step, 3);
+        s.go(6);
+        assert_eq!(s.step, 3);
         assert!(html.contains(
             "<li data-pattern=\"/tmp/cache/*\" data-layer=\"agent\" data-action=\"ask\">"
         ));
@@ -911,6 +946,17 @@ mod tests {
         s.reply("once");
         let html = render(&s);
         assert_eq!(end(&s), "completed");
+        s.step(Move::Last);
+        assert_eq!(s.step, LAST);
+        // What "Always" would save, beside the lesson's claim about it: the arity prefix.
+        assert!(
+            html.contains("这次调用点「始终允许」,这个运行时存下的是: <code>bash rm *</code>"),
+            "{html}"
+        );
+        // A new command asks again: the stepper is taken back to the stage that waits.
+        s.set_command("rm -rf /tmp/other".into());
+        assert_eq!(s.step, 3);
+        s.seed_command();
         assert!(html.contains(
             "<li data-pattern=\"rm -rf /tmp/cache\" data-layer=\"approved\" data-action=\"allow\">"
         ));

@@ -88,8 +88,9 @@ pub fn Stepper(
     /// The position, `0..=last`.
     #[prop(into)]
     k: Signal<usize>,
-    /// The last position.
-    last: usize,
+    /// The last position (it may follow the state: a walk that waits for an answer).
+    #[prop(into)]
+    last: Signal<usize>,
     /// "Step k of n: …".
     #[prop(into)]
     now: Signal<String>,
@@ -107,7 +108,7 @@ pub fn Stepper(
     .map(|(m, pre, text, post)| {
         let off = move || {
             let k = k.get();
-            let end = if matches!(m, Move::First | Move::Prev) { k == 0 } else { k >= last };
+            let end = if matches!(m, Move::First | Move::Prev) { k == 0 } else { k >= last.get() };
             if end { "true" } else { "false" }
         };
         view! {
