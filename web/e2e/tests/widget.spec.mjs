@@ -171,32 +171,66 @@ test('mouse drag on the grip with a drop indicator', async ({ page, problems }) 
   expect(problems).toEqual([]);
 });
 
-async function touchDrag(page, fromId, toId, { hold = 300, moveFirst = false } = {}) {
-  return page.evaluate(async ({ fromId, toId, hold, moveFirst }) => {
-    const grip = document.querySelector(`tr[data-rule-id="${fromId}"] .pl-grip`);
-    const target = document.querySelector(`tr[data-rule-id="${toId}"]`).getBoundingClientRect();
-    const g = grip.getBoundingClientRect();
-    const opts = (y) => ({ bubbles: true, cancelable: true, pointerId: 7, pointerType: 'touch', isPrimary: true, button: 0, buttons: 1, clientX: g.x + 4, clientY: y });
-    grip.dispatchEvent(new PointerEvent('pointerdown', opts(g.y + 4)));
-    if (moveFirst) grip.dispatchEvent(new PointerEvent('pointermove', opts(g.y + 60)));
-    await new Promise((r) => setTimeout(r, hold));
-    for (const f of [0.3, 0.6, 1]) {
-      grip.dispatchEvent(new PointerEvent('pointermove', opts(g.y + 4 + (target.bottom - 2 - g.y - 4) * f)));
-      await new Promise((r) => requestAnimationFrame(r));
-    }
-    grip.dispatchEvent(new PointerEvent('pointerup', { ...opts(target.bottom - 2), buttons: 0 }));
-  }, { fromId, toId, hold, moveFirst });
+/// A real finger swipe (Chromium's touch input through CDP, so `touch-action` and scrolling
+/// apply as on a phone): down at `from`, `steps` moves to `to`, up. No pause anywhere.
+async function swipe(page, from, to, steps = 8) {
+  const cdp = await page.context().newCDPSession(page);
+  const point = (x, y) => [{ x: Math.round(x), y: Math.round(y), id: 1, radiusX: 4, radiusY: 4, force: 1 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: point(from.x, from.y) });
+  for (let i = 1; i <= steps; i++) {
+    const f = i / steps;
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: point(from.x + (to.x - from.x) * f, from.y + (to.y - from.y) * f) });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
 }
 
 test.describe('touch', () => {
-  test.use({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 800 } });
-  test('touch drag after a hold moves the row; an early move is a scroll', async ({ page, problems }) => {
+  test.use({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } });
+  test('a finger swipe that starts on ⠿ moves the row at once; a swipe elsewhere scrolls the page', async ({ page, problems }) => {
     await open(page);
-    await touchDrag(page, 8, 10, { moveFirst: true });
+    await row(page, 10).scrollIntoViewIfNeeded();
+    const center = (b) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
+    // A swipe up on the pattern cell scrolls the page and moves nothing.
+    const before = await page.evaluate(() => scrollY);
+    const cell = center(await row(page, 5).locator('.pl-pattern').boundingBox());
+    await swipe(page, cell, { x: cell.x, y: cell.y - 150 });
+    await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(before);
     expect(await order(page)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    await touchDrag(page, 8, 10);
+    // The same swipe, down from #8's grip to the last row, with no hold first: #8 moves.
+    await row(page, 10).scrollIntoViewIfNeeded();
+    const grip = center(await row(page, 8).locator('.pl-grip').boundingBox());
+    const last = await row(page, 10).boundingBox();
+    const scrolled = await page.evaluate(() => scrollY);
+    await swipe(page, grip, { x: grip.x, y: last.y + last.height - 3 });
     await expect(row(page, 8)).toHaveAttribute('data-position', '10');
     await expect(page.locator('.pl-announce')).toContainText('已移到第 10 位');
+    expect(await page.evaluate(() => scrollY)).toBe(scrolled);
+    expect(problems).toEqual([]);
+  });
+
+  test('on a phone, stepping keeps the cursor rows and the step buttons on screen together', async ({ page, problems }) => {
+    await open(page);
+    await page.locator('.pl-step-toggle').tap();
+    const next = page.locator('.pl-step-dock .pl-step-next');
+    await expect(next).toBeVisible();
+    const height = page.viewportSize().height;
+    const count = page.locator('.pl-step-count');
+    for (let k = 1; k <= 8; k++) {
+      const before = await count.innerText();
+      await next.tap();
+      await expect(count).not.toHaveText(before);
+      // The step buttons are on screen, and so is every row with a cursor, above the buttons.
+      await expect.poll(async () => {
+        const dock = await page.locator('.pl-step-dock').boundingBox();
+        const cursors = await page.locator('tbody.pl-rules tr[data-cursor]:not([data-cursor=""])').evaluateAll((rs) =>
+          rs.map((r) => { const b = r.getBoundingClientRect(); return [b.top, b.bottom]; }));
+        const b = await next.boundingBox();
+        return b.y >= 0 && b.y + b.height <= height && cursors.length > 0
+          && cursors.every(([top, bottom]) => top >= 0 && bottom <= dock.y + 1);
+      }, { message: `step ${k}` }).toBe(true);
+    }
+    await page.screenshot({ path: screenshotPath('phone-stepping') });
     expect(problems).toEqual([]);
   });
 });

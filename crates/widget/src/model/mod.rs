@@ -680,10 +680,7 @@ impl Widget {
         if let Some(l) = self.carry.lift {
             return Some((l.from, l.to));
         }
-        self.carry
-            .drag
-            .filter(|d| d.active && d.moved)
-            .map(|d| (d.from, d.to))
+        self.carry.drag.filter(|d| d.moved).map(|d| (d.from, d.to))
     }
 
     /// Why the typed tool name cannot be used, if it cannot.
@@ -939,20 +936,15 @@ impl Widget {
             Msg::GripKey(id, key, alt) => return self.grip_key(id, key, alt, fx),
             Msg::Drop(from, to) => self.move_row(from, to, Control::Grip, fx),
             Msg::DragStart(d) => self.carry.drag = Some(d),
-            Msg::DragHold(pointer) => {
-                if let Some(d) = self.carry.drag.as_mut().filter(|d| d.pointer == pointer) {
-                    d.active = true;
-                }
-            }
             Msg::DragOver(to) => {
-                if let Some(d) = self.carry.drag.as_mut().filter(|d| d.active) {
+                if let Some(d) = self.carry.drag.as_mut() {
                     d.to = to;
                     d.moved = true;
                 }
             }
             Msg::DragEnd(commit) => {
                 if let Some(d) = self.carry.drag.take() {
-                    if commit && d.active && d.moved && d.to != d.from {
+                    if commit && d.moved && d.to != d.from {
                         self.move_row(d.from, d.to, Control::Grip, fx);
                     }
                 }
@@ -1001,6 +993,7 @@ impl Widget {
                     _ => k + 1,
                 };
                 self.go_step(to);
+                fx.push(Effect::ShowCursors);
             }
             Msg::Guess(e, g) => {
                 if !self.lab.is_revealed(e) && self.lab.guess(e) != Some(g) {

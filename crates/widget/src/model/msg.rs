@@ -87,11 +87,9 @@ pub enum Msg {
     Copied(Result<(), String>),
     /// A pointer went down on a grip.
     DragStart(Drag),
-    /// A touch held long enough on a grip (of this pointer): it drags now.
-    DragHold(i32),
     /// The dragged row would land at this position (0-based).
     DragOver(usize),
-    /// The pointer went up (`true`) or was cancelled or turned into a scroll (`false`).
+    /// The pointer went up (`true`) or was cancelled (`false`).
     DragEnd(bool),
     /// Start the self-check (nothing when one runs).
     SelfCheck,
@@ -129,6 +127,9 @@ pub enum Effect {
     Logged,
     /// Start the self-check's worker; its answers come back as [`Msg::CheckReply`].
     SelfCheck,
+    /// The learner stepped: the rows the cursors are on come into view (on a phone the table
+    /// is taller than the screen).
+    ShowCursors,
 }
 
 /// What one action did.

@@ -71,8 +71,6 @@ pub struct Drag {
     pub pointer: i32,
     /// Where the pointer went down (viewport y).
     pub y0: f64,
-    /// A touch becomes a drag only after a hold; before that a move is a scroll.
-    pub active: bool,
     /// Whether it moved far enough to be a drag rather than a click.
     pub moved: bool,
 }
@@ -100,9 +98,7 @@ impl Carry {
         if let Some(l) = self.lift {
             return Some((l.from, l.to));
         }
-        self.drag
-            .filter(|d| d.active && d.moved)
-            .map(|d| (d.from, d.to))
+        self.drag.filter(|d| d.moved).map(|d| (d.from, d.to))
     }
 }
 

@@ -613,3 +613,20 @@ fn try_again_is_offered_only_once_there_is_a_guess_or_a_reveal_to_clear() {
     w.act(Msg::Reveal(EngineId::FirstMatch));
     assert!(w.can_try_again());
 }
+
+#[test]
+fn a_step_asks_the_page_to_show_the_cursor_rows() {
+    let mut w = widget("");
+    assert!(!w
+        .act(Msg::ToggleStepper)
+        .effects
+        .contains(&Effect::ShowCursors));
+    for by in [1, 1, -1, 2, -2] {
+        assert!(
+            w.act(Msg::StepBy(by))
+                .effects
+                .contains(&Effect::ShowCursors),
+            "{by}"
+        );
+    }
+}

@@ -3,8 +3,9 @@
 //! the host's events.
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
-use super::ctx::{Ctx, CHUNK};
+use super::ctx::{next_frame, Ctx, CHUNK};
 use super::focus::refocus;
 use super::rows::{show_position, sync_rows};
 use super::worker::{ask_lint, ask_worker, self_check};
@@ -69,6 +70,7 @@ pub(crate) fn after(ctx: Ctx, effects: &[model::Effect]) {
             }
             model::Effect::Ask(request) => ask_worker(ctx, request.clone(), act),
             model::Effect::SelfCheck => self_check(ctx, act),
+            model::Effect::ShowCursors => next_frame(ctx, move || show_cursors(ctx)),
             model::Effect::Guessed(..)
             | model::Effect::Revealed(..)
             | model::Effect::Completed(_)
@@ -80,6 +82,28 @@ pub(crate) fn after(ctx: Ctx, effects: &[model::Effect]) {
     if let Some(host) = ctx.root.get_untracked().and_then(|r| r.parent_element()) {
         for e in &events {
             crate::api::dispatch(e, &host);
+        }
+    }
+}
+
+/// Brings the rows the cursors are on into view, the lower one last (a row already in view
+/// stays put; the rows' `scroll-margin` keeps them clear of the sticky step buttons).
+fn show_cursors(ctx: Ctx) {
+    let Some(root) = ctx.root.get_untracked() else {
+        return;
+    };
+    let Ok(rows) = root.query_selector_all("tbody.pl-rules tr[data-cursor]:not([data-cursor=''])")
+    else {
+        return;
+    };
+    let opts = web_sys::ScrollIntoViewOptions::new();
+    opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
+    for i in 0..rows.length() {
+        if let Some(el) = rows
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+        {
+            el.scroll_into_view_with_scroll_into_view_options(&opts);
         }
     }
 }

@@ -163,8 +163,9 @@ pub fn App(
         }
     };
     let on_touchmove = move |e: ev::TouchEvent| {
-        // Once a touch drag is live, the page must not scroll under it.
-        if ctx.peek(|w| w.carry().drag.is_some_and(|d| d.active)) {
+        // While a row is dragged the page must not scroll under the finger (the grip's
+        // `touch-action: none` already keeps it still; this covers older engines).
+        if ctx.peek(|w| w.carry().drag.is_some()) {
             e.prevent_default();
         }
     };
@@ -183,7 +184,10 @@ pub fn App(
                 {move || ctx.announce.get()}
             </p>
             <div class="pl-main">
-                <div class="pl-table-wrap"><RuleTable ctx/><Legend ctx/></div>
+                <div class="pl-table-col">
+                    <div class="pl-table-wrap"><RuleTable ctx/><Legend ctx/></div>
+                    <StepDock ctx/>
+                </div>
                 <div class="pl-side">
                     <Tasks ctx/>
                     <Stepper ctx/>

@@ -73,29 +73,7 @@ pub(crate) fn Stepper(ctx: Ctx) -> impl IntoView {
         })
     });
     let open = Memo::new(move |_| data.with(|d| d.open));
-    let on_key = move |e: ev::KeyboardEvent| {
-        if web::in_text_field(&e) {
-            return;
-        }
-        let msg = match e.key().as_str() {
-            "ArrowLeft" | "Left" => Msg::StepBy(-1),
-            "ArrowRight" | "Right" => Msg::StepBy(1),
-            _ => return,
-        };
-        if act(ctx, msg) {
-            e.prevent_default();
-        }
-    };
-    let step = move |class: &'static str,
-                     by: i8,
-                     pre: &'static str,
-                     label: S,
-                     post: &'static str| {
-        view! {
-            <button type="button" class=class aria-keyshortcuts=(by == 1).then_some("ArrowRight")
-                on:click=move |_| { act(ctx, Msg::StepBy(by)); }>{pre}{lang.s(label)}{post}</button>
-        }
-    };
+    let on_key = step_keys(ctx);
     view! {
         <section class="pl-stepper">
             <button type="button" class="pl-step-toggle pl-controls" aria-expanded=move || open.get().to_string()
@@ -107,19 +85,6 @@ pub(crate) fn Stepper(ctx: Ctx) -> impl IntoView {
             </button>
             <Show when=move || open.get()>
                 <div class="pl-stepper-body" role="group" aria-label=lang.s(S::StepperOpen) on:keydown=on_key>
-                    <div class="pl-step-buttons pl-controls">
-                        {step("pl-step-first", -2, "« ", S::First, "")}
-                        {step("pl-step-prev", -1, "◀ ", S::Prev, "")}
-                        {step("pl-step-next", 1, "", S::Next, " ▶")}
-                        {step("pl-step-last", 2, "", S::Last, " »")}
-                    </div>
-                    <p class="pl-step-count" aria-live="polite">
-                        {move || data.with(|d| match d.total {
-                            Some(n) => lang.step_of(d.k, n),
-                            None => lang.step_at(d.k),
-                        })}
-                        <span class="pl-hint">" · "{lang.s(S::StepHint)}</span>
-                    </p>
                     <ul class="pl-step-lines">
                         {move || data.get().lines.into_iter().map(|(id, text, locked)| view! {
                             <li class="pl-step-line" data-engine-step=id.slug() data-locked=locked.then_some("true")>
@@ -131,5 +96,69 @@ pub(crate) fn Stepper(ctx: Ctx) -> impl IntoView {
                 </div>
             </Show>
         </section>
+    }
+}
+
+/// ←/→ step, from any stepper control (not while typing in a field).
+fn step_keys(ctx: Ctx) -> impl Fn(ev::KeyboardEvent) + Copy + 'static {
+    move |e: ev::KeyboardEvent| {
+        if web::in_text_field(&e) {
+            return;
+        }
+        let msg = match e.key().as_str() {
+            "ArrowLeft" | "Left" => Msg::StepBy(-1),
+            "ArrowRight" | "Right" => Msg::StepBy(1),
+            _ => return,
+        };
+        if act(ctx, msg) {
+            e.prevent_default();
+        }
+    }
+}
+
+/// The step buttons and "第 k 步", right under the table, while the stepper is open. On a
+/// screen too narrow for the side column (a phone) the stepper's box is far below the table:
+/// the dock sticks to the bottom of the screen while the table is in view, so the cursors and
+/// the buttons that move them are seen together.
+#[component]
+pub(crate) fn StepDock(ctx: Ctx) -> impl IntoView {
+    let lang = ctx.lang;
+    // Only what the dock shows: open, the step and the total once nothing is left to guess.
+    let data = Memo::new(move |_| {
+        ctx.read(Region::Stepper, |w| {
+            let open = w.panels().stepping;
+            let total = (open && w.shown().iter().all(|e| w.revealed(*e))).then(|| w.total_steps());
+            (open, w.step(), total)
+        })
+    });
+    let on_key = step_keys(ctx);
+    let step = move |class: &'static str,
+                     by: i8,
+                     pre: &'static str,
+                     label: S,
+                     post: &'static str| {
+        view! {
+            <button type="button" class=class aria-keyshortcuts=(by == 1).then_some("ArrowRight")
+                on:click=move |_| { act(ctx, Msg::StepBy(by)); }>{pre}{lang.s(label)}{post}</button>
+        }
+    };
+    view! {
+        <Show when=move || data.with(|d| d.0)>
+            <div class="pl-step-dock pl-controls" role="group" aria-label=lang.s(S::StepperOpen) on:keydown=on_key>
+                <div class="pl-step-buttons">
+                    {step("pl-step-first", -2, "« ", S::First, "")}
+                    {step("pl-step-prev", -1, "◀ ", S::Prev, "")}
+                    {step("pl-step-next", 1, "", S::Next, " ▶")}
+                    {step("pl-step-last", 2, "", S::Last, " »")}
+                </div>
+                <p class="pl-step-count" aria-live="polite">
+                    {move || data.with(|&(_, k, total)| match total {
+                        Some(n) => lang.step_of(k, n),
+                        None => lang.step_at(k),
+                    })}
+                    <span class="pl-hint">" · "{lang.s(S::StepHint)}</span>
+                </p>
+            </div>
+        </Show>
     }
 }

@@ -1,7 +1,5 @@
 //! The toolbar and the rule table: keyed rows, drag by pointer, keys and buttons.
 
-use std::time::Duration;
-
 use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
@@ -9,7 +7,7 @@ use permlab_core::{Action, RuleId};
 use wasm_bindgen::JsCast;
 
 use super::act::act;
-use super::ctx::{after_delay, cursor_glyph, next_frame, slugs, Ctx};
+use super::ctx::{cursor_glyph, next_frame, slugs, Ctx};
 use super::roving;
 use super::rows::{row_view, set_first};
 use crate::browser::web;
@@ -326,10 +324,9 @@ pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoVie
         if !e.is_primary() || e.button() != 0 {
             return;
         }
-        let touch_ptr = e.pointer_type() == "touch";
-        if !touch_ptr {
-            e.prevent_default();
-        }
+        // The grip drags at once, by mouse, pen or finger alike: its `touch-action: none` keeps
+        // a swipe that starts on it from scrolling the page (a swipe anywhere else scrolls).
+        e.prevent_default();
         let pointer = e.pointer_id();
         let from = view.with_untracked(|v| v.pos);
         act(
@@ -340,7 +337,6 @@ pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoVie
                 to: from,
                 pointer,
                 y0: f64::from(e.client_y()),
-                active: !touch_ptr,
                 moved: false,
             }),
         );
@@ -350,16 +346,6 @@ pub(crate) fn RuleRow(ctx: Ctx, id: RuleId, rev: u32, at: usize) -> impl IntoVie
         {
             // Synthetic events have no active pointer to capture: nothing to do then.
             let _ = t.set_pointer_capture(pointer);
-        }
-        if touch_ptr {
-            // Hold to drag: a touch that moves first scrolls the page instead.
-            after_delay(
-                ctx,
-                move || {
-                    act(ctx, Msg::DragHold(pointer));
-                },
-                Duration::from_millis(200),
-            );
         }
     };
     let action = rule.action;
@@ -440,13 +426,6 @@ pub(crate) fn pointer_move(ctx: Ctx, e: &ev::PointerEvent) {
         return;
     }
     let dy = f64::from(e.client_y()) - d.y0;
-    if !d.active {
-        // A touch that moves before the hold delay is a scroll: let the page have it.
-        if dy.abs() > 8.0 {
-            act(ctx, Msg::DragEnd(false));
-        }
-        return;
-    }
     if !d.moved && dy.abs() < 4.0 {
         return;
     }
