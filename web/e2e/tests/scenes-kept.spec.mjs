@@ -85,3 +85,35 @@ for (const lang of ['zh', 'en']) {
     expect(problems).toEqual([]);
   });
 }
+
+for (const twins of [' id="twin"', '']) {
+  test(`two timeline scenes${twins ? ' with one id' : ' without an id'} keep their own commands across a reload, and the author is told`, async ({ page, problems }) => {
+    const html = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>twins</title>
+<script type="module" src="../permlab.js"></script></head><body>
+<div${twins} data-permlab data-scene="timeline" data-lang="zh"><p>一</p></div>
+<div${twins} data-permlab data-scene="timeline" data-lang="zh"><p>二</p></div>
+</body></html>`;
+    await page.route('**/demo/scene-twins.html', (r) => r.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
+    await page.goto('./demo/scene-twins.html');
+    await mountAll(page);
+    const scenes = page.locator('section.pl-scene[data-scene="timeline"]');
+    const field = (i) => scenes.nth(i).locator('.pl-tl-command input');
+    const note = twins ? '2 个组件的 id 都是 “twin”' : '2 个 “timeline” 场景都没有 id';
+    for (const i of [0, 1]) await expect(scenes.nth(i).locator('.pl-state-note')).toContainText(note);
+    for (const i of [0, 1]) await scenes.nth(i).locator('.pl-tl-stage[data-stage="blacklist"]').click();
+    await field(0).fill('rm -rf one');
+    await field(1).fill('rm -rf two');
+    await scenes.nth(1).locator('.pl-tl-stage[data-stage="sandbox"]').click();
+    await page.reload();
+    await mountAll(page);
+    await expect(scenes.nth(0).locator('.pl-tl-stage[data-stage="blacklist"]')).toHaveAttribute('aria-current', 'step');
+    await expect(scenes.nth(1).locator('.pl-tl-stage[data-stage="sandbox"]')).toHaveAttribute('aria-current', 'step');
+    await expect(field(0)).toHaveValue('rm -rf one');
+    await scenes.nth(1).locator('.pl-tl-stage[data-stage="blacklist"]').click();
+    await expect(field(1)).toHaveValue('rm -rf two');
+    // The console says so too (a warning per scene), for the author: nothing else went wrong.
+    expect(problems.filter((p) => !/on this page have/.test(p))).toEqual([]);
+    expect(problems.length).toBeGreaterThan(0);
+    problems.length = 0;
+  });
+}

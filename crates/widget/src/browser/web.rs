@@ -178,3 +178,47 @@ pub fn strip_hash(ns: &str) {
         let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
     }
 }
+
+/// How many elements of `host`'s page match `selector` and `is_peer` (the elements that would
+/// keep their state under one name), and `host`'s rank among them in page order; `None` when
+/// `host` is the only one.
+pub fn rank_among(
+    host: &web_sys::Element,
+    selector: &str,
+    is_peer: impl Fn(&web_sys::Element) -> bool,
+) -> Option<(usize, usize)> {
+    use wasm_bindgen::JsCast;
+    let all = host.owner_document()?.query_selector_all(selector).ok()?;
+    let (mut count, mut rank) = (0, None);
+    for i in 0..all.length() {
+        let Some(el) = all
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+        else {
+            continue;
+        };
+        if is_peer(&el) {
+            if host.is_same_node(Some(&el)) {
+                rank = Some(count);
+            }
+            count += 1;
+        }
+    }
+    (count > 1).then(|| (count, rank.unwrap_or(count)))
+}
+
+/// When other elements of `host`'s page have its id: the note that says so, with the
+/// namespace `host` keeps its state under (the first keeps the id, see
+/// [`crate::persist::store::same_id_ns`]). `None` for a unique or empty id.
+pub fn same_id(host: &web_sys::Element) -> Option<crate::persist::store::Note> {
+    let id = host.id();
+    if id.is_empty() {
+        return None;
+    }
+    let (count, rank) = rank_among(host, "[id]", |el| el.id() == id)?;
+    Some(crate::persist::store::Note::SameId {
+        key: crate::persist::store::same_id_ns(&id, rank),
+        id,
+        count,
+    })
+}

@@ -107,6 +107,17 @@ pub enum Note {
         /// The namespace this widget keeps its state under.
         key: String,
     },
+    /// `count` scenes `scene` of the page have no id (a scene without one keeps its state
+    /// under its kind's name): each keeps its state under its own key (this one's is `key`),
+    /// and the page's author should give each an id.
+    NoId {
+        /// The scene's kind (its `data-scene`).
+        scene: String,
+        /// How many of them have no id.
+        count: usize,
+        /// The namespace this scene keeps its state under.
+        key: String,
+    },
 }
 
 /// The namespace of the `rank`-th (0-based, in page order) of several widgets with the id

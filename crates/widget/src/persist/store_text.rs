@@ -128,6 +128,13 @@ impl Lang {
                     format!("For the page's author: {count} widgets on this page have the id “{id}”. State is kept by id, so this one keeps its own under “{key}” and none overwrites another's; give each widget a different id.")
                 }
             }
+            Note::NoId { scene, count, key } => {
+                if zh {
+                    format!("给页面作者:本页有 {count} 个 “{scene}” 场景都没有 id。状态按 id 保存,为了不互相覆盖,这个场景改用 “{key}” 保存;请给每个场景一个不同的 id。")
+                } else {
+                    format!("For the page's author: {count} “{scene}” scenes on this page have no id. State is kept by id, so this one keeps its own under “{key}” and none overwrites another's; give each scene a different id.")
+                }
+            }
             Note::StorageRefused => {
                 if zh {
                     "浏览器不让保存(存储已满或被禁用):页面开着时内容都在,重新加载后不会保留。"
@@ -155,6 +162,16 @@ mod tests {
             Note::NotKept(Field::Import, 3 << 20),
             Note::NotKept(Field::Scene("命令".into()), 3 << 20),
             Note::StorageRefused,
+            Note::SameId {
+                id: "twin".into(),
+                count: 2,
+                key: "twin~2".into(),
+            },
+            Note::NoId {
+                scene: "timeline".into(),
+                count: 2,
+                key: "scene-timeline~2".into(),
+            },
         ];
         for n in &notes {
             let zh = Lang::Zh.state_note(n);

@@ -64,16 +64,39 @@ pub fn mount<V: IntoView + 'static>(
         Some(frag)
     });
     let slug = slug.to_string();
-    // The scene's fields are kept under the placeholder's id (see `super::keep`).
-    let ns = Some(host.id())
-        .filter(|id| !id.is_empty())
-        .unwrap_or_else(|| format!("scene-{slug}"));
+    // The scene's fields are kept under the placeholder's id (see `super::keep`), or its kind's
+    // name without one. Two placeholders with one name each keep their own (the later ones
+    // under a key of their own), and the author is told, on the page and in the console.
+    let (ns, same) = if host.id().is_empty() {
+        let name = format!("scene-{slug}");
+        let same = crate::browser::web::rank_among(&host, "[data-permlab][data-scene]", |el| {
+            el.id().is_empty() && el.get_attribute("data-scene").as_deref() == Some(slug.as_str())
+        })
+        .map(|(count, rank)| crate::persist::store::Note::NoId {
+            scene: slug.clone(),
+            count,
+            key: crate::persist::store::same_id_ns(&name, rank),
+        });
+        (name, same)
+    } else {
+        (host.id(), crate::browser::web::same_id(&host))
+    };
+    let ns = match &same {
+        Some(
+            crate::persist::store::Note::SameId { key, .. }
+            | crate::persist::store::Note::NoId { key, .. },
+        ) => key.clone(),
+        _ => ns,
+    };
+    if let Some(n) = &same {
+        leptos::logging::warn!("permlab: {}", Lang::En.state_note(n));
+    }
     // The scene's frame: `<section class="pl-widget pl-scene" lang data-scene>`, the scene in
     // `.pl-scene-body`, the live region after it (the scene's texts reach it through `Live`).
     let handle = leptos::mount::mount_to(host.clone(), move || {
         let live = RwSignal::new(String::new());
         provide_context(Live(live));
-        let notes = RwSignal::new(Vec::new());
+        let notes = RwSignal::new(same.into_iter().collect::<Vec<_>>());
         provide_context(super::keep::SceneStore {
             key: crate::persist::store::scene_key(&crate::browser::web::page_path(), &ns),
             ns,

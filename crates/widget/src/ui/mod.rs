@@ -254,7 +254,9 @@ pub struct Mounted {
 pub fn mount(host: web_sys::HtmlElement, config: crate::model::Config) -> Mounted {
     let mut config = config;
     // Two placeholders with one id: each keeps its state under its own namespace.
-    let same = same_id(&host, &config.ns);
+    let same = (host.id() == config.ns)
+        .then(|| web::same_id(&host))
+        .flatten();
     if let Some(n) = &same {
         if let crate::persist::store::Note::SameId { key, .. } = n {
             config.ns = key.clone();
@@ -318,38 +320,6 @@ pub fn remount(m: &mut Mounted, stored: Option<&str>) {
     }
     unmount(m);
     *m = mount_from(m.host.clone(), m.config.clone(), stored, "", m.same.clone());
-}
-
-/// When other elements of `host`'s page have its id `id` (the namespace of its stored state):
-/// the note that says so, with the namespace this widget keeps its state under (the first
-/// keeps `id`, see [`crate::persist::store::same_id_ns`]). `None` for a unique id, or a
-/// namespace that is not the element's id.
-fn same_id(host: &web_sys::HtmlElement, id: &str) -> Option<crate::persist::store::Note> {
-    use wasm_bindgen::JsCast;
-    if host.id() != id {
-        return None;
-    }
-    let all = host.owner_document()?.query_selector_all("[id]").ok()?;
-    let (mut count, mut rank) = (0, None);
-    for i in 0..all.length() {
-        let Some(el) = all
-            .item(i)
-            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
-        else {
-            continue;
-        };
-        if el.id() == id {
-            if host.is_same_node(Some(&el)) {
-                rank = Some(count);
-            }
-            count += 1;
-        }
-    }
-    (count > 1).then(|| crate::persist::store::Note::SameId {
-        id: id.to_string(),
-        count,
-        key: crate::persist::store::same_id_ns(id, rank.unwrap_or(count)),
-    })
 }
 
 /// Removes the widget (its effects, listeners and workers end with it) and puts the
