@@ -1,6 +1,8 @@
 //! Claude Code: deny → ask → allow over the union of every settings layer. Dead allow/ask
 //! rules, bare denies, and patterns that do not do what they look like.
 
+use std::collections::HashMap;
+
 use super::glob::{text, witness, Lang, Search};
 use super::locate::{self, Seg};
 use super::{
@@ -151,11 +153,7 @@ pub(crate) fn session<'a>(sources: &[&'a Source]) -> (Option<Session<'a>>, Vec<E
         return (None, errors);
     }
     let policy = Policy::merge(&files, true);
-    let places = policy
-        .rules
-        .iter()
-        .map(|r| place_of(&read, r))
-        .collect::<Vec<_>>();
+    let places = places_of(&read, &policy.rules);
     let compiled = CompiledPolicy::new(policy.clone(), policy.session_mode(), ctx());
     (
         Some(Session {
@@ -168,35 +166,63 @@ pub(crate) fn session<'a>(sources: &[&'a Source]) -> (Option<Session<'a>>, Vec<E
     )
 }
 
-fn place_of(read: &[(&Source, Scope, Value)], r: &PolicyRule) -> Place {
-    let Some((src, _, value)) = read.iter().find(|(_, s, _)| *s == r.scope) else {
-        return Place {
-            file: String::new(),
-            line: 1,
-            column: 1,
-        };
-    };
-    let group = r.group.as_str();
-    // The rule's index counts string entries only; find its position in the JSON array.
-    let idx = value
-        .get("permissions")
-        .and_then(|p| p.get(group))
-        .and_then(Value::as_array)
-        .and_then(|items| {
-            items
-                .iter()
-                .enumerate()
-                .filter(|(_, v)| v.as_str().is_some())
-                .nth(r.index)
-                .map(|(k, _)| k)
+/// Where each rule of the merged policy is written: its file, line and column. Each file's
+/// lists are walked once and its lines indexed once (a scan per rule made thousands of rules
+/// quadratic).
+fn places_of(read: &[(&Source, Scope, Value)], rules: &[PolicyRule]) -> Vec<Place> {
+    let lines: Vec<locate::Lines> = read
+        .iter()
+        .map(|(s, _, _)| locate::Lines::new(&s.text))
+        .collect();
+    let mut lists: HashMap<(usize, String), Vec<usize>> = HashMap::new();
+    rules
+        .iter()
+        .map(|r| {
+            let Some(f) = read.iter().position(|(_, s, _)| *s == r.scope) else {
+                return Place {
+                    file: String::new(),
+                    line: 1,
+                    column: 1,
+                };
+            };
+            let (src, _, value) = &read[f];
+            let group = r.group.as_str();
+            // The rule's index counts string entries only; find its position in the JSON array.
+            let idx = value
+                .get("permissions")
+                .and_then(|p| p.get(group))
+                .and_then(Value::as_array)
+                .and_then(|items| {
+                    items
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, v)| v.as_str().is_some())
+                        .nth(r.index)
+                        .map(|(k, _)| k)
+                })
+                .unwrap_or(0);
+            let at = lists
+                .entry((f, group.to_string()))
+                .or_insert_with(|| {
+                    locate::elements(&src.text, &[Seg::Key("permissions"), Seg::Key(group)])
+                })
+                .get(idx)
+                .copied()
+                .unwrap_or_else(|| {
+                    locate::offset(
+                        &src.text,
+                        &[Seg::Key("permissions"), Seg::Key(group), Seg::Index(idx)],
+                        false,
+                    )
+                });
+            let (line, column) = lines[f].line_col(at);
+            Place {
+                file: src.name.clone(),
+                line,
+                column,
+            }
         })
-        .unwrap_or(0);
-    let off = locate::offset(
-        &src.text,
-        &[Seg::Key("permissions"), Seg::Key(group), Seg::Index(idx)],
-        false,
-    );
-    super::place_at(src, off)
+        .collect()
 }
 
 pub(crate) fn lint(sources: &[&Source]) -> (Vec<Finding>, Vec<Error>) {

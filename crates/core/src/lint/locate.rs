@@ -98,8 +98,33 @@ fn value_end(b: &[u8], mut i: usize) -> usize {
 /// The byte offset of the value (or, for a last [`Seg::Key`], of the key) at `path`; the
 /// innermost container found when a step is missing.
 pub(crate) fn offset(text: &str, path: &[Seg], at_key: bool) -> usize {
+    offset_in(text, &blank_comments(text), path, at_key)
+}
+
+/// The byte offset of every element of the array at `path`, in one walk (empty when there is
+/// no array there): a file of thousands of rules is walked once, not once per rule.
+pub(crate) fn elements(text: &str, path: &[Seg]) -> Vec<usize> {
     let b = blank_comments(text);
-    let mut i = ws(&b, 0);
+    let mut i = offset_in(text, &b, path, false);
+    let mut out = Vec::new();
+    if b.get(i) != Some(&b'[') {
+        return out;
+    }
+    i = ws(&b, i + 1);
+    while i < b.len() && b[i] != b']' {
+        out.push(i);
+        i = ws(&b, value_end(&b, i));
+        if b.get(i) != Some(&b',') {
+            break;
+        }
+        i = ws(&b, i + 1);
+    }
+    out
+}
+
+/// [`offset`] over `text` with its comments already blanked (`b`).
+fn offset_in(text: &str, b: &[u8], path: &[Seg], at_key: bool) -> usize {
+    let mut i = ws(b, 0);
     for (n, seg) in path.iter().enumerate() {
         let last = n + 1 == path.len();
         match seg {
@@ -108,30 +133,30 @@ pub(crate) fn offset(text: &str, path: &[Seg], at_key: bool) -> usize {
                     return i;
                 }
                 let container = i;
-                i = ws(&b, i + 1);
+                i = ws(b, i + 1);
                 loop {
                     if b.get(i) != Some(&b'"') {
                         return container;
                     }
                     let key_at = i;
-                    let end = string_end(&b, i);
+                    let end = string_end(b, i);
                     let raw = &text.as_bytes()[i + 1..end.saturating_sub(1).max(i + 1)];
-                    i = ws(&b, end);
+                    i = ws(b, end);
                     if b.get(i) != Some(&b':') {
                         return container;
                     }
-                    i = ws(&b, i + 1);
+                    i = ws(b, i + 1);
                     if raw == k.as_bytes() {
                         if last && at_key {
                             return key_at;
                         }
                         break;
                     }
-                    i = ws(&b, value_end(&b, i));
+                    i = ws(b, value_end(b, i));
                     if b.get(i) != Some(&b',') {
                         return container;
                     }
-                    i = ws(&b, i + 1);
+                    i = ws(b, i + 1);
                 }
             }
             Seg::Index(idx) => {
@@ -139,18 +164,45 @@ pub(crate) fn offset(text: &str, path: &[Seg], at_key: bool) -> usize {
                     return i;
                 }
                 let container = i;
-                i = ws(&b, i + 1);
+                i = ws(b, i + 1);
                 for _ in 0..*idx {
-                    i = ws(&b, value_end(&b, i));
+                    i = ws(b, value_end(b, i));
                     if b.get(i) != Some(&b',') {
                         return container;
                     }
-                    i = ws(&b, i + 1);
+                    i = ws(b, i + 1);
                 }
             }
         }
     }
     i
+}
+
+/// The line starts of a text, to place many offsets in it without scanning it from the top
+/// for each ([`Lines::line_col`] is a binary search).
+pub(crate) struct Lines<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    pub(crate) fn new(text: &'a str) -> Lines<'a> {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Lines { text, starts }
+    }
+
+    /// The same as [`line_col`].
+    pub(crate) fn line_col(&self, offset: usize) -> (usize, usize) {
+        let mut off = offset.min(self.text.len());
+        while !self.text.is_char_boundary(off) {
+            off -= 1;
+        }
+        let line = self.starts.partition_point(|&s| s <= off);
+        let start = self.starts[line - 1];
+        (line, self.text[start..off].chars().count() + 1)
+    }
 }
 
 /// 1-based line and column (in characters) of a byte offset.
@@ -230,5 +282,28 @@ mod tests {
         assert_eq!(yaml_key(t, Some("bash"), "git status"), (7, 5));
         assert_eq!(yaml_key(t, Some("bash"), "*"), (6, 5));
         assert_eq!(yaml_key(t, None, "edit"), (4, 3));
+    }
+
+    #[test]
+    fn lines_place_offsets_as_a_scan_from_the_top_does() {
+        let text = "{\n  \"a\": [\"x\", /* é */ \"y\",\n   \"z\"]\n}\n";
+        let lines = Lines::new(text);
+        for off in 0..=text.len() + 3 {
+            assert_eq!(lines.line_col(off), line_col(text, off), "{off}");
+        }
+    }
+
+    #[test]
+    fn elements_are_where_offset_finds_each_one() {
+        let text = "{\"p\": {\"allow\": [\"A\", // one\n {\"k\": [1, 2]}, \"B\" ]}}";
+        let path = [Seg::Key("p"), Seg::Key("allow")];
+        let all = elements(text, &path);
+        assert_eq!(all.len(), 3);
+        for (k, at) in all.iter().enumerate() {
+            let mut p = path.to_vec();
+            p.push(Seg::Index(k));
+            assert_eq!(*at, offset(text, &p, false));
+        }
+        assert!(elements(text, &[Seg::Key("q")]).is_empty());
     }
 }
