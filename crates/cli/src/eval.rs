@@ -876,12 +876,17 @@ fn claude_native(configs: &[Config], s: &Session, call: &Call) -> Shown {
     };
     let (ctx, _) = s.places();
     let v = claude_code::evaluate(&policy, mode, &ctx, &to_tool_call(call));
+    // Every step names its rule's place: each file is parsed and walked once for all of them.
+    let places: Vec<import::ClaudeRulePlaces> = configs
+        .iter()
+        .map(|c| import::ClaudeRulePlaces::new(&c.name, &c.text))
+        .collect();
     let rule_at = |k: usize| -> Option<RuleShown> {
         let r = policy.rules.get(k)?;
-        let c = configs.iter().find(|c| c.scope == Some(r.scope))?;
+        let c = configs.iter().position(|c| c.scope == Some(r.scope))?;
         Some(RuleShown {
             row: None,
-            place: import::claude_rule_place(&c.name, &c.text, r.group, r.index),
+            place: places[c].place(r.group, r.index),
             scope: Some(r.scope),
             list: r.group,
             text: r.text.clone(),

@@ -555,3 +555,54 @@ fn replay_json_of_many_calls_streams_the_same_document() {
     // Laid out as the whole document pretty-printed at once.
     assert_eq!(v.to_json_pretty() + "\n", stdout);
 }
+
+/// A Claude Code settings file of `n` allow and `n` deny rules.
+fn claude_settings(n: usize) -> String {
+    let list = |f: &dyn Fn(usize) -> String| {
+        (0..n)
+            .map(|i| format!("\"{}\"", f(i)))
+            .collect::<Vec<_>>()
+            .join(",\n    ")
+    };
+    format!(
+        "{{\"permissions\": {{\n  \"allow\": [\n    {}],\n  \"deny\": [\n    {}]\n}}}}\n",
+        list(&|i| format!("Bash(tool{i} --flag *)")),
+        list(&|i| format!("Bash(rm -rf /data{i} *)"))
+    )
+}
+
+/// Every step of `eval --explain` names its rule's file, line and column: found once per file,
+/// not once per rule (20 000 rules took 53 s when each place was found from the top).
+#[test]
+fn eval_of_a_big_settings_file_is_linear_in_its_rules() {
+    let small = temp_file("linear-small/settings.json", &claude_settings(1_000));
+    let large = temp_file("linear-large/settings.json", &claude_settings(10_000));
+    let run = |path: &str| {
+        let t = Instant::now();
+        let out = permlab(&[
+            "eval",
+            "--call",
+            "Bash: rm -rf /data9999 x",
+            "--explain",
+            "--config",
+            &format!("project:{path}"),
+        ]);
+        (t.elapsed(), out)
+    };
+    let (_, out) = run(&large);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("settings.json:20003:5 (project, deny) Bash(rm -rf /data9999 *) — tool ✓ specifier ✓ → stop"),
+        "{}",
+        &stdout[stdout.len().saturating_sub(600)..]
+    );
+    let time = |path: &str| (0..3).map(|_| run(path).0).min().unwrap();
+    let (s, l) = (time(&small), time(&large));
+    let r = l.as_secs_f64() / s.as_secs_f64().max(1e-3);
+    eprintln!("eval --explain 2000 rules: {s:?}, 20000: {l:?}, ratio {r:.1}");
+    assert!(
+        r < 20.0 || l < Duration::from_millis(500),
+        "10× the rules took {r:.1}× the time"
+    );
+}

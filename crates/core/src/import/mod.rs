@@ -39,7 +39,7 @@ use crate::json::Value;
 
 pub use claude::claude_tool_row;
 pub use imported::{Format, ImportNote, ImportWarning, Imported};
-pub use places::{claude_rule_place, row_places};
+pub use places::{claude_rule_place, row_places, ClaudeRulePlaces};
 
 /// Whether this build reads Codex `.rules` files (the `rules-files` feature: a Starlark
 /// interpreter). Without it, [`import`] refuses them and says so.

@@ -25,33 +25,58 @@ use crate::table::Action;
 /// assert_eq!((p.file.as_str(), p.line, p.column), ("B.json", 2, 14));
 /// ```
 pub fn claude_rule_place(name: &str, text: &str, group: Action, index: usize) -> Option<Place> {
-    let value = json::parse(text).ok()?;
-    claude_place(name, text, &value, group, index)
+    ClaudeRulePlaces::new(name, text).place(group, index)
 }
 
-fn claude_place(
-    name: &str,
-    text: &str,
-    value: &Value,
-    group: Action,
-    index: usize,
-) -> Option<Place> {
-    let key = group.as_str();
-    let at = value
-        .get("permissions")?
-        .get(key)?
-        .as_array()?
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| v.as_str().is_some())
-        .nth(index)?
-        .0;
-    let off = locate::offset(
-        text,
-        &[Seg::Key("permissions"), Seg::Key(key), Seg::Index(at)],
-        false,
-    );
-    Some(place(name, text, off))
+/// [`claude_rule_place`] for many rules of one settings file: the text is parsed once, its
+/// lines indexed once and each list walked once (a place found from the top for each rule
+/// made thousands of rules quadratic).
+///
+/// ```
+/// use permlab_core::import::ClaudeRulePlaces;
+/// use permlab_core::Action;
+/// let text = "{\"permissions\": {\n  \"ask\": [1, \"Bash(git push *)\"],\n  \"deny\": [\"Read(./.env)\"]}}";
+/// let places = ClaudeRulePlaces::new("B.json", text);
+/// assert_eq!(places.place(Action::Ask, 0).map(|p| (p.line, p.column)), Some((2, 14)));
+/// assert_eq!(places.place(Action::Deny, 0).map(|p| (p.line, p.column)), Some((3, 12)));
+/// assert_eq!(places.place(Action::Allow, 0), None);
+/// ```
+pub struct ClaudeRulePlaces<'a> {
+    name: &'a str,
+    text: &'a str,
+    value: Option<Value>,
+    lines: locate::Lines<'a>,
+    /// Per list read so far: the offset of each rule string.
+    lists: std::cell::RefCell<Vec<(Action, Vec<usize>)>>,
+}
+
+impl<'a> ClaudeRulePlaces<'a> {
+    /// The settings file `name` with the text `text`.
+    pub fn new(name: &'a str, text: &'a str) -> ClaudeRulePlaces<'a> {
+        ClaudeRulePlaces {
+            name,
+            text,
+            value: json::parse(text).ok(),
+            lines: locate::Lines::new(text),
+            lists: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Where `permissions.<group>[index]` is written (`index` counts the rule strings).
+    pub fn place(&self, group: Action, index: usize) -> Option<Place> {
+        let value = self.value.as_ref()?;
+        let mut lists = self.lists.borrow_mut();
+        if !lists.iter().any(|(g, _)| *g == group) {
+            lists.push((group, string_offsets(self.text, value, group)));
+        }
+        let (_, offsets) = lists.iter().find(|(g, _)| *g == group)?;
+        let (line, column) = self.lines.line_col(*offsets.get(index)?);
+        Some(Place {
+            file: self.name.to_string(),
+            line,
+            column,
+        })
+    }
 }
 
 fn place(name: &str, text: &str, offset: usize) -> Place {
@@ -87,9 +112,10 @@ pub fn row_places(imported: &Imported, name: &str, text: &str) -> Vec<Option<Pla
 }
 
 fn claude_rows(imported: &Imported, name: &str, text: &str) -> Vec<Option<Place>> {
-    let Ok(value) = json::parse(text) else {
+    let places = ClaudeRulePlaces::new(name, text);
+    if places.value.is_none() {
         return Vec::new();
-    };
+    }
     imported
         .origins
         .iter()
@@ -103,8 +129,28 @@ fn claude_rows(imported: &Imported, name: &str, text: &str) -> Vec<Option<Place>
                 "deny" => Action::Deny,
                 _ => return None,
             };
-            claude_place(name, text, &value, group, index.parse().ok()?)
+            places.place(group, index.parse().ok()?)
         })
+        .collect()
+}
+
+/// The offset of every rule string of `permissions.<group>` (entries that are not strings
+/// skipped, as the rules' indexes skip them).
+fn string_offsets(text: &str, value: &Value, group: Action) -> Vec<usize> {
+    let key = group.as_str();
+    let Some(items) = value
+        .get("permissions")
+        .and_then(|p| p.get(key))
+        .and_then(Value::as_array)
+    else {
+        return Vec::new();
+    };
+    let all = locate::elements(text, &[Seg::Key("permissions"), Seg::Key(key)]);
+    items
+        .iter()
+        .zip(all)
+        .filter(|(v, _)| v.as_str().is_some())
+        .map(|(_, at)| at)
         .collect()
 }
 
@@ -190,5 +236,25 @@ mod tests {
             .map(|p| p.map(|p| (p.line, p.column)))
             .collect();
         assert_eq!(at, [Some((2, 1)), Some((2, 1)), Some((4, 1))]);
+    }
+
+    #[test]
+    fn claude_rows_are_where_each_rule_is_found_alone() {
+        let text = "{\"permissions\": {\n  \"deny\": [\"Bash(rm *)\", 3, {\"x\": [\"y\"]},\n    \"Read(./.env)\"],\n  \"allow\": [\"Bash(git *)\", \"Bash(ls)\"],\n  \"ask\": []}}";
+        let i = crate::import::import(Format::ClaudeCode, text).unwrap();
+        let rows = row_places(&i, "s.json", text);
+        assert_eq!(rows.len(), i.table.len());
+        for (row, origin) in rows.iter().zip(&i.origins) {
+            let rest = origin.strip_prefix("permissions.").unwrap();
+            let (group, index) = rest.strip_suffix(']').unwrap().split_once('[').unwrap();
+            let alone = claude_rule_place(
+                "s.json",
+                text,
+                group.parse().unwrap(),
+                index.parse().unwrap(),
+            );
+            assert_eq!(row, &alone, "{origin}");
+            assert!(row.is_some(), "{origin}");
+        }
     }
 }
