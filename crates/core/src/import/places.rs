@@ -79,15 +79,6 @@ impl<'a> ClaudeRulePlaces<'a> {
     }
 }
 
-fn place(name: &str, text: &str, offset: usize) -> Place {
-    let (line, column) = locate::line_col(text, offset);
-    Place {
-        file: name.to_string(),
-        line,
-        column,
-    }
-}
-
 /// Per row of `imported` (read from `text`, the file `name`): where its native rule is
 /// written; `None` where it cannot be found (a row the import made up, a text that is not the
 /// one imported).
@@ -182,13 +173,18 @@ fn codex_rows(imported: &Imported, name: &str, text: &str) -> Vec<Option<Place>>
             offsets.push(c.offset);
         }
     }
+    let lines = locate::Lines::new(text);
     imported
         .origins
         .iter()
         .map(|o| {
             let k: usize = o.strip_prefix("prefix rule #")?.parse().ok()?;
-            let off = *offsets.get(k.checked_sub(1)?)?;
-            Some(place(name, text, off))
+            let (line, column) = lines.line_col(*offsets.get(k.checked_sub(1)?)?);
+            Some(Place {
+                file: name.to_string(),
+                line,
+                column,
+            })
         })
         .collect()
 }
