@@ -1,10 +1,7 @@
 //! Claude Code: deny → ask → allow over the union of every settings layer. Dead allow/ask
 //! rules, bare denies, and patterns that do not do what they look like.
 
-use std::collections::HashMap;
-
 use super::glob::{text, witness, Lang, Search};
-use super::locate::{self, Seg};
 use super::{
     claude_scope, file_error, Demo, Facts, Finding, Kind, Place, RuleRef, Sandboxing, Severity,
     Source,
@@ -16,6 +13,7 @@ use crate::claude_code::{
 };
 use crate::error::Error;
 use crate::evaluation::Decision;
+use crate::import::ClaudeRulePlaces;
 use crate::import::Format;
 use crate::json::{self, Value};
 use crate::table::{Action, Call};
@@ -166,61 +164,24 @@ pub(crate) fn session<'a>(sources: &[&'a Source]) -> (Option<Session<'a>>, Vec<E
     )
 }
 
-/// Where each rule of the merged policy is written: its file, line and column. Each file's
-/// lists are walked once and its lines indexed once (a scan per rule made thousands of rules
-/// quadratic).
+/// Where each rule of the merged policy is written: its file, line and column (each file
+/// read once for all its rules, see [`ClaudeRulePlaces`]).
 fn places_of(read: &[(&Source, Scope, Value)], rules: &[PolicyRule]) -> Vec<Place> {
-    let lines: Vec<locate::Lines> = read
+    let places: Vec<ClaudeRulePlaces> = read
         .iter()
-        .map(|(s, _, _)| locate::Lines::new(&s.text))
+        .map(|(s, _, _)| ClaudeRulePlaces::new(&s.name, &s.text))
         .collect();
-    let mut lists: HashMap<(usize, String), Vec<usize>> = HashMap::new();
     rules
         .iter()
-        .map(|r| {
-            let Some(f) = read.iter().position(|(_, s, _)| *s == r.scope) else {
-                return Place {
-                    file: String::new(),
-                    line: 1,
-                    column: 1,
-                };
-            };
-            let (src, _, value) = &read[f];
-            let group = r.group.as_str();
-            // The rule's index counts string entries only; find its position in the JSON array.
-            let idx = value
-                .get("permissions")
-                .and_then(|p| p.get(group))
-                .and_then(Value::as_array)
-                .and_then(|items| {
-                    items
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, v)| v.as_str().is_some())
-                        .nth(r.index)
-                        .map(|(k, _)| k)
-                })
-                .unwrap_or(0);
-            let at = lists
-                .entry((f, group.to_string()))
-                .or_insert_with(|| {
-                    locate::elements(&src.text, &[Seg::Key("permissions"), Seg::Key(group)])
-                })
-                .get(idx)
-                .copied()
-                .unwrap_or_else(|| {
-                    locate::offset(
-                        &src.text,
-                        &[Seg::Key("permissions"), Seg::Key(group), Seg::Index(idx)],
-                        false,
-                    )
-                });
-            let (line, column) = lines[f].line_col(at);
-            Place {
-                file: src.name.clone(),
-                line,
-                column,
-            }
+        .map(|r| match read.iter().position(|(_, s, _)| *s == r.scope) {
+            Some(f) => places[f]
+                .place(r.group, r.index)
+                .unwrap_or_else(|| super::place_at(read[f].0, 0)),
+            None => Place {
+                file: String::new(),
+                line: 1,
+                column: 1,
+            },
         })
         .collect()
 }

@@ -7,11 +7,9 @@
 //! A row is reported when the two engines disagree on a call that row decides in either.
 
 use super::glob::{text, witness, Lang, Search};
-use super::locate::{self, Seg};
 use super::{place_at, Demo, Facts, Finding, Kind, Place, RuleRef, Severity, Source};
 use crate::engines;
 use crate::import::{import, Format};
-use crate::json::Value;
 use crate::table::Call;
 
 fn calls_for(from: Format, tool: &str, pattern: &str) -> Vec<Call> {
@@ -38,40 +36,6 @@ fn calls_for(from: Format, tool: &str, pattern: &str) -> Vec<Call> {
     out.into_iter().map(|w| Call::new(tool, w)).collect()
 }
 
-/// Where row `row` (from `origin`) is written.
-fn place(src: &Source, from: Format, origin: &str, claude_value: Option<&Value>) -> Place {
-    match from {
-        Format::ClaudeCode => {
-            // `permissions.deny[3]`: the 4th string of that list.
-            let (group, idx) = origin
-                .strip_prefix("permissions.")
-                .and_then(|r| r.split_once('['))
-                .map(|(g, i)| (g, i.trim_end_matches(']').parse::<usize>().unwrap_or(0)))
-                .unwrap_or(("allow", 0));
-            let k = claude_value
-                .and_then(|v| v.get("permissions"))
-                .and_then(|p| p.get(group))
-                .and_then(Value::as_array)
-                .and_then(|items| {
-                    items
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, v)| v.as_str().is_some())
-                        .nth(idx)
-                        .map(|(k, _)| k)
-                })
-                .unwrap_or(0);
-            let off = locate::offset(
-                &src.text,
-                &[Seg::Key("permissions"), Seg::Key(group), Seg::Index(k)],
-                false,
-            );
-            place_at(src, off)
-        }
-        _ => place_at(src, 0),
-    }
-}
-
 pub(crate) fn lint(src: &Source, from: Format, to: Format) -> Vec<Finding> {
     if from == to {
         return Vec::new();
@@ -90,14 +54,10 @@ pub(crate) fn lint(src: &Source, from: Format, to: Format) -> Vec<Finding> {
             }
             _ => vec![place_at(src, 0); table.len()],
         },
-        Format::ClaudeCode => {
-            let value = crate::json::parse(&src.text).ok();
-            imported
-                .origins
-                .iter()
-                .map(|o| place(src, from, o, value.as_ref()))
-                .collect()
-        }
+        Format::ClaudeCode => crate::import::row_places(&imported, &src.name, &src.text)
+            .into_iter()
+            .map(|p| p.unwrap_or_else(|| place_at(src, 0)))
+            .collect(),
         Format::Codex => codex_places(src, &imported.origins),
     };
     let native = engines::build(from.engine(), table);
