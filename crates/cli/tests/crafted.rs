@@ -463,12 +463,21 @@ fn check_is_linear_in_the_wrong_answers() {
             .min()
             .unwrap()
     };
-    let (s, l) = (time(&small), time(&large));
-    let r = l.as_secs_f64() / s.as_secs_f64().max(1e-3);
-    eprintln!("check 2000 wrong answers: {s:?}, 20000: {l:?}, ratio {r:.1}");
+    assert_linear(
+        "check, 2000 and 20000 wrong answers",
+        time(&small),
+        time(&large),
+        Duration::from_millis(200),
+    );
+}
+
+/// 10× the input in at most 20× the time (or the large one under `floor`: too quick to tell).
+fn assert_linear(what: &str, small: Duration, large: Duration, floor: Duration) {
+    let r = large.as_secs_f64() / small.as_secs_f64().max(1e-3);
+    eprintln!("{what}: {small:?}, {large:?}, ratio {r:.1}");
     assert!(
-        r < 20.0 || l < Duration::from_millis(200),
-        "10× the answers took {r:.1}× the time"
+        r < 20.0 || large < floor,
+        "{what}: 10× the input took {r:.1}× the time"
     );
 }
 
@@ -598,11 +607,10 @@ fn eval_of_a_big_settings_file_is_linear_in_its_rules() {
         &stdout[stdout.len().saturating_sub(600)..]
     );
     let time = |path: &str| (0..3).map(|_| run(path).0).min().unwrap();
-    let (s, l) = (time(&small), time(&large));
-    let r = l.as_secs_f64() / s.as_secs_f64().max(1e-3);
-    eprintln!("eval --explain 2000 rules: {s:?}, 20000: {l:?}, ratio {r:.1}");
-    assert!(
-        r < 20.0 || l < Duration::from_millis(500),
-        "10× the rules took {r:.1}× the time"
+    assert_linear(
+        "eval --explain, 2000 and 20000 rules",
+        time(&small),
+        time(&large),
+        Duration::from_millis(500),
     );
 }

@@ -205,16 +205,12 @@ impl CodexApprovals {
     /// What a reload keeps: the setting, and what was done with each call under it.
     pub fn kept(&self) -> String {
         let g = self.granular;
-        let picks = self
-            .picks
-            .iter()
-            .map(|p| match p {
-                None => "-",
-                Some(Pick::Shown) => "shown",
-                Some(Pick::Guess(d)) => d.as_str(),
+        let picks = self.picks.iter().map(|p| {
+            p.map(|p| match p {
+                Pick::Shown => "shown",
+                Pick::Guess(d) => d.as_str(),
             })
-            .collect::<Vec<_>>()
-            .join(",");
+        });
         Kept::default()
             .put("sandbox", self.sandbox.slug())
             .put("policy", self.policy.slug())
@@ -223,7 +219,7 @@ impl CodexApprovals {
             .flag("skill_approval", g.skill_approval)
             .flag("request_permissions", g.request_permissions)
             .flag("mcp_elicitations", g.mcp_elicitations)
-            .put("picks", picks)
+            .list("picks", picks)
             .text()
     }
 
@@ -244,18 +240,14 @@ impl CodexApprovals {
                 self.set_category(name, on);
             }
         }
-        let picks: Option<Vec<Option<Pick>>> = r.get("picks").map(|t| {
-            t.split(',')
-                .map(|p| match p {
-                    "shown" => Some(Pick::Shown),
-                    d => GUESSES
-                        .into_iter()
-                        .find(|g| g.as_str() == d)
-                        .map(Pick::Guess),
-                })
-                .collect()
+        let picks = r.list("picks", self.picks.len(), |w| match w {
+            "shown" => Some(Pick::Shown),
+            d => GUESSES
+                .into_iter()
+                .find(|g| g.as_str() == d)
+                .map(Pick::Guess),
         });
-        if let Some(p) = picks.filter(|p| p.len() == self.picks.len()) {
+        if let Some(p) = picks {
             self.picks = p;
         }
     }

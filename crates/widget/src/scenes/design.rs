@@ -297,19 +297,13 @@ impl Lab {
     /// verdicts before the last change.
     pub fn kept(&self) -> String {
         let d = self.design;
-        let guesses = self
-            .guesses
-            .iter()
-            .map(|g| match g {
-                None => "-",
-                Some(Guess::Skipped) => "skip",
-                Some(Guess::Said(d)) => d.as_str(),
+        let guesses = self.guesses.iter().map(|g| {
+            g.map(|g| match g {
+                Guess::Skipped => "skip",
+                Guess::Said(d) => d.as_str(),
             })
-            .collect::<Vec<_>>()
-            .join(",");
-        let previous = self.previous.as_ref().map_or(String::from("-"), |p| {
-            p.iter().map(|d| d.as_str()).collect::<Vec<_>>().join(",")
         });
+        let previous = self.previous.iter().flatten().map(|d| Some(d.as_str()));
         Kept::default()
             .put("bench", self.bench.slug())
             .put("order", d.order.slug())
@@ -318,12 +312,12 @@ impl Lab {
             .flag("unattended-denies", d.unattended_denies)
             .flag("readonly", self.session.readonly)
             .flag("unattended", self.session.unattended)
-            .put("guesses", guesses)
+            .list("guesses", guesses)
             .put(
                 "last",
                 self.last.map_or(String::from("-"), |i| i.to_string()),
             )
-            .put("previous", previous)
+            .list("previous", previous)
             .text()
     }
 
@@ -354,25 +348,17 @@ impl Lab {
         if let Some(on) = r.flag("unattended") {
             self.session.unattended = on;
         }
-        let guesses: Option<Vec<Option<Guess>>> = r.get("guesses").map(|t| {
-            t.split(',')
-                .map(|g| match g {
-                    "skip" => Some(Guess::Skipped),
-                    d => DECISIONS
-                        .into_iter()
-                        .find(|x| x.as_str() == d)
-                        .map(Guess::Said),
-                })
-                .collect()
+        let n = self.guesses.len();
+        let decision = |w: &str| DECISIONS.into_iter().find(|x| x.as_str() == w);
+        let guesses = r.list("guesses", n, |w| match w {
+            "skip" => Some(Guess::Skipped),
+            d => decision(d).map(Guess::Said),
         });
         // The verdicts before the last change (each revealed card says what changed).
-        let previous: Option<Vec<Decision>> = r.get("previous").and_then(|t| {
-            t.split(',')
-                .map(|d| DECISIONS.into_iter().find(|x| x.as_str() == d))
-                .collect()
-        });
-        self.previous = previous.filter(|p| p.len() == self.guesses.len());
-        if let Some(g) = guesses.filter(|g| g.len() == self.guesses.len()) {
+        self.previous = r
+            .list("previous", n, decision)
+            .and_then(|p| p.into_iter().collect());
+        if let Some(g) = guesses {
             self.guesses = g;
             self.last = r
                 .number("last")

@@ -125,6 +125,21 @@ impl Kept {
         self
     }
 
+    /// Adds a list of words, one per place (`-` for an empty one): what was done with each
+    /// call, say. A word never holds a comma.
+    pub fn list<'w>(
+        self,
+        key: &'static str,
+        words: impl IntoIterator<Item = Option<&'w str>>,
+    ) -> Kept {
+        let text = words
+            .into_iter()
+            .map(|w| w.unwrap_or("-"))
+            .collect::<Vec<_>>()
+            .join(",");
+        self.put(key, text)
+    }
+
     /// Adds a flag (`1` or `0`).
     pub fn flag(self, key: &'static str, on: bool) -> Kept {
         self.put(key, if on { "1" } else { "0" })
@@ -158,6 +173,27 @@ impl<'a> Read<'a> {
     /// A number.
     pub fn number(&self, key: &str) -> Option<usize> {
         self.get(key)?.parse().ok()
+    }
+
+    /// A list written by [`Kept::list`], each word read by `word` (`None` for `-` or a word it
+    /// does not know); `None` when the key is missing or the list is not `len` long.
+    ///
+    /// ```
+    /// use permlab_widget::scenes::keep::{Kept, Read};
+    /// let text = Kept::default().list("picks", [Some("ask"), None]).text();
+    /// let r = Read::new(&text);
+    /// let word = |w: &str| (w == "ask").then_some(1);
+    /// assert_eq!(r.list("picks", 2, word), Some(vec![Some(1), None]));
+    /// assert_eq!(r.list("picks", 3, word), None);
+    /// ```
+    pub fn list<T>(
+        &self,
+        key: &str,
+        len: usize,
+        word: impl Fn(&str) -> Option<T>,
+    ) -> Option<Vec<Option<T>>> {
+        let v: Vec<Option<T>> = self.get(key)?.split(',').map(word).collect();
+        (v.len() == len).then_some(v)
     }
 
     /// A flag.
