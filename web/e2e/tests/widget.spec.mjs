@@ -180,9 +180,27 @@ async function swipe(page, from, to, steps = 8) {
   for (let i = 1; i <= steps; i++) {
     const f = i / steps;
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: point(from.x + (to.x - from.x) * f, from.y + (to.y - from.y) * f) });
+    // A finger's moves come a frame apart.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
   }
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await cdp.detach();
+}
+
+/// Waits until the page stops scrolling (a swipe's fling can go on after the finger lifts):
+/// the scroll position unchanged over five frames.
+async function scrollSettled(page) {
+  await page.evaluate(() => new Promise((done) => {
+    let last = -1;
+    let same = 0;
+    const tick = () => {
+      same = scrollY === last ? same + 1 : 0;
+      last = scrollY;
+      if (same >= 5) done();
+      else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }));
 }
 
 test.describe('touch', () => {
@@ -196,9 +214,11 @@ test.describe('touch', () => {
     const cell = center(await row(page, 5).locator('.pl-pattern').boundingBox());
     await swipe(page, cell, { x: cell.x, y: cell.y - 150 });
     await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(before);
+    await scrollSettled(page);
     expect(await order(page)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     // The same swipe, down from #8's grip to the last row, with no hold first: #8 moves.
     await row(page, 10).scrollIntoViewIfNeeded();
+    await scrollSettled(page);
     const grip = center(await row(page, 8).locator('.pl-grip').boundingBox());
     const last = await row(page, 10).boundingBox();
     const scrolled = await page.evaluate(() => scrollY);

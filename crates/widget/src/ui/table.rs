@@ -446,5 +446,10 @@ pub(crate) fn pointer_up(ctx: Ctx, e: &ev::PointerEvent, commit: bool) {
     if e.pointer_id() != d.pointer {
         return;
     }
+    // The row lands where the pointer is lifted: a fast swipe's last moves may reach the page
+    // coalesced into fewer events, or not before the lift.
+    if commit {
+        pointer_move(ctx, e);
+    }
     act(ctx, Msg::DragEnd(commit));
 }
