@@ -10,13 +10,11 @@ use crate::browser::web;
 use crate::model::{Msg, Region, WalkStep};
 use crate::text::i18n::S;
 
-/// What the stepper shows: open, step k of n (n only once nothing is left to guess), one
-/// line per shown engine (`true`: withheld until the engine is revealed).
+/// What the stepper's box shows: open, and one line per shown engine (`true`: withheld until
+/// the engine is revealed). The step and its count are the dock's ([`StepDock`]).
 #[derive(Clone, PartialEq)]
 pub(crate) struct StepperView {
     open: bool,
-    k: usize,
-    total: Option<usize>,
     lines: Vec<(EngineId, String, bool)>,
 }
 
@@ -63,11 +61,8 @@ pub(crate) fn Stepper(ctx: Ctx) -> impl IntoView {
             } else {
                 Vec::new()
             };
-            let all_revealed = w.shown().iter().all(|e| w.revealed(*e));
             StepperView {
                 open: w.panels().stepping,
-                k,
-                total: all_revealed.then(|| w.total_steps()),
                 lines,
             }
         })
