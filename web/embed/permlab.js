@@ -6,7 +6,9 @@
 // It finds every `[data-permlab]` placeholder and loads nothing until one nears the viewport;
 // then it fetches the widget (wasm-bindgen glue + wasm + stylesheet, by URLs relative to this
 // file, so the whole build can live under any sub-path) and mounts each placeholder as it comes
-// near. Each placeholder is its own widget (its own state, its own URL-hash namespace: its
+// near. There are two builds of the widget: the page bundle (table widgets and scenes) and a
+// smaller one with the table widget alone. A page whose placeholders are all tables gets the
+// small one; a page with a scene gets the page bundle for everything, so it is paid once. Each placeholder is its own widget (its own state, its own URL-hash namespace: its
 // `id`). The placeholder's own content stays until its widget replaces it, and comes back on
 // `unmount`. If loading fails, a readable message (zh or en) is put at the top of the
 // placeholder and its static content stays. No inline script is needed: the page can run under
@@ -24,7 +26,8 @@
 // permlab:complete (a quiz's score). Its handle has state() / restore(state) / reset().
 //   unmount(element)                            removes it, puts the original content back
 //   scan(root = document)                       watches placeholders added after load
-//   load()                                      → Promise of the started wasm module
+//   load()                                      → Promise of the started wasm module (the
+//                                               bundle this page's placeholders need)
 
 // Tells the wasm's start function that this loader decides when to mount (see
 // crates/widget/src/lib.rs, `start`). Set before the wasm can start.
@@ -32,7 +35,7 @@ globalThis.permlabLoader = true;
 
 // The build's file names, relative to this file. `trunk build` hashes them; its post_build
 // hook (web/tools/post-build.mjs) rewrites this line with the names of that build.
-const BUILD = { glue: 'permlab-widget.js', wasm: 'permlab-widget_bg.wasm', css: 'permlab.css' };
+const BUILD = { glue: 'permlab-widget.js', wasm: 'permlab-widget_bg.wasm', tableGlue: 'permlab-table.js', tableWasm: 'permlab-table_bg.wasm', css: 'permlab.css' };
 
 /** Placeholders start loading this far before they scroll into view. */
 const AHEAD = '100% 0px';
@@ -41,33 +44,47 @@ const here = (name) => new URL(name, import.meta.url).href;
 const handles = new Map();
 /** The lesson each element was mounted with by `mount` (its JSON text), to tell a new one. */
 const lessons = new Map();
-let started;
+/** The bundles started so far, by kind: 'page' (tables and scenes) or 'table' (tables only). */
+const started = {};
+
+/**
+ * The bundle a placeholder needs (`el`), or the page (no `el`): the page bundle for a scene, for
+ * any widget of a page that has a scene placeholder, and once the page bundle is on its way (a
+ * page never pays for both unless a scene is added after its tables were mounted); else the
+ * table-only bundle.
+ */
+function bundleFor(el) {
+  const scenes = el?.hasAttribute('data-scene') || document.querySelector('[data-permlab][data-scene]');
+  return scenes || started.page ? 'page' : 'table';
+}
 
 /** Starts loading the widget once (later calls return the same promise). */
-export function load() {
-  if (!started) {
-    started = Promise.all([glue(), stylesheet()]).then(([g]) => g);
+export function load(kind = bundleFor()) {
+  if (!started[kind]) {
+    const p = Promise.all([glue(kind), stylesheet()]).then(([g]) => g);
+    started[kind] = p;
     // A failed load may be retried later (e.g. the learner came back online).
-    started.catch(() => { started = undefined; });
+    p.catch(() => { if (started[kind] === p) delete started[kind]; });
   }
-  return started;
+  return started[kind];
 }
 
 // ---- fetching (web/tools/single-file.mjs replaces each of these blocks in a single file) ----
-/** The glue and the wasm (one for table widgets and scenes), both downloading at once. */
-async function glue() {
+/** A bundle's glue and wasm ('page': table widgets and scenes; 'table': tables only), both downloading at once. */
+async function glue(kind) {
+  const [glueName, wasmName] = kind === 'table' ? [BUILD.tableGlue, BUILD.tableWasm] : [BUILD.glue, BUILD.wasm];
   // The wasm's request starts before the glue's import, not after it: on a slow link the two
   // round trips overlap (the glue then compiles the wasm as it streams in).
   // Our own fetch: a 404 becomes a plain error, not a compile error on an HTML error page. The
   // error page is read to its end as soon as it comes (a response left unread while the glue
   // loads is reported as an aborted request).
-  const wasm = fetch(here(BUILD.wasm)).then(async (response) => {
+  const wasm = fetch(here(wasmName)).then(async (response) => {
     if (response.ok) return response;
     await response.arrayBuffer().catch(() => {});
-    throw new Error(`${BUILD.wasm}: HTTP ${response.status}`);
+    throw new Error(`${wasmName}: HTTP ${response.status}`);
   });
   wasm.catch(() => {}); // reported below, after the glue
-  const g = await import(here(BUILD.glue));
+  const g = await import(here(glueName));
   await g.default({ module_or_path: await wasm });
   return g;
 }
@@ -114,7 +131,7 @@ export async function mount(el, lesson) {
   el.setAttribute('data-permlab-state', 'loading');
   let g;
   try {
-    g = await load();
+    g = await load(bundleFor(el));
   } catch (err) {
     el.setAttribute('data-permlab-state', 'failed');
     showFailure(el, err);

@@ -11,9 +11,11 @@
 // - the page loader (`<script type="module" src="…/permlab.js">`, any URL ending in permlab.js:
 //   it is replaced by this build's loader, web/embed/permlab.js, whose "fetching" blocks become
 //   the inlined versions below);
-// - the widget's wasm-bindgen glue and wasm (one for table widgets and scenes), gzip -9 then
-//   base64 in a string, unpacked with DecompressionStream when first needed; the glue is wrapped
-//   in a function so its names stay its own;
+// - the widget's wasm-bindgen glue and wasm, gzip -9 then base64 in a string, unpacked with
+//   DecompressionStream when first needed; the glue is wrapped in a function so its names stay
+//   its own. One bundle, the one the page's placeholders need (as the loader picks it): the
+//   page bundle when a placeholder is a scene (`data-scene`), else the table-only bundle (a
+//   scene added later by the page's own script then shows its static content with a note);
 // - the widget's stylesheet, and the page's own local `<link rel="stylesheet">` files (with the
 //   local files their `url(…)`s name, as data: URLs);
 // - the page's local `<script src>` files. A module script's imports of the loader
@@ -41,7 +43,11 @@ import { gzipSync } from 'node:zlib';
 const here = dirname(fileURLToPath(import.meta.url));
 const LOADER_SOURCE = resolve(here, '../embed/permlab.js');
 
-/** The hashed names of the widget's glue, wasm and stylesheet in `d`; fails on none or several. */
+/**
+ * The hashed names of the widget's two bundles (`glue`/`wasm`: the page bundle, table widgets
+ * and scenes; `tableGlue`/`tableWasm`: the table widget alone) and stylesheet in `d`; fails on
+ * none or several.
+ */
 export function buildNames(d = 'dist') {
   const names = readdirSync(d);
   const pick = (re) => {
@@ -52,6 +58,8 @@ export function buildNames(d = 'dist') {
   return {
     glue: pick(/^permlab-widget(-[0-9a-f]+)?\.js$/),
     wasm: pick(/^permlab-widget(-[0-9a-f]+)?_bg\.wasm$/),
+    tableGlue: pick(/^permlab-table(-[0-9a-f]+)?\.js$/),
+    tableWasm: pick(/^permlab-table(-[0-9a-f]+)?_bg\.wasm$/),
     css: pick(/^permlab(-[0-9a-f]+)?\.css$/),
   };
 }
@@ -240,10 +248,11 @@ function bundledLoader(dist, names, want) {
     throw new Error(`single-file: ${LOADER_SOURCE} must have one "// ---- fetching" block per function ${need.join(', ')}; found ${found.join(', ')}`);
   }
   const impl = {
-    glue: `const WIDGET_WASM = "${packed(readFileSync(join(dist, names.wasm)))}";
+    glue: `const WIDGET_WASM = "${packed(readFileSync(join(dist, want.scenes ? names.wasm : names.tableWasm)))}";
 let widgetGlue;
+/** The one inlined bundle, whichever the loader asks for (${want.scenes ? 'the page bundle: this page has a scene' : 'the table-only bundle: this page has no scene'}). */
 async function glue() {
-  widgetGlue ??= ${moduleGlue(readFileSync(join(dist, names.glue), 'utf8'))};
+  widgetGlue ??= ${moduleGlue(readFileSync(join(dist, want.scenes ? names.glue : names.tableGlue), 'utf8'))};
   await widgetGlue.default({ module_or_path: await unpack(WIDGET_WASM) });
   return widgetGlue;
 }
@@ -363,7 +372,8 @@ export function bundle(page, { dist = 'dist', root, worker, links = {}, notes = 
   let loaderAt = null; // the first loader tag (the widget goes there)
   let firstModule = null;
   let usesLoader = false; // a loader tag or a page script importing it
-  let placeholders = 0; // table widgets and scenes alike (one wasm)
+  let placeholders = 0; // table widgets and scenes alike
+  let scenes = 0; // placeholders that are scenes: the page bundle is inlined, else the table-only one
   let widgetCssLinked = false;
   let csp = null;
   const codexLessons = [];
@@ -372,6 +382,7 @@ export function bundle(page, { dist = 'dist', root, worker, links = {}, notes = 
     const where = at(t);
     if (t.attrs.has('data-permlab')) {
       placeholders++;
+      if (t.attrs.has('data-scene')) scenes++;
       const lesson = t.attrs.get('data-lesson');
       if (lesson && lesson.startsWith('#')) {
         const id = lesson.slice(1);
@@ -474,7 +485,7 @@ export function bundle(page, { dist = 'dist', root, worker, links = {}, notes = 
   // module script, or at the end of <head>).
   const names = buildNames(dist);
   const widget = `<style data-permlab-css>\n${rawText(readFileSync(join(dist, names.css), 'utf8'))}</style>\n`
-    + `<script type="module">\n${rawText(bundledLoader(dist, names, { worker: workerWanted }))}</script>`;
+    + `<script type="module">\n${rawText(bundledLoader(dist, names, { worker: workerWanted, scenes: scenes > 0 }))}</script>`;
   let place = loaderAt ?? firstModule;
   if (place) {
     edits.push([place.start, place.start, widget]);
@@ -598,7 +609,7 @@ function main(argv) {
       if (!m) throw new BundleError([`--link needs FROM=TO (an href of the page, and what it becomes)\n${USAGE}`]);
       (opts.links ??= {})[m[1]] = m[2];
     } else if (a === '--scenes' || a === '--no-scenes') {
-      opts.notes.push(`${a} has no effect: table widgets and scenes are one wasm, always inlined.`);
+      opts.notes.push(`${a} has no effect: the bundle inlined is the one the page's placeholders need (with scenes when one is a scene).`);
     } else if (a === '--worker') opts.worker = true;
     else if (a === '--no-worker') opts.worker = false;
     else if (a === '-h' || a === '--help') { console.log(USAGE); return; }

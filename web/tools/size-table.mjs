@@ -37,9 +37,15 @@ const sum = (rows) => rows.reduce((a, r) => a.map((x, i) => x + r[i]), [0, 0, 0]
 export function rows(report) {
   const top = report[''];
   const pick = (re) => Object.entries(top).filter(([f]) => re.test(f)).map(([, v]) => v);
-  const widget = pick(/^(permlab-widget(-[0-9a-f]+)?(\.js|_bg\.wasm)|permlab\.js|permlab(-[0-9a-f]+)?\.css)$/);
-  if (widget.length !== 4) throw new Error(`size-table: expected the widget's wasm, glue, loader and stylesheet in the report, found ${widget.length} of them`);
-  const out = [['widget: wasm, glue, loader `permlab.js`, stylesheet', 'a page with table widgets and/or scenes (once per page: one wasm for both)', sum(widget)]];
+  const bundle = (name) => {
+    const found = pick(new RegExp(`^(${name}(-[0-9a-f]+)?(\\.js|_bg\\.wasm)|permlab\\.js|permlab(-[0-9a-f]+)?\\.css)$`));
+    if (found.length !== 4) throw new Error(`size-table: expected ${name}'s wasm and glue, the loader and the stylesheet in the report, found ${found.length} of them`);
+    return sum(found);
+  };
+  const out = [
+    ['table widget: wasm, glue, loader `permlab.js`, stylesheet', 'a page whose placeholders are all table widgets', bundle('permlab-table')],
+    ['page bundle, tables and scenes: wasm, glue, loader, stylesheet', 'a page with a scene (once per page: its table widgets use it too)', bundle('permlab-widget')],
+  ];
   if (report.selfcheck) out.push(['worker: wasm, glue', 'only for the self-check, a Codex `.rules` file, lint of a pasted config', report.selfcheck['total (wasm + js + css)']]);
   for (const [f, v] of Object.entries(top)) {
     const m = /^offline\/(.*) \(single file\)$/.exec(f);

@@ -13,7 +13,8 @@
 //! In the browser only (wasm32): `ui` is the table widget as Leptos 0.8 CSR components — the
 //! [`Widget`] in one signal, a `Memo` per region, keyed rows with their own signals — and
 //! `api` the JS API (`evaluate`, the `permlab:*` events). The scenes are Leptos components too
-//! ([`scenes`], mounted by [`scenes::host`], in the same wasm), and `web`
+//! (`scenes`, mounted by `scenes::host`, in the page bundle `permlab-widget`; the feature
+//! `scenes`, on by default, is off in the table-only bundle `permlab-table`), and `web`
 //! holds the few browser calls.
 //!
 //! Exported to JavaScript: [`mount`] (an element and a lesson object or its JSON text →
@@ -32,9 +33,10 @@ pub mod persist;
 pub mod presets;
 pub mod protocol;
 pub mod rows_window;
+#[cfg(feature = "scenes")]
 pub mod scenes;
 pub mod state;
-#[cfg(test)]
+#[cfg(all(test, feature = "scenes"))]
 mod statements;
 pub mod tasks;
 pub mod text;
@@ -62,7 +64,8 @@ pub struct Handle {
 enum Mounted {
     #[cfg(target_arch = "wasm32")]
     Table(ui::Mounted),
-    /// A scene (see [`scenes::host`]).
+    /// A scene (see `scenes::host`).
+    #[cfg(feature = "scenes")]
     Scene(scenes::host::MountedScene),
 }
 
@@ -76,6 +79,7 @@ impl Handle {
         match self.inner.take() {
             #[cfg(target_arch = "wasm32")]
             Some(Mounted::Table(mut m)) => ui::unmount(&mut m),
+            #[cfg(feature = "scenes")]
             Some(Mounted::Scene(mut m)) => scenes::host::unmount(&mut m),
             None => {}
         }
@@ -134,23 +138,32 @@ impl Handle {
 }
 
 /// Mounts the table widget, or the scene named by the host's `data-scene` (an unknown slug
-/// shows the list of known ones). One wasm holds both: a page with tables and scenes pays for
-/// the core and Leptos once (docs/DESIGN.md, "Bundles").
-fn mount_host(host: web_sys::HtmlElement, config: Config) -> Mounted {
+/// shows the list of known ones). The page bundle holds both, so a page with tables and scenes
+/// pays for the core and Leptos once; the table-only bundle has no scenes and leaves a scene's
+/// placeholder as it is, with a note (docs/DESIGN.md, "Bundles").
+fn mount_host(host: web_sys::HtmlElement, config: Config) -> Option<Mounted> {
+    #[cfg(not(feature = "scenes"))]
+    if host.has_attribute("data-scene") {
+        no_scenes_here(&host, config.lang);
+        return None;
+    }
+    #[cfg(feature = "scenes")]
     if let Some(slug) = host.get_attribute("data-scene") {
         let lang = config.lang;
-        return Mounted::Scene(match scenes::build(&slug, lang, config.lesson.as_deref()) {
-            Some(scene) => scenes::host::mount(host, &slug, lang, scene),
-            None => {
-                let unknown = slug.clone();
-                scenes::host::mount(host, &slug, lang, move || {
-                    leptos::view! { <scenes::Unknown slug=unknown/> }
-                })
-            }
-        });
+        return Some(Mounted::Scene(
+            match scenes::build(&slug, lang, config.lesson.as_deref()) {
+                Some(scene) => scenes::host::mount(host, &slug, lang, scene),
+                None => {
+                    let unknown = slug.clone();
+                    scenes::host::mount(host, &slug, lang, move || {
+                        leptos::view! { <scenes::Unknown slug=unknown/> }
+                    })
+                }
+            },
+        ));
     }
     #[cfg(target_arch = "wasm32")]
-    return Mounted::Table(ui::mount(host, config));
+    return Some(Mounted::Table(ui::mount(host, config)));
     #[cfg(not(target_arch = "wasm32"))]
     {
         let _ = (host, config);
@@ -208,8 +221,34 @@ pub fn mount(element: web_sys::HtmlElement, lesson: JsValue) -> Handle {
     };
     let config = config_of(&element, 0, lesson);
     Handle {
-        inner: Some(mount_host(element, config)),
+        inner: mount_host(element, config),
     }
+}
+
+/// A scene's placeholder reached the table-only bundle (a page that loads `permlab-table`
+/// itself instead of through the loader, which gives scenes the page bundle): its static
+/// content stays, under a note in the learner's language; the console tells the author why.
+#[cfg(not(feature = "scenes"))]
+fn no_scenes_here(host: &web_sys::HtmlElement, lang: Lang) {
+    leptos::logging::error!(
+        "permlab: this page loaded the table-only bundle (permlab-table), which has no scenes; \
+         load the widget with permlab.js, which picks the bundle with scenes for this page"
+    );
+    let Some(note) = host
+        .owner_document()
+        .and_then(|d| d.create_element("p").ok())
+    else {
+        return;
+    };
+    note.set_class_name("pl-load-error");
+    let _ = note.set_attribute("role", "alert");
+    note.set_text_content(Some(match lang {
+        Lang::Zh => "这个交互场景没能加载,下面是本节的静态内容。",
+        Lang::En => {
+            "This interactive scene could not be loaded; the static content below still applies."
+        }
+    }));
+    let _ = host.prepend_with_node_1(&note);
 }
 
 /// Whether a page loader (`permlab.js`) drives mounting: it sets `globalThis.permlabLoader`

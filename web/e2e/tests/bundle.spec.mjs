@@ -161,13 +161,14 @@ test.describe('scripts/bundle with the worker inside', () => {
 test.describe('scripts/bundle on a page of scenes alone', () => {
   test.use({ allowedHosts: [] });
 
-  test('the demo scenes page: the one wasm goes in once, and all eight scenes mount from file://', async ({ page, context, problems }, testInfo) => {
+  test('the demo scenes page: the page bundle goes in once, and all eight scenes mount from file://', async ({ page, context, problems }, testInfo) => {
     mkdirSync(outDir, { recursive: true });
     const out = resolve(outDir, `scenes-${testInfo.workerIndex}.html`);
     const r = bundle(resolve(repo, 'dist/demo/scenes.html'), out);
     expect(r.status, r.stderr).toBe(0);
     const html = readFileSync(out, 'utf8');
     expect(html.split('const WIDGET_WASM = "').length).toBe(2);
+    expect(html).toContain('the page bundle: this page has a scene');
     expect(html).not.toContain('SCENES_WASM');
     const { network } = await openOffline(page, context, out);
     for (const slug of ['timeline', 'claude-flow', 'opencode-lifecycle', 'merge', 'replay', 'codex-approvals', 'comparison', 'design-evaluator']) {

@@ -173,7 +173,7 @@ test('lazy: nothing of the widget loads before a placeholder nears the viewport;
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(300);
   expect(await page.evaluate(() => globalThis.permlabLoader)).toBe(true);
-  expect(requested.filter((p) => /\.wasm$|permlab-widget|\.css$/.test(p))).toEqual([]);
+  expect(requested.filter((p) => /\.wasm$|permlab-widget|permlab-table|\.css$/.test(p))).toEqual([]);
   await expect(page.locator('#first .static')).toBeVisible();
   // Near the first placeholder: the wasm loads and the first widget mounts, the second waits.
   await page.evaluate(() => scrollTo(0, 3000));
@@ -421,6 +421,50 @@ test('mount() and unmount() from page JS: independent widget, original content r
   expect(problems).toEqual([]);
 });
 
+test('bundles: a page of tables loads the table-only bundle, a page with a scene the page bundle for all its widgets, a scene added later gets the page bundle too', async ({ page, problems }) => {
+  const wasm = wasmRequests(page);
+  const names = () => wasm.map((u) => u.split('/').pop().replace(/-[0-9a-f]+_bg\.wasm$/, ''));
+  // zh.html: three table widgets, no scene: the small bundle, once.
+  await page.goto('./demo/zh.html');
+  await mounted(page.locator('#naive'), 10);
+  await mounted(page.locator('#core'), 2);
+  expect(names()).toEqual(['permlab-table']);
+  // A scene added to that page: the page bundle comes for it (the tables stay on theirs).
+  await page.evaluate(async () => {
+    const permlab = await import('../permlab.js');
+    const el = document.createElement('div');
+    el.id = 'late-scene';
+    el.setAttribute('data-permlab', '');
+    el.setAttribute('data-scene', 'timeline');
+    el.innerHTML = '<p class="static">static timeline</p>';
+    document.querySelector('#naive').before(el);
+    permlab.scan();
+  });
+  const late = page.locator('#late-scene');
+  await late.scrollIntoViewIfNeeded();
+  await expect(late).toHaveAttribute('data-permlab-state', 'mounted');
+  await expect(late.locator('.pl-scene[data-scene="timeline"]')).toBeVisible();
+  await expect(late.locator('.static')).toHaveCount(0);
+  expect(names()).toEqual(['permlab-table', 'permlab-widget']);
+  await page.locator('#core .pl-reverse').click();
+  expect(await order(page.locator('#core'))).toEqual([2, 1]);
+  // A page with a table widget and a scene from the start: the page bundle for both, once.
+  wasm.length = 0;
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course</title>
+    <script type="module" src="../permlab.js"></script></head><body>
+    <div id="t1" data-permlab data-lesson="#l1"><p>static</p></div>
+    <script type="application/json" id="l1">{"rules": [{"tool": "bash", "pattern": "git *", "action": "allow"}], "calls": ["bash: git status"]}</script>
+    <div id="s1" data-permlab data-scene="timeline"><p>static</p></div>
+    </body></html>`;
+  await page.route('**/demo/course-mixed.html', (r) => r.fulfill({ contentType: 'text/html', body: html }));
+  await page.goto('./demo/course-mixed.html');
+  await mounted(page.locator('#t1'), 1);
+  await page.locator('#s1').scrollIntoViewIfNeeded();
+  await expect(page.locator('#s1')).toHaveAttribute('data-permlab-state', 'mounted');
+  expect(names()).toEqual(['permlab-widget']);
+  expect(problems).toEqual([]);
+});
+
 // ---- offline: one file from file:// ---------------------------------------------------------------
 
 test.describe('single-file offline page', () => {
@@ -428,6 +472,10 @@ test.describe('single-file offline page', () => {
 
   for (const lang of ['zh', 'en']) {
     test(`opens from file:// with no server and no network (${lang})`, async ({ page, context, problems }) => {
+      // The demo page has table widgets only: the table-only bundle is the one inlined.
+      const file = readFileSync(resolve(dist, `offline/permlab-${lang}.html`), 'utf8');
+      expect(file).toContain('the table-only bundle: this page has no scene');
+      expect(file.split('const WIDGET_WASM = "').length).toBe(2);
       await context.setOffline(true);
       const requests = [];
       page.on('request', (r) => requests.push(r.url()));
