@@ -17,13 +17,14 @@
 //! clipboard, the worker, the host's events.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use leptos::ev;
 use leptos::prelude::*;
 
 use self::act::{act, after};
 pub use self::ctx::region_reads;
-use self::ctx::{next_frame, Ctx, Shown, CHUNK};
+use self::ctx::{after_delay, next_frame, Ctx, Shown, CHUNK};
 use self::rows::sync_rows;
 use crate::browser::web;
 use crate::model::{Control, Focus, GripKey, Msg, Region, Widget};
@@ -169,6 +170,14 @@ pub fn App(
             e.prevent_default();
         }
     };
+    // What the first paint needs is the call and the table; the side column, the reorder log
+    // and the panels mount just after it (the frame after the first, once it is painted). On a
+    // phone the wasm compiles each function the first time it runs, on the main thread: every
+    // component left out of the first frame is a row shown sooner (docs/DESIGN.md, "Bundles").
+    let rest = RwSignal::new(false);
+    next_frame(ctx, move || {
+        after_delay(ctx, move || rest.set(true), Duration::ZERO)
+    });
     view! {
         <section class="pl-widget" lang=lang.tag() node_ref=ctx.root on:keydown=on_key on:touchmove=on_touchmove>
             <Head ctx/>
@@ -185,25 +194,32 @@ pub fn App(
             </p>
             <div class="pl-main">
                 <div class="pl-table-col">
-                    <div class="pl-table-wrap"><RuleTable ctx/><Legend ctx/></div>
-                    <StepDock ctx/>
+                    <div class="pl-table-wrap">
+                        <RuleTable ctx/>
+                        <Show when=move || rest.get()><Legend ctx/></Show>
+                    </div>
+                    <Show when=move || rest.get()><StepDock ctx/></Show>
                 </div>
                 <div class="pl-side">
-                    <Tasks ctx/>
-                    <Stepper ctx/>
-                    <Guesses ctx/>
+                    <Show when=move || rest.get()>
+                        <Tasks ctx/>
+                        <Stepper ctx/>
+                        <Guesses ctx/>
+                    </Show>
                 </div>
             </div>
-            <ReorderLog ctx/>
-            <DisagreementBox ctx/>
-            <More ctx>
-                <Formula ctx/>
-                <Matrix ctx/>
-                <Translations ctx/>
-                <SelfCheck ctx/>
-                <TableEditor ctx/>
-                <ImportPanel ctx/>
-            </More>
+            <Show when=move || rest.get()>
+                <ReorderLog ctx/>
+                <DisagreementBox ctx/>
+                <More ctx>
+                    <Formula ctx/>
+                    <Matrix ctx/>
+                    <Translations ctx/>
+                    <SelfCheck ctx/>
+                    <TableEditor ctx/>
+                    <ImportPanel ctx/>
+                </More>
+            </Show>
         </section>
     }
 }
