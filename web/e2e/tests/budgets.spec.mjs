@@ -62,7 +62,7 @@ test('lint (zh): a lint past its time budget is stopped and says so; each newer 
   // A checker that spins on every lint: only terminating its worker frees the core.
   await page.route('**/selfcheck-loader.js', (r) => r.fulfill({
     contentType: 'text/javascript',
-    body: "postMessage({kind: 'ready'}); onmessage = (e) => { if (e.data.kind === 'lint') { for (;;) {} } };",
+    body: "postMessage('ready'); onmessage = (e) => { if (e.data.lint) { for (;;) {} } };",
   }));
   const live = () => page.evaluate(() => window.__liveWorkers);
   for (const k of [1, 2, 3]) {
@@ -86,7 +86,7 @@ test('worker crash (zh): a worker that dies (a stack overflow) is worded in Chin
   const w = await openIndex(page);
   await page.route('**/selfcheck-loader.js', (r) => r.fulfill({
     contentType: 'text/javascript',
-    body: "postMessage({kind: 'ready'}); onmessage = () => { throw new RangeError('Maximum call stack size exceeded'); };",
+    body: "postMessage('ready'); onmessage = () => { throw new RangeError('Maximum call stack size exceeded'); };",
   }));
   const text = 'a = []\nfor i in range(200000):\n    a = [a]\n';
   await w.locator('.pl-import summary').click();
