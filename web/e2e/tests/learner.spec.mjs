@@ -79,6 +79,8 @@ for (const lang of ['zh', 'en']) {
     const t = W[lang];
     const core = await demoWidget(page, lang, 'core');
     const guesses = (w, slug) => panelOf(w, slug).locator('.pl-guess-btn').evaluateAll((bs) => bs.map((b) => b.dataset.guess));
+    // The side column mounts after the first paint: wait for its cards.
+    await expect(panelOf(core, 'corecoder').locator('.pl-guess-btn')).toHaveCount(3);
     // On the lesson's own call (not unavailable) the choice is offered all the same.
     expect(await guesses(core, 'claude-code')).toEqual(['allow', 'ask', 'deny', 'unavailable']);
     expect(await guesses(core, 'opencode')).toEqual(['allow', 'ask', 'deny', 'unavailable']);
