@@ -490,7 +490,9 @@ pub fn agreement(design: Design, comparisons: &[Comparison]) -> Vec<(EngineId, u
         })
         .collect();
     // A stable sort keeps ALL order among equals; the design's own engine goes first of them.
-    counts.sort_by_key(|&(id, n)| (std::cmp::Reverse(n), id != own));
+    crate::sort::by_rank(&mut counts, |&(id, n)| {
+        (u64::MAX - 2 * n as u64) - u64::from(id == own)
+    });
     counts
 }
 

@@ -45,6 +45,7 @@ pub mod opencode;
 pub mod pi_gate;
 mod pychar;
 pub mod replay;
+pub mod sort;
 pub mod table;
 pub mod timeline;
 pub mod trace;

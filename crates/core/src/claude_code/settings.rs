@@ -521,7 +521,7 @@ impl Policy {
     /// ```
     pub fn merge(files: &[SettingsFile], trusted: bool) -> Policy {
         let mut ordered: Vec<&SettingsFile> = files.iter().collect();
-        ordered.sort_by_key(|f| f.scope);
+        crate::sort::by_rank(&mut ordered, |f| f.scope as u64);
         let managed_only = ordered
             .iter()
             .any(|f| f.scope == Scope::Managed && f.allow_managed_rules_only);

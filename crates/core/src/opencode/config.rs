@@ -345,9 +345,9 @@ pub fn js_object(value: &Value) -> Value {
                 }
             }
             // Stable: non-index keys keep insertion order behind the index keys.
-            out.sort_by_key(|(k, _)| match array_index(k) {
-                Some(n) => (0, n),
-                None => (1, 0),
+            crate::sort::by_rank(&mut out, |(k, _)| match array_index(k) {
+                Some(n) => u64::from(n),
+                None => u64::MAX,
             });
             Value::Object(out)
         }

@@ -220,7 +220,7 @@ pub(crate) fn Translations(ctx: Ctx) -> impl IntoView {
                     .iter()
                     .map(|(row, n)| (*row, lang.untranslated(Untranslated::Claude(n)))),
             );
-            cc_flags.sort_by_key(|f| f.0);
+            permlab_core::sort::by_rank(&mut cc_flags, |f| f.0 as u64);
             let (oc, oc_flags) = presets::opencode_permission(t);
             let why = |w: &codex::NoPrefix| lang.untranslated(Untranslated::Codex(w));
             let words = codex::Comments {

@@ -44,7 +44,7 @@ fn marks(w: &Widget) -> Vec<(usize, RowView)> {
             out[k].1.drop = Some(to > from);
         }
     }
-    out.sort_by_key(|m| m.0);
+    permlab_core::sort::by_rank(&mut out, |m| m.0 as u64);
     out
 }
 

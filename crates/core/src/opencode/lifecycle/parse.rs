@@ -140,7 +140,7 @@ pub fn commands_with_work(source: &str) -> (Vec<Command>, usize) {
     p.list(0, Stop::Eof);
     let work = p.work.get();
     let mut out = p.out;
-    out.sort_by_key(|c| c.start);
+    crate::sort::by_rank(&mut out, |c| c.start as u64);
     (out, work)
 }
 

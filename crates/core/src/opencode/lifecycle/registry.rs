@@ -143,7 +143,7 @@ pub struct Resolution {
 /// MCP; registration order within a source) wins; the others are replaced.
 pub fn classic_resolve(defs: &[ToolDef], name: &str) -> Resolution {
     let mut same: Vec<&ToolDef> = defs.iter().filter(|d| d.name == name).collect();
-    same.sort_by_key(|d| d.source);
+    crate::sort::by_rank(&mut same, |d| d.source as u64);
     let active = same.pop().cloned();
     Resolution {
         active,
