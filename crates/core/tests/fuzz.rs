@@ -81,7 +81,7 @@ fn measured<T>(f: impl FnOnce() -> T) -> (T, usize) {
 
 /// No input may take longer than this (a debug build on a loaded 2-core machine). The slowest
 /// kept input, `hash-loop.rules`, scans the 128 MB its step budget allows: 0.12 s in a release
-/// build, 10 s in a debug build on a quiet machine and 22 s on a loaded one (2026-12-07). Without
+/// build, 22 s in a debug build with the browser tests running beside it (2026-12-07). Without
 /// the budgets these inputs ran for minutes or never ended, which this bound still catches.
 const TIME_BOUND: Duration = Duration::from_secs(60);
 /// No input may hold more than this live (the `.rules` byte budget is 256 MB by default).
