@@ -9,7 +9,8 @@
 // near. There are two builds of the widget: the page bundle (table widgets and scenes) and a
 // smaller one with the table widget alone. A page whose placeholders are all tables gets the
 // small one; a page with a scene gets the page bundle for everything, so it is paid once.
-// Each placeholder is its own widget (its own state, its own URL-hash namespace: its `id`). The placeholder's own content stays until its widget replaces it, and comes back on
+// Each placeholder is its own widget (its own state, its own URL-hash namespace: its `id`).
+// The placeholder's own content stays until its widget replaces it, and comes back on
 // `unmount`. If loading fails, a readable message (zh or en) is put at the top of the
 // placeholder and its static content stays. No inline script is needed: the page can run under
 // `script-src 'self' 'wasm-unsafe-eval'`.
